@@ -1,0 +1,18 @@
+import { pingDatabase } from "@/db/queries/health";
+import { modelInfo } from "@/lib/ai/models/info";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(): Promise<Response> {
+  let db: "ok" | "error" = "error";
+  try {
+    db = pingDatabase() ? "ok" : "error";
+  } catch (err) {
+    console.error("[returns-desk] health: database check failed", err);
+  }
+  const body = { status: db === "ok" ? "ok" : "degraded", db, model: modelInfo() };
+  return Response.json(body, {
+    status: db === "ok" ? 200 : 503,
+    headers: { "Cache-Control": "no-store" },
+  });
+}

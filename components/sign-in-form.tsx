@@ -1,0 +1,134 @@
+"use client";
+import { useRouter, useSearchParams } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { authClient } from "@/lib/auth/client";
+
+const DEMO_ACCOUNTS = [
+  { email: "anna@example.com", label: "Anna (customer)", hint: "orders 7718, 8041 and more" },
+  { email: "boris@example.com", label: "Boris (customer)", hint: "other orders" },
+  { email: "staff@example.com", label: "Sam (support staff)", hint: "reads the audit" },
+];
+const DEMO_PASSWORD = "returns-demo";
+
+export function SignInForm() {
+  const router = useRouter();
+  const next = safeNext(useSearchParams().get("next"));
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function signIn(emailValue: string, passwordValue: string) {
+    setBusy(true);
+    setError(null);
+    const { error: err } = await authClient.signIn.email({
+      email: emailValue,
+      password: passwordValue,
+    });
+    if (err) {
+      setBusy(false);
+      setError(
+        err.status === 401
+          ? "Wrong email or password."
+          : (err.message ?? "Could not sign in. Try again."),
+      );
+      return;
+    }
+    router.replace(next);
+    router.refresh();
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    void signIn(email, password);
+  }
+
+  return (
+    <div className="space-y-8">
+      <form
+        onSubmit={onSubmit}
+        className="space-y-4"
+        aria-describedby={error ? "sign-in-error" : undefined}
+      >
+        <div>
+          <label htmlFor="email" className="block text-sm font-medium text-slate-700">
+            Email
+          </label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className="mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
+            data-testid="sign-in-email"
+          />
+        </div>
+        <div>
+          <label htmlFor="password" className="block text-sm font-medium text-slate-700">
+            Password
+          </label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            className="mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
+            data-testid="sign-in-password"
+          />
+        </div>
+        {error && (
+          <p
+            id="sign-in-error"
+            role="alert"
+            className="text-sm text-red-700"
+            data-testid="sign-in-error"
+          >
+            {error}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={busy}
+          className="w-full rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+          data-testid="sign-in-submit"
+        >
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      <section aria-labelledby="demo-heading">
+        <h2 id="demo-heading" className="text-sm font-semibold text-slate-700">
+          Demo accounts (password <code>{DEMO_PASSWORD}</code>)
+        </h2>
+        <ul className="mt-2 grid gap-2">
+          {DEMO_ACCOUNTS.map((a) => (
+            <li key={a.email}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => void signIn(a.email, DEMO_PASSWORD)}
+                className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-left hover:border-brand-600 disabled:opacity-60"
+                data-testid={`demo-${a.email.split("@")[0]}`}
+              >
+                <span className="font-medium">{a.label}</span>
+                <span className="block text-xs text-slate-600">
+                  {a.email} · {a.hint}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+/** Only same-site relative paths: `?next=https://evil` must not become an open redirect. */
+function safeNext(value: string | null): string {
+  return value?.startsWith("/") && !value.startsWith("//") ? value : "/";
+}

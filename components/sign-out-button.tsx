@@ -1,0 +1,25 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { authClient } from "@/lib/auth/client";
+
+export function SignOutButton() {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true);
+        await authClient.signOut();
+        router.replace("/sign-in");
+        router.refresh();
+      }}
+      className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+      data-testid="sign-out"
+    >
+      Sign out
+    </button>
+  );
+}

@@ -1,0 +1,296 @@
+/**
+ * The whole database. better-auth's four tables first (field names are the ones its drizzle
+ * adapter expects), then the store, the chat and the safety core. Times are stored as epoch
+ * milliseconds (`timestamp_ms`) so ordering and range filters are plain integer comparisons.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
+const createdAt = () =>
+  ms("created_at").notNull().default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+// ---------------------------------------------------------------- better-auth
+
+export const user = sqliteTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  role: text("role", { enum: ["customer", "staff"] })
+    .notNull()
+    .default("customer"),
+  createdAt: createdAt(),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const session = sqliteTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: ms("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_idx").on(t.userId)],
+);
+
+export const account = sqliteTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: ms("access_token_expires_at"),
+    refreshTokenExpiresAt: ms("refresh_token_expires_at"),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("account_user_idx").on(t.userId)],
+);
+
+export const verification = sqliteTable("verification", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: ms("expires_at").notNull(),
+  createdAt: createdAt(),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+// ---------------------------------------------------------------- store
+
+export const ORDER_STATUSES = [
+  "processing",
+  "shipped",
+  "in_transit",
+  "delivered",
+  "cancelled",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    /** Four digits, as customers quote them ("order 7718"). */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    placedAt: ms("placed_at").notNull(),
+    shippedAt: ms("shipped_at"),
+    deliveredAt: ms("delivered_at"),
+    /** Estimated delivery for orders still on their way. */
+    etaAt: ms("eta_at"),
+    totalMinor: integer("total_minor").notNull(),
+    currency: text("currency").notNull(),
+    paymentMethod: text("payment_method").notNull(),
+    /** Written by the customer at checkout: untrusted text that reaches the model as data. */
+    deliveryNote: text("delivery_note"),
+    /** Bumped by every change; the compare-and-set target of a confirm. */
+    version: integer("version").notNull().default(1),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("orders_user_idx").on(t.userId, t.placedAt)],
+);
+
+export const orderItems = sqliteTable(
+  "order_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceMinor: integer("unit_price_minor").notNull(),
+  },
+  (t) => [index("order_items_order_idx").on(t.orderId)],
+);
+
+export const RETURN_REASONS = ["defective", "damaged", "other"] as const;
+export type ReturnReason = (typeof RETURN_REASONS)[number];
+
+export const returnRequests = sqliteTable(
+  "return_requests",
+  {
+    id: text("id").primaryKey(),
+    /** UNIQUE: one return per order is enforced by the database, not only by code. */
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    reason: text("reason", { enum: RETURN_REASONS }).notNull(),
+    comment: text("comment"),
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    /** The pending action whose confirm created it. */
+    actionId: text("action_id"),
+    /** Created before the effect; doubles as the idempotency key. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("return_requests_order_uq").on(t.orderId),
+    index("return_requests_user_idx").on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------- chat
+
+export const chats = sqliteTable(
+  "chats",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    title: text("title"),
+    /** Older turns folded into a summary, given to the model inside <conversation_summary>. */
+    summary: text("summary"),
+    /** How many messages (by seq) the summary covers. */
+    summarizedThrough: integer("summarized_through").notNull().default(0),
+    /** Staff triage (structured summary), JSON. */
+    triage: text("triage", { mode: "json" }),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("chats_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    /** Position in the chat; UNIQUE with chat_id so two writers cannot interleave a turn. */
+    seq: integer("seq").notNull(),
+    role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
+    /** AI SDK UIMessage parts, JSON. */
+    parts: text("parts", { mode: "json" }).notNull(),
+    model: text("model"),
+    promptVersion: text("prompt_version"),
+    usage: text("usage", { mode: "json" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("messages_chat_seq_uq").on(t.chatId, t.seq)],
+);
+
+// ---------------------------------------------------------------- safety core
+
+export const ACTION_STATUSES = [
+  "pending",
+  "executing",
+  "executed",
+  "cancelled",
+  "expired",
+  "superseded",
+  "stale",
+  "failed",
+] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+export const pendingActions = sqliteTable(
+  "pending_actions",
+  {
+    id: text("id").primaryKey(),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    toolCallId: text("tool_call_id"),
+    /** Normalized, validated arguments: exactly what Confirm will execute. */
+    arguments: text("arguments", { mode: "json" }).notNull(),
+    /** SHA-256 of the canonical JSON of {tool, arguments, userId}. */
+    payloadHash: text("payload_hash").notNull(),
+    plan: text("plan", { mode: "json" }).notNull(),
+    /** The record a confirm compare-and-sets against. */
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    targetVersion: integer("target_version").notNull(),
+    status: text("status", { enum: ACTION_STATUSES }).notNull().default("pending"),
+    result: text("result", { mode: "json" }),
+    errorCode: text("error_code"),
+    promptVersion: text("prompt_version"),
+    model: text("model"),
+    createdAt: createdAt(),
+    expiresAt: ms("expires_at").notNull(),
+    decidedAt: ms("decided_at"),
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    index("pending_actions_chat_status_idx").on(t.chatId, t.status),
+    index("pending_actions_user_status_idx").on(t.userId, t.status),
+    index("pending_actions_status_expires_idx").on(t.status, t.expiresAt),
+    index("pending_actions_target_status_idx").on(t.targetId, t.status),
+  ],
+);
+
+export const AUDIT_STATUSES = [
+  "success",
+  "business_error",
+  "timeout",
+  "rejected",
+  "technical_error",
+  "confirmation_required",
+  "cancelled",
+  "expired",
+  "superseded",
+  "stale",
+] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    /** Monotonic: newest first is `ORDER BY id DESC`, and the keyset cursor is the id. */
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: ms("at").notNull(),
+    userId: text("user_id"),
+    chatId: text("chat_id"),
+    actionId: text("action_id"),
+    toolCallId: text("tool_call_id"),
+    /** For an unregistered tool: the name the model used. */
+    tool: text("tool").notNull(),
+    access: text("access", { enum: ["read", "write"] }),
+    status: text("status", { enum: AUDIT_STATUSES }).notNull(),
+    errorCode: text("error_code"),
+    durationMs: integer("duration_ms"),
+    arguments: text("arguments", { mode: "json" }),
+    result: text("result", { mode: "json" }),
+    promptVersion: text("prompt_version"),
+    model: text("model"),
+  },
+  (t) => [
+    index("audit_status_idx").on(t.status, t.id),
+    index("audit_tool_idx").on(t.tool, t.id),
+    index("audit_chat_idx").on(t.chatId, t.id),
+    index("audit_user_idx").on(t.userId, t.id),
+    index("audit_action_idx").on(t.actionId, t.id),
+    index("audit_at_idx").on(t.at),
+  ],
+);

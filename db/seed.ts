@@ -1,0 +1,180 @@
+/**
+ * Seeding: the demo store (when the database is empty) and a large generated store for
+ * benchmarks. Plain drizzle inserts in one transaction each; passwords hashed with
+ * better-auth's own hasher so sign-in verifies them.
+ */
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { count } from "drizzle-orm";
+import type { Db } from "./index";
+import { account, orderItems, orders, user } from "./schema";
+import { DEMO_ORDERS, DEMO_PASSWORD, DEMO_USERS, type DemoOrder } from "./seed-data";
+
+const DAY = 86_400_000;
+
+export function isEmpty(db: Db): boolean {
+  const row = db.select({ n: count() }).from(user).get();
+  return (row?.n ?? 0) === 0;
+}
+
+function userRows(
+  u: { id: string; name: string; email: string; role: "customer" | "staff" },
+  hash: string,
+  now: Date,
+) {
+  return {
+    user: { ...u, emailVerified: true, createdAt: now, updatedAt: now },
+    account: {
+      id: randomUUID(),
+      accountId: u.id,
+      providerId: "credential",
+      userId: u.id,
+      password: hash,
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+}
+
+function orderRow(o: DemoOrder, userId: string, now: number) {
+  const daysAgo = (d?: number) => (d === undefined ? null : new Date(now - d * DAY));
+  const total = o.items.reduce((s, i) => s + i.quantity * i.unitPriceMinor, 0);
+  return {
+    id: o.id,
+    userId,
+    status: o.status,
+    placedAt: new Date(now - o.placedDaysAgo * DAY),
+    shippedAt: daysAgo(o.shippedDaysAgo),
+    deliveredAt: daysAgo(o.deliveredDaysAgo),
+    etaAt: o.etaInDays === undefined ? null : new Date(now + o.etaInDays * DAY),
+    totalMinor: total,
+    currency: o.currency,
+    paymentMethod: o.paymentMethod,
+    deliveryNote: o.deliveryNote ?? null,
+    version: 1,
+    updatedAt: new Date(now),
+  };
+}
+
+/** Seeds the demo store of domain.md. Returns false (and writes nothing) if users exist. */
+export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
+  if (!isEmpty(db)) return false;
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const ids = new Map(DEMO_USERS.map((u) => [u.key, randomUUID()]));
+  db.transaction((tx) => {
+    // A concurrent starter may have seeded between our check and this transaction.
+    if ((tx.select({ n: count() }).from(user).get()?.n ?? 0) > 0) return;
+    for (const u of DEMO_USERS) {
+      const rows = userRows(
+        { id: ids.get(u.key)!, name: u.name, email: u.email, role: u.role },
+        hash,
+        now,
+      );
+      tx.insert(user).values(rows.user).run();
+      tx.insert(account).values(rows.account).run();
+    }
+    for (const o of DEMO_ORDERS) {
+      tx.insert(orders)
+        .values(orderRow(o, ids.get(o.owner)!, now.getTime()))
+        .run();
+      for (const item of o.items)
+        tx.insert(orderItems)
+          .values({ orderId: o.id, ...item })
+          .run();
+    }
+  });
+  return true;
+}
+
+const PRODUCTS = [
+  ["Kettle", 3990],
+  ["Desk lamp", 2490],
+  ["Backpack", 6900],
+  ["Running shoes", 8990],
+  ["Blender", 5490],
+  ["Throw pillow", 1990],
+  ["Phone case", 1490],
+  ["Water bottle", 1290],
+] as const;
+const STATUSES = [
+  "processing",
+  "shipped",
+  "in_transit",
+  "delivered",
+  "delivered",
+  "cancelled",
+] as const;
+
+/**
+ * A large generated store for benchmarks. Order ids stay four digits while they last (the tools
+ * accept `^\d{4}$`), so the first customers are fully usable in the chat; the rest get five-digit
+ * ids, reachable from the orders page and the audit but not by the chat tools.
+ */
+export async function seedLarge(
+  db: Db,
+  { customers = 5000, ordersCount = 20000, now = new Date() } = {},
+): Promise<{ customers: number; orders: number }> {
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const t = now.getTime();
+  const taken = new Set(
+    db
+      .select({ id: orders.id })
+      .from(orders)
+      .all()
+      .map((r) => r.id),
+  );
+  let next = 1000;
+  const nextId = () => {
+    while (taken.has(String(next))) next++;
+    taken.add(String(next));
+    return String(next++);
+  };
+  const client = db.$client;
+  const insUser = client.prepare(
+    "INSERT OR IGNORE INTO user (id,name,email,email_verified,role,created_at,updated_at) VALUES (?,?,?,1,'customer',?,?)",
+  );
+  const insAcc = client.prepare(
+    "INSERT OR IGNORE INTO account (id,account_id,provider_id,user_id,password,created_at,updated_at) VALUES (?,?,'credential',?,?,?,?)",
+  );
+  const insOrder = client.prepare(
+    "INSERT INTO orders (id,user_id,status,placed_at,shipped_at,delivered_at,eta_at,total_minor,currency,payment_method,delivery_note,version,updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,NULL,1,?)",
+  );
+  const insItem = client.prepare(
+    "INSERT INTO order_items (order_id,name,quantity,unit_price_minor) VALUES (?,?,?,?)",
+  );
+  const userIds: string[] = [];
+  client.transaction(() => {
+    for (let c = 0; c < customers; c++) {
+      const id = `bench-user-${c}`;
+      userIds.push(id);
+      insUser.run(id, `Customer ${c}`, `customer${c}@bench.example.com`, t, t);
+      insAcc.run(`bench-acc-${c}`, id, id, hash, t, t);
+    }
+    for (let i = 0; i < ordersCount; i++) {
+      const owner = userIds[i % customers]!;
+      const status = STATUSES[i % STATUSES.length]!;
+      const [name, price] = PRODUCTS[i % PRODUCTS.length]!;
+      const age = 1 + (i % 40);
+      const shipped =
+        status === "processing" || status === "cancelled" ? null : t - (age - 1) * DAY;
+      const delivered = status === "delivered" ? t - Math.max(0, age - 3) * DAY : null;
+      const eta = status === "shipped" || status === "in_transit" ? t + 2 * DAY : null;
+      const id = next <= 9999 ? nextId() : String(10000 + i);
+      insOrder.run(
+        id,
+        owner,
+        status,
+        t - age * DAY,
+        shipped,
+        delivered,
+        eta,
+        price,
+        "EUR",
+        "Visa •••• 0000",
+        t,
+      );
+      insItem.run(id, name, 1, price);
+    }
+  })();
+  return { customers, orders: ordersCount };
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { nextCookies } from "better-auth/next-js";
+import { getDb, schema } from "@/db";
+import { env } from "../env";
+import { authSecret } from "./secret";
+
+function createAuth() {
+  return betterAuth({
+    appName: "Returns Desk",
+    // Unset: the origin is taken from each request, and only that origin is trusted.
+    baseURL: env().BETTER_AUTH_URL,
+    secret: authSecret(),
+    database: drizzleAdapter(getDb(), {
+      provider: "sqlite",
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+      },
+    }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    user: {
+      additionalFields: {
+        // Set by the seed or an operator; never from a sign-up form.
+        role: { type: "string", required: false, defaultValue: "customer", input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    rateLimit: { enabled: false },
+    logger: { level: "error" },
+    plugins: [nextCookies()],
+  });
+}
+
+type Auth = ReturnType<typeof createAuth>;
+const g = globalThis as unknown as { __returnsDeskAuth?: { dbPath: string; auth: Auth } };
+
+/** The better-auth instance, rebuilt only if DATABASE_PATH changed (tests switch files). */
+export function getAuth(): Auth {
+  const dbPath = env().DATABASE_PATH;
+  if (g.__returnsDeskAuth?.dbPath !== dbPath) g.__returnsDeskAuth = { dbPath, auth: createAuth() };
+  return g.__returnsDeskAuth.auth;
+}

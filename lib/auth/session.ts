@@ -1,0 +1,31 @@
+import "server-only";
+import { AppError } from "../errors";
+import { getAuth } from "./auth";
+
+export type Role = "customer" | "staff";
+export type CurrentUser = { id: string; email: string; name: string; role: Role };
+
+/** The signed-in user for these request headers, or null. */
+export async function getCurrentUser(headers: Headers): Promise<CurrentUser | null> {
+  const session = await getAuth().api.getSession({ headers });
+  if (!session) return null;
+  const u = session.user as typeof session.user & { role?: string };
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: u.role === "staff" ? "staff" : "customer",
+  };
+}
+
+export async function requireUser(headers: Headers): Promise<CurrentUser> {
+  const user = await getCurrentUser(headers);
+  if (!user) throw new AppError("unauthenticated", "Sign in to continue.");
+  return user;
+}
+
+export async function requireStaff(headers: Headers): Promise<CurrentUser> {
+  const user = await requireUser(headers);
+  if (user.role !== "staff") throw new AppError("forbidden", "This page is for support staff.");
+  return user;
+}

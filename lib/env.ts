@@ -1,0 +1,67 @@
+/**
+ * Configuration, validated once. Every variable is optional for `npm start`;
+ * a wrong value fails at start with a message that names the variable.
+ * Deliberately free of "server-only" so next.config.ts and drizzle.config.ts can import it.
+ */
+import { z } from "zod";
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+const schema = z
+  .object({
+    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+    DATABASE_PATH: z.preprocess(emptyToUndefined, z.string().default("./data/app.db")),
+    SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
+    MODEL_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["offline", "openai"]).optional()),
+    OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().default("gpt-4.1-mini")),
+    PENDING_ACTION_TTL_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(86_400).default(900),
+    ),
+    BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+    BETTER_AUTH_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    CHAT_RATE_LIMIT_PER_MINUTE: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(10_000).default(20),
+    ),
+  })
+  .transform((e) => ({
+    ...e,
+    // The key decides the default provider; an explicit MODEL_PROVIDER wins.
+    MODEL_PROVIDER: e.MODEL_PROVIDER ?? (e.OPENAI_API_KEY ? "openai" : "offline"),
+  }))
+  .superRefine((e, ctx) => {
+    if (e.MODEL_PROVIDER === "openai" && !e.OPENAI_API_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["OPENAI_API_KEY"],
+        message: "is required when MODEL_PROVIDER=openai",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+/** Parses an environment; throws one readable error naming each bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The process environment, parsed on first use. Tests may call resetEnv() after changing it. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+export function resetEnv(): void {
+  cached = undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * One error type with stable codes. Route handlers throw these; lib/http/respond.ts maps them
+ * to the JSON error contract of api.md. Anything else is an internal error and is never leaked.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  forbidden_origin: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  action_pending: 409,
+  already_decided: 409,
+  stale: 409,
+  superseded: 409,
+  expired: 410,
+  message_too_long: 413,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  model_unavailable: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra fields merged into the error object, e.g. `{ actionId }` or `{ status }`. */
+  readonly details: Record<string, unknown>;
+  /** Response headers such as Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,9 @@
+/**
+ * Server start: database ready (migrated, demo-seeded). Other layers register their start-up
+ * work here (e.g. recovering actions a crash left `executing`, the expiry sweep).
+ */
+import { initDatabase } from "@/db/init";
+
+export async function startServer(): Promise<void> {
+  await initDatabase();
+}

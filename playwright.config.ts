@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+// @ts-expect-error plain ESM helper shared with scripts
+import { freePort, throwawayDir } from "./tests/e2e/server.mjs";
+
+// Reuse the values chosen by the first evaluation: Playwright loads this file in every worker.
+process.env.E2E_PORT ??= String(freePort());
+process.env.E2E_DATA_DIR ??= throwawayDir("e2e");
+const port = Number(process.env.E2E_PORT);
+const dataDir = process.env.E2E_DATA_DIR as string;
+export const baseURL = `http://127.0.0.1:${port}`;
+
+const systemChromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const launchOptions = fs.existsSync(systemChromium)
+  ? {
+      executablePath: systemChromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    }
+  : {};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions,
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } }],
+  webServer: {
+    // The production build, started exactly as `npm start` does, on a throwaway database.
+    command: `node scripts/ensure-build.mjs && npx next start -p ${port} -H 127.0.0.1`,
+    url: `${baseURL}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_PATH: path.join(dataDir, "app.db"),
+      SEED_DEMO: "1",
+      MODEL_PROVIDER: "offline",
+      OPENAI_API_KEY: "",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
+    },
+  },
+});
