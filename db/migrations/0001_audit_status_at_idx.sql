@@ -1,0 +1,1 @@
+CREATE INDEX `audit_status_at_idx` ON `audit_events` (`status`,`at`);
