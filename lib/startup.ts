@@ -3,7 +3,9 @@
  * work here (e.g. recovering actions a crash left `executing`, the expiry sweep).
  */
 import { initDatabase } from "@/db/init";
+import { startActionCore } from "@/lib/actions/sweeper";
 
 export async function startServer(): Promise<void> {
   await initDatabase();
+  startActionCore();
 }

@@ -1,0 +1,119 @@
+/**
+ * Confirm: the only way a write happens. Takes an action id and the signed-in user, nothing else,
+ * and executes the stored arguments in one BEGIN IMMEDIATE transaction:
+ * claim (pending -> executing, conditional) -> re-verify the payload hash -> the tool's commit
+ * (existing request check, version compare-and-set, insert) -> executed + audit `success`.
+ * Because claim and effect commit together, `executing` is never visible to other connections;
+ * a crash or a throw leaves the action `pending` with no effect, and we then mark it `failed`.
+ */
+import "server-only";
+import { claimPendingAction, getActionById } from "@/db/queries/actions";
+import { writeTransaction } from "@/db/queries/tx";
+import { AppError } from "@/lib/errors";
+import type { ReturnRequestResult } from "@/lib/tools/shapes";
+import { type PendingActionDto, toPendingActionDto, writeToolOf } from "./dto";
+import { payloadHash } from "./hash";
+import { explainUndecidable } from "./refusals";
+import { transition } from "./transition";
+
+export type ConfirmResult = { action: PendingActionDto; result: ReturnRequestResult };
+
+/** An integrity failure inside the transaction; its code is stored on the failed action. */
+class CommitFailure extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+type TxOutcome =
+  | { kind: "executed"; result: ReturnRequestResult }
+  | { kind: "refused"; error: AppError };
+
+function runConfirm(actionId: string, userId: string, now: Date, startedAt: number): TxOutcome {
+  return writeTransaction((): TxOutcome => {
+    if (!claimPendingAction({ id: actionId, userId, now })) {
+      return { kind: "refused", error: explainUndecidable({ actionId, userId, now }) };
+    }
+    const row = getActionById({ id: actionId })!;
+    const tool = writeToolOf(row);
+    // The stored arguments, through the same schema as at propose; the caller supplies none.
+    const parsed = tool.args.safeParse(row.arguments);
+    if (!parsed.success) throw new CommitFailure("invalid_stored_arguments");
+    const args = parsed.data;
+    if (payloadHash({ tool: row.tool, userId, arguments: args }) !== row.payloadHash) {
+      throw new CommitFailure("payload_hash_mismatch");
+    }
+    const plan = tool.planSchema.parse(row.plan);
+    const target = { type: row.targetType, id: row.targetId, version: row.targetVersion };
+    const done = tool.commit(args, { actionId, userId, target, plan, now });
+    const durationMs = performance.now() - startedAt;
+    if (done.kind === "stale") {
+      transition(row, {
+        from: "executing",
+        to: "stale",
+        now,
+        decidedBy: userId,
+        errorCode: done.code,
+        durationMs,
+      });
+      return {
+        kind: "refused",
+        error: new AppError("stale", done.message, {
+          details: { status: "stale", reason: done.code },
+        }),
+      };
+    }
+    // Only one write tool today, whose result schema is RETURN_REQUEST_RESULT.
+    const result = tool.result.parse(done.result) as ReturnRequestResult;
+    transition(row, {
+      from: "executing",
+      to: "executed",
+      now,
+      decidedBy: userId,
+      result,
+      durationMs,
+    });
+    return { kind: "executed", result };
+  });
+}
+
+const isBusy = (e: unknown) =>
+  typeof e === "object" && e !== null && "code" in e && String(e.code).startsWith("SQLITE_BUSY");
+
+export function confirmAction({
+  actionId,
+  userId,
+  now = new Date(),
+}: {
+  actionId: string;
+  userId: string;
+  now?: Date;
+}): ConfirmResult {
+  const startedAt = performance.now();
+  let outcome: TxOutcome;
+  try {
+    outcome = runConfirm(actionId, userId, now, startedAt);
+  } catch (err) {
+    // Rolled back: the action is `pending` again and nothing was written.
+    if (isBusy(err)) {
+      // The write lock never came; the action was not touched and can be confirmed again.
+      throw new AppError("internal_error", "The store is busy; please try again.");
+    }
+    const row = getActionById({ id: actionId });
+    if (row && row.userId === userId) {
+      transition(row, {
+        from: "pending",
+        to: "failed",
+        now,
+        decidedBy: userId,
+        errorCode: err instanceof CommitFailure ? err.code : "commit_failed",
+        durationMs: performance.now() - startedAt,
+      });
+    }
+    if (!(err instanceof CommitFailure)) console.error("confirm failed", err);
+    throw new AppError("internal_error", "The action could not be completed; nothing was changed.");
+  }
+  if (outcome.kind === "refused") throw outcome.error;
+  const row = getActionById({ id: actionId })!;
+  return { action: toPendingActionDto(row), result: outcome.result };
+}

@@ -1,0 +1,29 @@
+/**
+ * Canonical JSON and the payload hash stored with every pending action. Canonical = object keys
+ * sorted at every depth, no whitespace, so the same payload always hashes the same whatever key
+ * order the model (or a JSON round trip through SQLite) produced.
+ */
+import { createHash } from "node:crypto";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw new TypeError("canonicalJson: non-finite number");
+    }
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new TypeError(`canonicalJson: ${typeof value} is not JSON`);
+    return text;
+  }
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+/** SHA-256 (hex) of the canonical JSON of what confirm will execute and for whom. */
+export function payloadHash(payload: { tool: string; userId: string; arguments: unknown }): string {
+  return createHash("sha256").update(canonicalJson(payload), "utf8").digest("hex");
+}

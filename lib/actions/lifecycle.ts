@@ -1,0 +1,132 @@
+/**
+ * Reading actions (with lazy expiry), superseding on a new chat, the periodic expiry sweep and
+ * start-up recovery.
+ */
+import "server-only";
+import {
+  type ActionRow,
+  getActionForUser as getActionRowForUser,
+  getPendingActionRowForChat,
+  listActionsByStatus,
+  listDuePendingActions,
+  listPendingForUser,
+} from "@/db/queries/actions";
+import { getReturnRequestByOperationId } from "@/db/queries/returns";
+import { toReturnRequestResult } from "@/lib/tools/shapes";
+import { type PendingActionDto, toPendingActionDto } from "./dto";
+import { transition } from "./transition";
+
+function expireIfDue(row: ActionRow, now: Date): ActionRow {
+  if (row.status !== "pending" || row.expiresAt.getTime() > now.getTime()) return row;
+  transition(row, {
+    from: "pending",
+    to: "expired",
+    now,
+    decidedBy: "system",
+    onlyIfExpired: true,
+  });
+  return getActionRowForUser({ id: row.id, userId: row.userId }) ?? row;
+}
+
+/** The chat's live pending action, or null. Past-TTL ones are expired on the way. */
+export function getPendingActionForChat({
+  chatId,
+  userId,
+  now = new Date(),
+}: {
+  chatId: string;
+  userId: string;
+  now?: Date;
+}): PendingActionDto | null {
+  for (;;) {
+    const row = getPendingActionRowForChat({ chatId, userId });
+    if (!row) return null;
+    if (expireIfDue(row, now).status === "pending") return toPendingActionDto(row);
+  }
+}
+
+/** Any action of this user by id (null for unknown or someone else's), lazily expired. */
+export function getActionForUser({
+  actionId,
+  userId,
+  now = new Date(),
+}: {
+  actionId: string;
+  userId: string;
+  now?: Date;
+}): PendingActionDto | null {
+  const row = getActionRowForUser({ id: actionId, userId });
+  return row ? toPendingActionDto(expireIfDue(row, now)) : null;
+}
+
+/** A new chat replaces the proposals of the user's other chats. Returns how many it superseded. */
+export function supersedePendingForUser({
+  userId,
+  exceptChatId,
+  now = new Date(),
+}: {
+  userId: string;
+  exceptChatId: string;
+  now?: Date;
+}): number {
+  let n = 0;
+  for (const row of listPendingForUser({ userId, exceptChatId })) {
+    if (transition(row, { from: "pending", to: "superseded", now, decidedBy: "system" })) n++;
+  }
+  return n;
+}
+
+/** The sweep: expires every pending action past its TTL. Returns how many it expired. */
+export function expireDueActions(now: Date = new Date()): number {
+  let n = 0;
+  for (;;) {
+    const due = listDuePendingActions({ now, limit: 100 });
+    for (const row of due) {
+      if (
+        transition(row, {
+          from: "pending",
+          to: "expired",
+          now,
+          decidedBy: "system",
+          onlyIfExpired: true,
+        })
+      )
+        n++;
+    }
+    if (due.length < 100) return n;
+  }
+}
+
+/**
+ * Start-up recovery. Confirm claims and writes in one transaction, so a crash rolls both back and
+ * leaves the action `pending` (it can still be confirmed, or it expires). A row can only be seen
+ * `executing` if a process wrote it outside that transaction (an older version, a manual edit).
+ * The effect and its operation id commit together, so the return row tells the truth: if it
+ * exists the action executed, otherwise nothing happened and the action is marked `failed`.
+ */
+export function recoverInterruptedActions(now: Date = new Date()): {
+  executed: number;
+  failed: number;
+} {
+  const counts = { executed: 0, failed: 0 };
+  for (const row of listActionsByStatus({ status: "executing" })) {
+    const effect = getReturnRequestByOperationId({ operationId: row.id });
+    const done = effect
+      ? transition(row, {
+          from: "executing",
+          to: "executed",
+          now,
+          decidedBy: "system",
+          result: toReturnRequestResult(effect, true),
+        })
+      : transition(row, {
+          from: "executing",
+          to: "failed",
+          now,
+          decidedBy: "system",
+          errorCode: "interrupted",
+        });
+    if (done) counts[effect ? "executed" : "failed"]++;
+  }
+  return counts;
+}

@@ -1,0 +1,96 @@
+/**
+ * Propose: a write tool's validated arguments become a pending action the customer can confirm.
+ * plan() reads and decides; only an allowed plan is stored, together with everything confirm
+ * will check: the normalized arguments, their hash, the plan and the target's version.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { chatBelongsToUser, insertPendingAction, listPendingForUser } from "@/db/queries/actions";
+import { writeTransaction } from "@/db/queries/tx";
+import { recordAudit } from "@/lib/audit/record";
+import { env } from "@/lib/env";
+import type { ReturnRequestResult } from "@/lib/tools/shapes";
+import type { ToolContext, WriteTool } from "@/lib/tools/types";
+import { type PendingActionDto, toPendingActionDto } from "./dto";
+import { payloadHash } from "./hash";
+import { transition } from "./transition";
+
+export type ProposeMeta = {
+  toolCallId?: string | null;
+  promptVersion?: string | null;
+  model?: string | null;
+  /** When the tool call started, for the audit duration (performance.now()). */
+  startedAt?: number;
+};
+
+export type ProposeOutcome =
+  | { kind: "proposal"; action: PendingActionDto }
+  | { kind: "existing"; result: ReturnRequestResult };
+
+/**
+ * `args` must already be the output of `tool.args` (the executor validates). Throws
+ * ToolBusinessError when the policy says no; nothing is stored then.
+ */
+export async function proposeAction(
+  tool: WriteTool,
+  args: unknown,
+  ctx: ToolContext,
+  meta: ProposeMeta = {},
+): Promise<ProposeOutcome> {
+  const planned = await tool.plan(args, ctx);
+  if (planned.kind === "existing") {
+    return { kind: "existing", result: tool.result.parse(planned.result) as ReturnRequestResult };
+  }
+  const plan = tool.planSchema.parse(planned.plan);
+  const { target } = planned;
+  const now = ctx.now;
+
+  const row = writeTransaction(() => {
+    if (!chatBelongsToUser({ chatId: ctx.chatId, userId: ctx.userId })) {
+      throw new Error("propose: chat does not belong to the user");
+    }
+    // One pending action per chat, one per target: the newest proposal wins.
+    for (const old of listPendingForUser({
+      userId: ctx.userId,
+      chatId: ctx.chatId,
+      targetId: target.id,
+    })) {
+      transition(old, { from: "pending", to: "superseded", now, decidedBy: "system" });
+    }
+    const inserted = insertPendingAction({
+      id: randomUUID(),
+      chatId: ctx.chatId,
+      userId: ctx.userId,
+      tool: tool.name,
+      toolCallId: meta.toolCallId ?? null,
+      arguments: args,
+      payloadHash: payloadHash({ tool: tool.name, userId: ctx.userId, arguments: args }),
+      plan,
+      targetType: target.type,
+      targetId: target.id,
+      targetVersion: target.version,
+      status: "pending",
+      promptVersion: meta.promptVersion ?? null,
+      model: meta.model ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + env().PENDING_ACTION_TTL_SECONDS * 1000),
+    });
+    recordAudit({
+      at: now,
+      tool: tool.name,
+      access: "write",
+      status: "confirmation_required",
+      userId: ctx.userId,
+      chatId: ctx.chatId,
+      actionId: inserted.id,
+      toolCallId: inserted.toolCallId,
+      durationMs: meta.startedAt === undefined ? null : performance.now() - meta.startedAt,
+      arguments: args,
+      result: plan,
+      promptVersion: inserted.promptVersion,
+      model: inserted.model,
+    });
+    return inserted;
+  });
+  return { kind: "proposal", action: toPendingActionDto(row) };
+}

@@ -1,0 +1,67 @@
+/**
+ * Every state change of a pending action goes through here: a conditional UPDATE (the database
+ * decides who wins a race) and, only if it changed the row, exactly one audit event, both in
+ * one transaction.
+ */
+import "server-only";
+import { type ActionRow, getActionById, transitionAction } from "@/db/queries/actions";
+import { writeTransaction } from "@/db/queries/tx";
+import type { ActionStatus, AuditStatus } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record";
+
+const AUDIT_FOR: Record<Exclude<ActionStatus, "pending" | "executing">, AuditStatus> = {
+  executed: "success",
+  failed: "technical_error",
+  cancelled: "cancelled",
+  expired: "expired",
+  superseded: "superseded",
+  stale: "stale",
+};
+
+export type Transition = {
+  from: ActionStatus | ActionStatus[];
+  to: keyof typeof AUDIT_FOR;
+  now: Date;
+  /** "system" for sweeps, supersede and recovery; the user id for the customer's own decisions. */
+  decidedBy: string;
+  result?: unknown;
+  errorCode?: string | null;
+  /** Expiry only: apply only if the TTL has passed at `now`. */
+  onlyIfExpired?: boolean;
+  durationMs?: number;
+};
+
+/** Applies the transition if the row is still in `from`; returns the updated row, or null. */
+export function transition(row: ActionRow, t: Transition): ActionRow | null {
+  return writeTransaction(() => {
+    const changed = transitionAction({
+      id: row.id,
+      from: t.from,
+      to: t.to,
+      // An expired action was decided by the clock at its deadline, whenever we notice it.
+      decidedAt: t.to === "expired" ? row.expiresAt : t.now,
+      decidedBy: t.decidedBy,
+      result: t.result,
+      errorCode: t.errorCode,
+      expiredBy: t.onlyIfExpired ? t.now : undefined,
+    });
+    if (!changed) return null;
+    recordAudit({
+      at: t.now,
+      tool: row.tool,
+      access: "write",
+      status: AUDIT_FOR[t.to],
+      userId: row.userId,
+      chatId: row.chatId,
+      actionId: row.id,
+      toolCallId: row.toolCallId,
+      errorCode: t.errorCode ?? null,
+      durationMs: t.durationMs,
+      arguments: row.arguments,
+      result: t.result,
+      promptVersion: row.promptVersion,
+      model: row.model,
+    });
+    return getActionById({ id: row.id });
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Writing audit events. One event per tool call the model makes and one per pending-action
+ * transition (architecture.md). Called inside a writeTransaction when the event belongs to a
+ * state change, so the change and its audit commit or roll back together.
+ */
+import "server-only";
+import { insertAuditEvent } from "@/db/queries/audit-write";
+import type { AuditStatus } from "@/db/schema";
+import type { ToolAccess } from "@/lib/tools/types";
+
+export type AuditInput = {
+  tool: string;
+  status: AuditStatus;
+  access?: ToolAccess | null;
+  userId?: string | null;
+  chatId?: string | null;
+  actionId?: string | null;
+  toolCallId?: string | null;
+  errorCode?: string | null;
+  durationMs?: number | null;
+  arguments?: unknown;
+  result?: unknown;
+  promptVersion?: string | null;
+  model?: string | null;
+  at?: Date;
+};
+
+/** Model output can be anything; keep the audit row bounded and always valid JSON. */
+const MAX_JSON_CHARS = 8_000;
+
+export function boundedJson(value: unknown): unknown {
+  if (value === undefined) return null;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return { unserializable: true };
+  }
+  if (text === undefined) return null;
+  if (text.length <= MAX_JSON_CHARS) return JSON.parse(text);
+  return { truncated: true, preview: text.slice(0, MAX_JSON_CHARS) };
+}
+
+/** Appends one audit event and returns its id. */
+export function recordAudit(input: AuditInput): number {
+  return insertAuditEvent({
+    at: input.at ?? new Date(),
+    tool: input.tool.slice(0, 200),
+    status: input.status,
+    access: input.access ?? null,
+    userId: input.userId ?? null,
+    chatId: input.chatId ?? null,
+    actionId: input.actionId ?? null,
+    toolCallId: input.toolCallId ?? null,
+    errorCode: input.errorCode ?? null,
+    durationMs:
+      input.durationMs === undefined || input.durationMs === null
+        ? null
+        : Math.round(input.durationMs),
+    arguments: boundedJson(input.arguments),
+    result: boundedJson(input.result),
+    promptVersion: input.promptVersion ?? null,
+    model: input.model ?? null,
+  });
+}

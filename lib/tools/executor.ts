@@ -1,0 +1,171 @@
+/**
+ * The single entry point for every tool call the model makes. The model is untrusted input:
+ * the name is looked up in the allowlist, the arguments are validated by the tool's strict
+ * schema, reads run with a timeout, writes only become proposals, and results are checked
+ * against their schema. Exactly one audit event per call, whatever happens.
+ */
+import "server-only";
+import type { z } from "zod";
+import type { AuditStatus } from "@/db/schema";
+import type { PendingActionDto } from "@/lib/actions/dto";
+import { proposeAction } from "@/lib/actions/propose";
+import { recordAudit } from "@/lib/audit/record";
+import { getTool, type ToolRegistry, toolRegistry } from "./registry";
+import type { ReturnRequestResult } from "./shapes";
+import { type AnyTool, DEFAULT_TOOL_TIMEOUT_MS, ToolBusinessError } from "./types";
+
+export type ExecutorContext = {
+  userId: string;
+  chatId: string;
+  toolCallId?: string | null;
+  promptVersion?: string | null;
+  model?: string | null;
+  now?: Date;
+};
+
+export type ToolIssue = { path: string; message: string };
+export type ToolErrorStatus = Extract<
+  AuditStatus,
+  "rejected" | "business_error" | "timeout" | "technical_error"
+>;
+
+export type ToolCallOutcome =
+  | { kind: "result"; tool: string; data: unknown }
+  | { kind: "proposal"; tool: string; action: PendingActionDto }
+  | { kind: "existing"; tool: string; data: ReturnRequestResult }
+  | {
+      kind: "error";
+      tool: string;
+      status: ToolErrorStatus;
+      code: string;
+      message: string;
+      issues?: ToolIssue[];
+    };
+
+class ToolTimeout extends Error {}
+
+function withTimeout<T>(work: () => Promise<T> | T, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ToolTimeout()), ms);
+  });
+  return Promise.race([Promise.resolve().then(work), expired]).finally(() => clearTimeout(timer));
+}
+
+const toIssues = (e: z.ZodError): ToolIssue[] =>
+  e.issues.map((i) => ({
+    path: i.path.map(String).join(".") || "(arguments)",
+    message: i.message,
+  }));
+
+function errorOutcome(
+  tool: string,
+  status: ToolErrorStatus,
+  code: string,
+  message: string,
+  issues?: ToolIssue[],
+) {
+  return { kind: "error", tool, status, code, message, ...(issues ? { issues } : {}) } as const;
+}
+
+async function run(
+  tool: AnyTool,
+  rawArgs: unknown,
+  ctx: Required<Pick<ExecutorContext, "userId" | "chatId" | "now">>,
+  ctxIn: ExecutorContext,
+  startedAt: number,
+): Promise<ToolCallOutcome> {
+  // A tool without parameters may arrive with no input at all.
+  const parsed = tool.args.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    return errorOutcome(
+      tool.name,
+      "rejected",
+      "invalid_arguments",
+      `Invalid arguments for ${tool.name}.`,
+      toIssues(parsed.error),
+    );
+  }
+  const timeout = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  if (tool.access === "read") {
+    const raw = await withTimeout(() => tool.execute(parsed.data, ctx), timeout);
+    const checked = tool.result.safeParse(raw);
+    if (!checked.success) throw new Error(`${tool.name} produced a result outside its schema`);
+    return { kind: "result", tool: tool.name, data: checked.data };
+  }
+  const proposed = await withTimeout(
+    () =>
+      proposeAction(tool, parsed.data, ctx, {
+        toolCallId: ctxIn.toolCallId,
+        promptVersion: ctxIn.promptVersion,
+        model: ctxIn.model,
+        startedAt,
+      }),
+    timeout,
+  );
+  return proposed.kind === "proposal"
+    ? { kind: "proposal", tool: tool.name, action: proposed.action }
+    : { kind: "existing", tool: tool.name, data: proposed.result };
+}
+
+/**
+ * Runs one model tool call. Never throws for anything the model or a tool did; the outcome says
+ * what happened and modelView() turns it into what the model may see.
+ */
+export async function executeToolCall(
+  name: string,
+  rawArgs: unknown,
+  ctxIn: ExecutorContext,
+  registry: ToolRegistry = toolRegistry,
+): Promise<ToolCallOutcome> {
+  const startedAt = performance.now();
+  const ctx = { userId: ctxIn.userId, chatId: ctxIn.chatId, now: ctxIn.now ?? new Date() };
+  const tool = getTool(name, registry);
+  let outcome: ToolCallOutcome;
+  if (!tool) {
+    outcome = errorOutcome(name, "rejected", "unknown_tool", `There is no tool named "${name}".`);
+  } else {
+    try {
+      outcome = await run(tool, rawArgs, ctx, ctxIn, startedAt);
+    } catch (err) {
+      if (err instanceof ToolBusinessError)
+        outcome = errorOutcome(tool.name, "business_error", err.code, err.message);
+      else if (err instanceof ToolTimeout)
+        outcome = errorOutcome(
+          tool.name,
+          "timeout",
+          "timeout",
+          `${tool.name} did not answer in time.`,
+        );
+      else {
+        console.error(`tool ${tool.name} failed`, err);
+        outcome = errorOutcome(
+          tool.name,
+          "technical_error",
+          "internal_error",
+          `${tool.name} failed because of a technical problem.`,
+        );
+      }
+    }
+  }
+  // A proposal was audited (confirmation_required) atomically with storing the action.
+  if (outcome.kind !== "proposal") {
+    recordAudit({
+      at: ctx.now,
+      tool: name,
+      access: tool?.access ?? null,
+      status: outcome.kind === "error" ? outcome.status : "success",
+      errorCode: outcome.kind === "error" ? outcome.code : null,
+      userId: ctx.userId,
+      chatId: ctx.chatId,
+      toolCallId: ctxIn.toolCallId,
+      durationMs: performance.now() - startedAt,
+      arguments: rawArgs,
+      result:
+        outcome.kind === "error" ? { code: outcome.code, issues: outcome.issues } : outcome.data,
+      promptVersion: ctxIn.promptVersion,
+      model: ctxIn.model,
+    });
+  }
+  return outcome;
+}

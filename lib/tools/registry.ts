@@ -1,0 +1,53 @@
+/**
+ * The allowlist: the only tools the model can call. Adding a tool = one file + one line here.
+ */
+import { z } from "zod";
+import { createReturnRequest } from "./create-return-request";
+import { getOrderStatus } from "./get-order-status";
+import { getReturnPolicy } from "./get-return-policy";
+import type { AnyTool } from "./types";
+
+export const TOOLS = [getOrderStatus, getReturnPolicy, createReturnRequest] as const;
+
+export type ToolName = (typeof TOOLS)[number]["name"];
+export type WriteToolName = Extract<(typeof TOOLS)[number], { access: "write" }>["name"];
+
+export type ToolRegistry = ReadonlyMap<string, AnyTool>;
+
+export function createRegistry(tools: readonly AnyTool[]): ToolRegistry {
+  const map = new Map<string, AnyTool>();
+  for (const t of tools) {
+    if (map.has(t.name)) throw new Error(`duplicate tool ${t.name}`);
+    map.set(t.name, t);
+  }
+  return map;
+}
+
+export const toolRegistry: ToolRegistry = createRegistry(TOOLS);
+
+/** Own-property lookup only: "constructor" or "__proto__" from a model must not resolve. */
+export function getTool(name: string, registry: ToolRegistry = toolRegistry): AnyTool | undefined {
+  return registry.get(name);
+}
+
+export type ToolDescriptor = {
+  name: string;
+  description: string;
+  access: "read" | "write";
+  /** JSON Schema (draft 2020-12) of the accepted input, for advertising to the model. */
+  inputJsonSchema: Record<string, unknown>;
+};
+
+/**
+ * What the chat turn advertises to the model. The turn should NOT let the AI SDK validate
+ * input itself: pass these schemas without a validator (jsonSchema(...)) and send every call
+ * through executeToolCall, which validates, audits and rejects.
+ */
+export function toolDescriptors(registry: ToolRegistry = toolRegistry): ToolDescriptor[] {
+  return [...registry.values()].map((t) => ({
+    name: t.name,
+    description: t.description,
+    access: t.access,
+    inputJsonSchema: z.toJSONSchema(t.args, { io: "input" }) as Record<string, unknown>,
+  }));
+}
