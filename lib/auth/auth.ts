@@ -11,6 +11,12 @@ function createAuth() {
     appName: "Returns Desk",
     // Unset: the origin is taken from each request, and only that origin is trusted.
     baseURL: env().BETTER_AUTH_URL,
+    // Same-origin only: a browser's Origin must name the host the request was sent to. Next.js
+    // reports req.url as "localhost" even when bound to 127.0.0.1, so the Host header decides.
+    trustedOrigins: async (request) => {
+      const host = request?.headers.get("host");
+      return host ? [`http://${host}`, `https://${host}`] : [];
+    },
     secret: authSecret(),
     database: drizzleAdapter(getDb(), {
       provider: "sqlite",

@@ -34,7 +34,11 @@ describe("foundation: database, demo store, sign-in, health", () => {
         { email: "staff@example.com", role: "staff" },
       ]),
     );
-    const anna = db.select().from(user).all().find((u) => u.email === "anna@example.com")!;
+    const anna = db
+      .select()
+      .from(user)
+      .all()
+      .find((u) => u.email === "anna@example.com")!;
     const annas = listOrdersForUser({ userId: anna.id });
     const byId = new Map(annas.map((o) => [o.id, o]));
     expect(byId.get("7718")?.status).toBe("delivered");
@@ -45,7 +49,9 @@ describe("foundation: database, demo store, sign-in, health", () => {
     expect(days(byId.get("7718")!.deliveredAt)).toBeLessThan(30);
     expect(annas.some((o) => o.status === "delivered" && days(o.deliveredAt) > 30)).toBe(true);
     expect(annas.some((o) => o.status === "cancelled")).toBe(true);
-    expect(annas.some((o) => /ignore all previous instructions/i.test(o.deliveryNote ?? ""))).toBe(true);
+    expect(annas.some((o) => /ignore all previous instructions/i.test(o.deliveryNote ?? ""))).toBe(
+      true,
+    );
     const all = db.select().from(orders).all();
     expect(all.filter((o) => o.userId !== anna.id).length).toBeGreaterThan(0);
     for (const o of all) expect(o.id).toMatch(/^\d{4}$/);
@@ -56,12 +62,26 @@ describe("foundation: database, demo store, sign-in, health", () => {
       expect(await signIn(email)).toMatch(/session_token=/);
     }
     const res = await authPost(
-      request("/api/auth/sign-in/email", { body: { email: "anna@example.com", password: "wrong-password" } }),
+      request("/api/auth/sign-in/email", {
+        body: { email: "anna@example.com", password: "wrong-password" },
+      }),
     );
     expect(res.status).toBe(401);
     const body = await res.json();
     expect(body.error.code).toBe("invalid_email_or_password");
     expect(body.error.message).toMatch(/invalid email or password/i);
+  });
+
+  it("refuses a sign-in posted from another site's page", async () => {
+    const res = await authPost(
+      request("/api/auth/sign-in/email", {
+        body: { email: "anna@example.com", password: "returns-demo" },
+        headers: { origin: "http://evil.example", host: "localhost:3000" },
+      }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect((await res.json()).error.code).toBe("invalid_origin");
   });
 
   it("the session cookie identifies the user and their role", async () => {
