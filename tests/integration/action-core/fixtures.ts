@@ -1,0 +1,79 @@
+/**
+ * Shared set-up for the action-core tests: a fresh seeded SQLite file, the demo customers, chats,
+ * and readers for what a client or staff member would observe (audit rows, return rows).
+ */
+import { randomUUID } from "node:crypto";
+import { asc, count, eq } from "drizzle-orm";
+import type { Db } from "@/db";
+import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
+import type { PendingActionDto } from "@/lib/actions/dto";
+import { executeToolCall, type ToolCallOutcome } from "@/lib/tools/executor";
+import { useTestDatabase } from "../../helpers/db";
+
+export const DAY = 86_400_000;
+
+export type Core = { db: Db; file: string; anna: string; boris: string };
+
+export async function setupCore(env?: Record<string, string>): Promise<Core> {
+  const { db, file } = await useTestDatabase({ env });
+  const idOf = (email: string) =>
+    db.select({ id: user.id }).from(user).where(eq(user.email, email)).get()!.id;
+  return { db, file, anna: idOf("anna@example.com"), boris: idOf("boris@example.com") };
+}
+
+export function newChat(db: Db, userId: string, now = new Date()): string {
+  const id = randomUUID();
+  db.insert(chats).values({ id, userId, createdAt: now, updatedAt: now }).run();
+  return id;
+}
+
+export function auditRows(db: Db) {
+  return db.select().from(auditEvents).orderBy(asc(auditEvents.id)).all();
+}
+
+export function auditFor(db: Db, actionId: string) {
+  return auditRows(db).filter((e) => e.actionId === actionId);
+}
+
+export function returnsFor(db: Db, orderId: string) {
+  return db.select().from(returnRequests).where(eq(returnRequests.orderId, orderId)).all();
+}
+
+export function orderRow(db: Db, orderId: string) {
+  return db.select().from(orders).where(eq(orders.id, orderId)).get()!;
+}
+
+export function actionRow(db: Db, id: string) {
+  return db.select().from(pendingActions).where(eq(pendingActions.id, id)).get()!;
+}
+
+export function rowCounts(db: Db) {
+  const n = (
+    t: typeof orders | typeof returnRequests | typeof pendingActions | typeof auditEvents,
+  ) => db.select({ n: count() }).from(t).get()!.n;
+  return {
+    orders: n(orders),
+    returnRequests: n(returnRequests),
+    pendingActions: n(pendingActions),
+    auditEvents: n(auditEvents),
+  };
+}
+
+/** Asks for a return the way the chat turn does and expects a confirm card. */
+export async function propose(
+  userId: string,
+  chatId: string,
+  args: Record<string, unknown>,
+  extra: { now?: Date; toolCallId?: string } = {},
+): Promise<PendingActionDto> {
+  const outcome: ToolCallOutcome = await executeToolCall("create_return_request", args, {
+    userId,
+    chatId,
+    promptVersion: "test-prompt-1",
+    model: "test-model",
+    ...extra,
+  });
+  if (outcome.kind !== "proposal")
+    throw new Error(`expected a proposal, got ${JSON.stringify(outcome)}`);
+  return outcome.action;
+}

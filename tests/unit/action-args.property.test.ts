@@ -1,0 +1,145 @@
+/**
+ * Property tests for what a pending action stores: normalized arguments (a fixed point of the
+ * schema, so confirm re-parses to the same value) and a payload hash that depends on content only.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson, payloadHash } from "@/lib/actions/hash";
+import { createReturnRequest } from "@/lib/tools/create-return-request";
+
+const args = createReturnRequest.args;
+const reason = fc.constantFrom("defective", "damaged", "other");
+const orderId = fc.stringMatching(/^\d{4}$/);
+// Whitespace of every kind the collapse handles, mixed with arbitrary Unicode.
+const messyText = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: "grapheme" }),
+      fc.constantFrom(" ", "\n", "\t", "\u00a0", "\r\n", "  "),
+    ),
+  )
+  .map((parts) => parts.join(""));
+
+/** The same JSON value with object keys in a different order at every depth. */
+function shuffled(value: unknown, seed: number): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => shuffled(v, seed + i));
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value);
+  const rotated = entries.map((_, i) => entries[(i + seed) % entries.length]!);
+  return Object.fromEntries(rotated.reverse().map(([k, v]) => [k, shuffled(v, seed + 1)]));
+}
+
+describe("canonical JSON and the payload hash", () => {
+  it("canonical JSON does not depend on key order and round-trips the value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(), (value, seed) => {
+        const text = canonicalJson(value);
+        expect(canonicalJson(shuffled(value, seed))).toBe(text);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
+
+  it("the hash is SHA-256 hex, stable under key order, and changes with any field", () => {
+    fc.assert(
+      fc.property(
+        orderId,
+        orderId,
+        reason,
+        fc.option(fc.string()),
+        fc.uuid(),
+        (a, b, r, c, userId) => {
+          const payload = {
+            tool: "create_return_request",
+            userId,
+            arguments: { orderId: a, reason: r, comment: c },
+          };
+          const hash = payloadHash(payload);
+          expect(hash).toMatch(/^[0-9a-f]{64}$/);
+          expect(payloadHash(shuffled(payload, 1) as typeof payload)).toBe(hash);
+          const other = { ...payload, arguments: { ...payload.arguments, orderId: b } };
+          expect(payloadHash(other) === hash).toBe(a === b);
+          expect(payloadHash({ ...payload, userId: `${userId}x` })).not.toBe(hash);
+        },
+      ),
+    );
+  });
+});
+
+describe("create_return_request argument normalization", () => {
+  it("collapses whitespace, keeps every other character, maps empty to null, and is a fixed point", () => {
+    fc.assert(
+      fc.property(orderId, reason, messyText, (o, r, comment) => {
+        const parsed = args.safeParse({ orderId: o, reason: r, comment });
+        const squeezed = comment.replace(/\s+/g, "");
+        if (!parsed.success) {
+          // The only reason to refuse a string comment is its length after collapsing.
+          expect([...comment.replace(/\s+/g, " ").trim()].length).toBeGreaterThan(300);
+          return;
+        }
+        const c = parsed.data.comment;
+        if (squeezed === "") expect(c).toBeNull();
+        else {
+          expect(c).not.toBeNull();
+          expect(c).not.toMatch(/^\s|\s$|\s\s|[^\S ]/);
+          expect(c!.replace(/ /g, "")).toBe(squeezed);
+        }
+        const again = args.parse(parsed.data);
+        expect(again).toEqual(parsed.data);
+        expect(payloadHash({ tool: "t", userId: "u", arguments: again })).toBe(
+          payloadHash({ tool: "t", userId: "u", arguments: parsed.data }),
+        );
+      }),
+    );
+  });
+
+  it("a comment differing only in whitespace hashes the same", () => {
+    fc.assert(
+      fc.property(
+        orderId,
+        reason,
+        fc.array(fc.stringMatching(/^\S{1,8}$/), { minLength: 1, maxLength: 20 }),
+        (o, r, words) => {
+          const tight = args.parse({ orderId: o, reason: r, comment: words.join(" ") });
+          const loose = args.parse({
+            orderId: o,
+            reason: r,
+            comment: `\n ${words.join(" \t\u00a0 ")}  `,
+          });
+          expect(loose).toEqual(tight);
+          expect(payloadHash({ tool: "t", userId: "u", arguments: loose })).toBe(
+            payloadHash({ tool: "t", userId: "u", arguments: tight }),
+          );
+        },
+      ),
+    );
+  });
+
+  it("accepts exactly four-digit order ids and rejects unknown keys", () => {
+    fc.assert(
+      fc.property(fc.string(), reason, (candidate, r) => {
+        const ok = args.safeParse({ orderId: candidate, reason: r }).success;
+        expect(ok).toBe(/^\d{4}$/.test(candidate));
+      }),
+    );
+    fc.assert(
+      fc.property(orderId, reason, fc.string({ minLength: 1 }), (o, r, key) => {
+        fc.pre(!["orderId", "reason", "comment", "__proto__"].includes(key));
+        expect(args.safeParse({ orderId: o, reason: r, [key]: 1 }).success).toBe(false);
+      }),
+    );
+  });
+
+  it("counts the 300-character limit in characters, so emoji are not penalised", () => {
+    expect(
+      args.safeParse({ orderId: "7718", reason: "other", comment: "😀".repeat(300) }).success,
+    ).toBe(true);
+    expect(
+      args.safeParse({ orderId: "7718", reason: "other", comment: "😀".repeat(301) }).success,
+    ).toBe(false);
+    expect(
+      args.safeParse({ orderId: "7718", reason: "other", comment: `${"a".repeat(300)}   ` })
+        .success,
+    ).toBe(true);
+  });
+});
