@@ -36,6 +36,8 @@ function createAuth() {
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     rateLimit: { enabled: false },
+    // better-auth skips its origin check under test runners; we want tests to see production behaviour.
+    advanced: { disableOriginCheck: false },
     logger: { level: "error" },
     plugins: [nextCookies()],
   });
