@@ -267,8 +267,12 @@ export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 export const auditEvents = sqliteTable(
   "audit_events",
   {
-    /** Monotonic: newest first is `ORDER BY id DESC`, and the keyset cursor is the id. */
+    /** Append order; breaks ties between events with the same `at`. */
     id: integer("id").primaryKey({ autoIncrement: true }),
+    /**
+     * When it happened. Newest first is `ORDER BY at DESC, id DESC` and the keyset cursor is
+     * (at, id): writers may pass `at` (expiry at its deadline, tests), so id order is not time order.
+     */
     at: ms("at").notNull(),
     userId: text("user_id"),
     chatId: text("chat_id"),
@@ -286,13 +290,15 @@ export const auditEvents = sqliteTable(
     model: text("model"),
   },
   (t) => [
-    index("audit_status_idx").on(t.status, t.id),
-    index("audit_tool_idx").on(t.tool, t.id),
-    index("audit_chat_idx").on(t.chatId, t.id),
-    index("audit_user_idx").on(t.userId, t.id),
-    index("audit_action_idx").on(t.actionId, t.id),
+    // Every index ends in `at` (and SQLite appends the rowid), so each filter reads its rows
+    // already in (at, id) order: a page and a time range are one index range, never a sort.
+    // (status, at) also lets the chart count a range from index entries alone.
     index("audit_at_idx").on(t.at),
-    // Counts by status for a time range (the audit chart) read only this index, no table rows.
     index("audit_status_at_idx").on(t.status, t.at),
+    index("audit_tool_at_idx").on(t.tool, t.at),
+    index("audit_chat_at_idx").on(t.chatId, t.at),
+    index("audit_user_at_idx").on(t.userId, t.at),
+    // One action's life in the order it was written.
+    index("audit_action_idx").on(t.actionId, t.id),
   ],
 );
