@@ -1,0 +1,103 @@
+"use client";
+import Link from "next/link";
+import { useCallback, useEffect, useState } from "react";
+import { type ApiResult, fetchChatSnapshot, fetchChats } from "@/lib/chat-client/api";
+import type { ChatSnapshot, ChatSummary } from "@/lib/chat-client/schemas";
+import { ChatShell } from "./chat-shell";
+import { ChatSidebar } from "./chat-sidebar";
+import { NewChatButton } from "./new-chat-button";
+
+/**
+ * The chat page: the list of chats, a toolbar, and the conversation loaded from
+ * GET /api/chats/{id}, so a reload shows exactly what the server stored (open proposal included).
+ */
+export function ChatScreen({ chatId }: { chatId: string }) {
+  const [snapshot, setSnapshot] = useState<ApiResult<ChatSnapshot> | null>(null);
+  const [chats, setChats] = useState<ChatSummary[] | null>(null);
+  const [listOpen, setListOpen] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void fetchChatSnapshot(chatId).then((r) => live && setSnapshot(r));
+    return () => {
+      live = false;
+    };
+  }, [chatId]);
+
+  const refreshChats = useCallback(() => {
+    void fetchChats().then((r) => r.ok && setChats(r.data));
+  }, []);
+  useEffect(refreshChats, [refreshChats]);
+
+  const title =
+    chats?.find((c) => c.id === chatId)?.title ||
+    (snapshot?.ok ? snapshot.data.chat.title : null) ||
+    "New chat";
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+      <ChatSidebar chats={chats} currentId={chatId} open={listOpen} id="chat-list-panel" />
+      <main className="flex min-h-0 flex-1 flex-col" aria-labelledby="chat-title">
+        <div className="flex items-center gap-2 border-b border-slate-200 bg-white px-3 py-2 sm:px-4">
+          <button
+            type="button"
+            onClick={() => setListOpen((o) => !o)}
+            aria-expanded={listOpen}
+            aria-controls="chat-list-panel"
+            className="min-h-11 rounded-lg border border-slate-300 px-3 text-sm md:hidden"
+          >
+            Chats
+          </button>
+          <h1
+            id="chat-title"
+            className="min-w-0 flex-1 truncate font-semibold"
+            data-testid="chat-title"
+          >
+            {title}
+          </h1>
+          <NewChatButton />
+        </div>
+        {snapshot === null ? (
+          <p role="status" className="p-6 text-slate-600">
+            Loading the conversation…
+          </p>
+        ) : snapshot.ok ? (
+          <ChatShell key={chatId} snapshot={snapshot.data} onTurnFinished={refreshChats} />
+        ) : (
+          <LoadProblem status={snapshot.status} chatId={chatId} />
+        )}
+      </main>
+    </div>
+  );
+}
+
+function LoadProblem({ status, chatId }: { status: number; chatId: string }) {
+  return (
+    <div
+      role="alert"
+      className="m-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
+      data-testid="chat-error"
+    >
+      {status === 401 ? (
+        <>
+          Your session has expired.{" "}
+          <Link
+            href={`/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`}
+            className="font-medium underline"
+          >
+            Sign in again
+          </Link>
+        </>
+      ) : status === 404 ? (
+        <>
+          This chat does not exist or is not yours.{" "}
+          <Link href="/chat" className="font-medium underline">
+            Open your chats
+          </Link>
+        </>
+      ) : (
+        "The conversation could not be loaded. Reload the page to try again."
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+import { useCallback, useMemo, useState } from "react";
+import { ConfirmCard } from "@/components/confirm-card";
+import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
+import { collectOutcomes, findOpenAction, proposalsIn } from "@/lib/chat-client/messages";
+import type { ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
+import { ChatError } from "./chat-error";
+import { Composer } from "./composer";
+import { EmptyChat } from "./empty-chat";
+import { MessageList } from "./message-list";
+import { useChatSession } from "./use-chat-session";
+
+type Props = { snapshot: ChatSnapshot; onTurnFinished: () => void };
+
+/** One conversation: the messages, the proposal waiting for a decision, and the composer. */
+export function ChatShell({ snapshot, onTurnFinished }: Props) {
+  const session = useChatSession(snapshot, onTurnFinished);
+  const { messages } = session;
+  const chatId = snapshot.chat.id;
+  const signInHref = `/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`;
+
+  // Final states decided in this page (click, countdown). They win over the stored status, which
+  // was read before the decision.
+  const [decided, setDecided] = useState<Record<string, CardOutcome>>({});
+  const onOutcome = useCallback((id: string, outcome: CardOutcome) => {
+    setDecided((d) => (d[id] ? d : { ...d, [id]: outcome }));
+  }, []);
+
+  const stored = useMemo(() => collectOutcomes(messages), [messages]);
+  const decidedIds = useMemo(() => new Set(Object.keys(decided)), [decided]);
+  const open = findOpenAction(messages, session.serverPending, decidedIds);
+  const extraAction =
+    session.serverPending && !proposalsIn(messages).has(session.serverPending.id)
+      ? session.serverPending
+      : null;
+
+  const renderAction = (action: PendingAction) => {
+    const appended = stored.get(action.id);
+    // A stored outcome message is newer than a card whose data still says "pending".
+    const status = action.status === "pending" && appended ? appended.status : action.status;
+    const outcome = decided[action.id] ?? outcomeFromStatus(status, appended?.result ?? null);
+    return (
+      <ConfirmCard
+        key={action.id}
+        action={action}
+        outcome={outcome}
+        onOutcome={onOutcome}
+        signInHref={signInHref}
+      />
+    );
+  };
+
+  const problem = session.problem;
+  const disabledReason =
+    problem?.kind === "unauthenticated"
+      ? "Your session has expired. Sign in again to send messages."
+      : open
+        ? "Confirm or cancel the request above before sending a new message."
+        : null;
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <MessageList
+        messages={messages}
+        renderAction={renderAction}
+        extraAction={extraAction}
+        working={session.working}
+        empty={<EmptyChat onPick={session.send} />}
+        error={
+          problem && (
+            <ChatError
+              problem={problem}
+              onRetry={session.retry}
+              signInHref={signInHref}
+              retryAt={session.retryAt}
+            />
+          )
+        }
+      />
+      <Composer
+        value={session.draft}
+        onChange={session.setDraft}
+        onSend={session.send}
+        disabledReason={disabledReason}
+        busy={session.busy}
+      />
+    </div>
+  );
+}

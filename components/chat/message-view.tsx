@@ -1,0 +1,57 @@
+import type { ReactNode } from "react";
+import { pendingActionOf, toolNote } from "@/lib/chat-client/messages";
+import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
+import { Markdown } from "./markdown";
+import { ToolActivity } from "./tool-activity";
+
+type Props = {
+  message: ChatMessage;
+  /** Renders a proposal; the list decides its state so a re-render never reopens a decided card. */
+  renderAction: (action: PendingAction) => ReactNode;
+};
+
+/**
+ * One message, part by part. Only text, tool activity and proposals are shown; other parts
+ * (step markers, outcome data, reasoning, anything unknown) render nothing.
+ */
+export function MessageView({ message, renderAction }: Props) {
+  if (message.role === "user") {
+    const text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+    return (
+      <div className="flex justify-end" data-testid="message-user">
+        <p className="max-w-[85%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-white">
+          <span className="sr-only">You: </span>
+          {text}
+        </p>
+      </div>
+    );
+  }
+  if (message.role !== "assistant") return null;
+
+  const rendered = message.parts.map((part, i) => {
+    // Parts have no ids of their own and only ever get appended, so the index is stable.
+    const key = `${message.id}-${i}`;
+    if (part.type === "text") {
+      return part.text.trim() ? (
+        <div
+          key={key}
+          className="max-w-[95%] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200"
+        >
+          <Markdown text={part.text} />
+        </div>
+      ) : null;
+    }
+    const action = pendingActionOf(part);
+    if (action) return <div key={key}>{renderAction(action)}</div>;
+    const note = toolNote(part);
+    if (note) return <ToolActivity key={key} note={note} />;
+    return null;
+  });
+  if (rendered.every((r) => r === null)) return null;
+  return (
+    <div className="space-y-2" data-testid="message-assistant">
+      <span className="sr-only">Assistant:</span>
+      {rendered}
+    </div>
+  );
+}

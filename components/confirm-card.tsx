@@ -1,0 +1,159 @@
+"use client";
+import Link from "next/link";
+import { useEffect, useId, useRef, useState } from "react";
+import {
+  actionCopy,
+  actionSummary,
+  type CardOutcome,
+  describeOutcome,
+  outcomeFromDecision,
+} from "@/lib/chat-client/action-view";
+import { decideAction } from "@/lib/chat-client/api";
+import type { PendingAction } from "@/lib/chat-client/schemas";
+import { Countdown } from "./confirm-card/countdown";
+import { PlanDetails } from "./confirm-card/plan-details";
+
+type Props = {
+  action: PendingAction;
+  /** Known final state (decided here, or stored); null while the offer is open. */
+  outcome: CardOutcome | null;
+  /** Reports a final state; the chat keeps it so a re-render cannot reopen the card. */
+  onOutcome: (actionId: string, outcome: CardOutcome) => void;
+  /** Where "Sign in again" leads back to. */
+  signInHref: string;
+};
+
+const TONE = {
+  success: "border-emerald-300 bg-emerald-50 text-emerald-900",
+  neutral: "border-slate-300 bg-slate-100 text-slate-800",
+  warning: "border-amber-300 bg-amber-50 text-amber-900",
+};
+
+/**
+ * The one confirm card for every write tool. It is driven by the PendingAction alone; only the
+ * customer's click here turns a proposal into a change.
+ */
+export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
+  const titleId = useId();
+  const summaryId = useId();
+  const cardRef = useRef<HTMLElement>(null);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  // A ref, not state: two clicks in one frame both see the state from before the first render.
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState<"confirm" | "cancel" | null>(null);
+  const [problem, setProblem] = useState<"network" | "unauthenticated" | null>(null);
+  const open = outcome === null;
+  const copy = actionCopy(action.tool);
+
+  // Focus lands on a card that is waiting for a decision, so keyboard and screen reader users
+  // meet it first (the composer is disabled meanwhile).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card appears
+  useEffect(() => {
+    if (open) cardRef.current?.focus();
+  }, []);
+
+  // When the buttons disappear (decided, expired) keep keyboard focus on what replaced them,
+  // unless the customer has already moved on elsewhere.
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    const active = document.activeElement;
+    const focusWasHere = !active || active === document.body || cardRef.current?.contains(active);
+    if (wasOpen.current && !open && focusWasHere) outcomeRef.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+
+  async function decide(verb: "confirm" | "cancel") {
+    if (inFlight.current || !open) return;
+    inFlight.current = true;
+    setBusy(verb);
+    setProblem(null);
+    const decision = await decideAction(action.id, verb);
+    const final = outcomeFromDecision(decision);
+    setBusy(null);
+    if (final) {
+      onOutcome(action.id, final);
+    } else {
+      inFlight.current = false;
+      if (decision.kind === "retryable") setProblem(decision.reason);
+    }
+  }
+
+  const view = outcome ? describeOutcome(outcome, action.tool) : null;
+  return (
+    <article
+      ref={cardRef}
+      tabIndex={-1}
+      aria-labelledby={titleId}
+      aria-describedby={summaryId}
+      className="rounded-xl border border-brand-100 bg-white p-4 shadow-sm"
+      data-testid="confirm-card"
+      data-action-id={action.id}
+      data-state={outcome?.kind ?? "pending"}
+    >
+      <h3 id={titleId} className="font-semibold">
+        {copy.title}
+      </h3>
+      <p id={summaryId} className="mt-1 text-sm text-slate-700" data-testid="confirm-summary">
+        {actionSummary(action)}
+      </p>
+      <PlanDetails action={action} />
+      {view ? (
+        <p
+          ref={outcomeRef}
+          tabIndex={-1}
+          role="status"
+          className={`mt-4 rounded-lg border px-3 py-2 text-sm font-medium ${TONE[view.tone]}`}
+          data-testid="confirm-outcome"
+        >
+          {view.text}
+        </p>
+      ) : (
+        <div className="mt-4 space-y-3">
+          <Countdown
+            expiresAt={action.expiresAt}
+            onExpire={() => {
+              // The server applies expiry lazily and agrees; a click already on its way wins.
+              if (!inFlight.current) onOutcome(action.id, { kind: "expired" });
+            }}
+          />
+          {problem && (
+            <p role="alert" className="text-sm text-red-700" data-testid="confirm-problem">
+              {problem === "network" ? (
+                "We could not reach the server. Nothing was decided; try again."
+              ) : (
+                <>
+                  Your session has expired.{" "}
+                  <Link href={signInHref} className="font-medium underline">
+                    Sign in again
+                  </Link>{" "}
+                  to decide.
+                </>
+              )}
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              onClick={() => void decide("confirm")}
+              disabled={busy !== null}
+              aria-describedby={summaryId}
+              className="min-h-11 rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+              data-testid="confirm-button"
+            >
+              {busy === "confirm" ? "Confirming…" : "Confirm"}
+            </button>
+            <button
+              type="button"
+              onClick={() => void decide("cancel")}
+              disabled={busy !== null}
+              className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:border-slate-400 disabled:opacity-60"
+              data-testid="cancel-button"
+            >
+              {busy === "cancel" ? "Cancelling…" : "Cancel"}
+            </button>
+          </div>
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,17 @@
+/** Milliseconds left as a clock, "14:05" or "1:02:03"; never negative. */
+export function formatRemaining(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** Coarse wording for screen readers, which should not hear every tick. */
+export function describeRemaining(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  if (total < 60) return `less than a minute`;
+  const minutes = Math.round(total / 60);
+  return minutes === 1 ? "about 1 minute" : `about ${minutes} minutes`;
+}

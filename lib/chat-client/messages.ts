@@ -1,0 +1,112 @@
+/**
+ * Reading the chat's UIMessage parts: which proposal is still open, what happened to each one,
+ * and the quiet one-line notes for tool activity.
+ */
+import { getToolName, isToolUIPart, type UIMessage } from "ai";
+import {
+  type ActionOutcomeData,
+  ActionOutcomeSchema,
+  type PendingAction,
+  PendingActionSchema,
+} from "./schemas";
+
+type Part = UIMessage["parts"][number];
+
+/** The proposal carried by a `data-pending-action` part, if the part is one and parses. */
+export function pendingActionOf(part: Part): PendingAction | null {
+  if (part.type !== "data-pending-action") return null;
+  const parsed = PendingActionSchema.safeParse((part as { data?: unknown }).data);
+  return parsed.success ? parsed.data : null;
+}
+
+function outcomeOf(part: Part): ActionOutcomeData | null {
+  if (part.type !== "data-action-outcome") return null;
+  const parsed = ActionOutcomeSchema.safeParse((part as { data?: unknown }).data);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Outcomes the server appended after confirm/cancel, by action id (they carry the request id). */
+export function collectOutcomes(messages: UIMessage[]): Map<string, ActionOutcomeData> {
+  const out = new Map<string, ActionOutcomeData>();
+  for (const m of messages)
+    for (const p of m.parts) {
+      const o = outcomeOf(p);
+      if (o) out.set(o.actionId, o);
+    }
+  return out;
+}
+
+/** Every proposal shown in the messages, by id (the last copy of an id wins). */
+export function proposalsIn(messages: UIMessage[]): Map<string, PendingAction> {
+  const out = new Map<string, PendingAction>();
+  for (const m of messages)
+    for (const p of m.parts) {
+      const a = pendingActionOf(p);
+      if (a) out.set(a.id, a);
+    }
+  return out;
+}
+
+/**
+ * The proposal that blocks the composer: stored as pending and not yet decided here (a click or
+ * the countdown reaching zero). `serverPending` is GET /api/chats/{id}'s pendingAction, which
+ * counts even when no message carries it.
+ */
+export function findOpenAction(
+  messages: UIMessage[],
+  serverPending: PendingAction | null,
+  decidedHere: ReadonlySet<string>,
+): PendingAction | null {
+  const all = proposalsIn(messages);
+  if (serverPending && !all.has(serverPending.id)) all.set(serverPending.id, serverPending);
+  let open: PendingAction | null = null;
+  for (const a of all.values()) if (a.status === "pending" && !decidedHere.has(a.id)) open = a;
+  return open;
+}
+
+export type ToolNote = { text: string; failed: boolean; running: boolean };
+
+function orderIdOf(input: unknown): string | null {
+  if (typeof input !== "object" || input === null || !("orderId" in input)) return null;
+  const id = (input as { orderId: unknown }).orderId;
+  return typeof id === "string" && /^\d{1,12}$/.test(id) ? id : null;
+}
+
+type ToolWords = { running: string; done: string; failed: string };
+
+/** Quiet wording per tool. Unknown tools get no note at all. */
+const TOOL_WORDS: Record<string, (order: string) => ToolWords> = {
+  get_order_status: (order) => ({
+    running: `Checking ${order}…`,
+    done: `Checked ${order}`,
+    failed: `Could not check ${order}`,
+  }),
+  get_return_policy: () => ({
+    running: "Looking up the return policy…",
+    done: "Looked up the return policy",
+    failed: "Could not look up the return policy",
+  }),
+  create_return_request: (order) => ({
+    running: `Preparing a return request for ${order}…`,
+    done: `Prepared a return request for ${order}`,
+    failed: `Could not prepare a return request for ${order}`,
+  }),
+};
+
+/** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
+export function toolNote(part: Part): ToolNote | null {
+  if (!isToolUIPart(part)) return null;
+  const words = TOOL_WORDS[getToolName(part)];
+  if (!words) return null;
+  const id = orderIdOf("input" in part ? part.input : undefined);
+  const w = words(id ? `order ${id}` : "an order");
+  switch (part.state) {
+    case "output-available":
+      return { text: w.done, failed: false, running: false };
+    case "output-error":
+    case "output-denied":
+      return { text: w.failed, failed: true, running: false };
+    default:
+      return { text: w.running, failed: false, running: true };
+  }
+}
