@@ -8,14 +8,15 @@ import type { Db } from "@/db";
 import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { executeToolCall, type ToolCallOutcome } from "@/lib/tools/executor";
-import { useTestDatabase } from "../../helpers/db";
+// Renamed: Biome would otherwise take the "use" prefix for a React hook.
+import { useTestDatabase as openTestDatabase } from "../../helpers/db";
 
 export const DAY = 86_400_000;
 
 export type Core = { db: Db; file: string; anna: string; boris: string };
 
 export async function setupCore(env?: Record<string, string>): Promise<Core> {
-  const { db, file } = await useTestDatabase({ env });
+  const { db, file } = await openTestDatabase({ env });
   const idOf = (email: string) =>
     db.select({ id: user.id }).from(user).where(eq(user.email, email)).get()!.id;
   return { db, file, anna: idOf("anna@example.com"), boris: idOf("boris@example.com") };

@@ -1,0 +1,133 @@
+/**
+ * Real concurrency: better-sqlite3 is synchronous, so racing confirms need separate processes
+ * on one database file. The database (BEGIN IMMEDIATE, the conditional claim, UNIQUE order_id)
+ * must make exactly one of them execute.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "@/db";
+import { pendingActions } from "@/db/schema";
+import {
+  actionRow,
+  auditFor,
+  type Core,
+  newChat,
+  propose,
+  returnsFor,
+  setupCore,
+} from "./fixtures";
+
+const WORKER = path.join(import.meta.dirname, "confirm-worker.ts");
+type Line = {
+  actionId: string;
+  ok: boolean;
+  createdNow?: boolean;
+  requestId?: string;
+  code?: string;
+  status?: string;
+};
+
+/** Starts one worker per job, releases them together, collects every line they print. */
+async function race(file: string, userId: string, jobs: string[][]): Promise<Line[]> {
+  const procs: {
+    child: ChildProcess;
+    lines: string[];
+    done: Promise<number | null>;
+    ready: Promise<void>;
+  }[] = [];
+  for (const ids of jobs) {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", WORKER, userId, ...ids],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, DATABASE_PATH: file, SEED_DEMO: "0" },
+        stdio: ["pipe", "pipe", "inherit"],
+      },
+    );
+    const lines: string[] = [];
+    let markReady: () => void = () => {};
+    const ready = new Promise<void>((r) => {
+      markReady = r;
+    });
+    readline
+      .createInterface({ input: child.stdout! })
+      .on("line", (l) => (l === "ready" ? markReady() : lines.push(l)));
+    const done = new Promise<number | null>((r) => child.on("exit", r));
+    procs.push({ child, lines, done, ready });
+  }
+  await Promise.all(procs.map((p) => p.ready));
+  for (const p of procs) p.child.stdin!.end("go\n");
+  const codes = await Promise.all(procs.map((p) => p.done));
+  expect(codes.every((c) => c === 0)).toBe(true);
+  return procs.flatMap((p) => p.lines.map((l) => JSON.parse(l) as Line));
+}
+
+let core: Core;
+beforeEach(async () => {
+  core = await setupCore();
+});
+
+describe("confirm under real concurrency", () => {
+  it("32 confirms of one action from 8 processes execute it exactly once", async () => {
+    const action = await propose(core.anna, newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "damaged",
+    });
+    closeDb(); // Release our connection; the workers own the file during the race.
+    const lines = await race(
+      core.file,
+      core.anna,
+      Array.from({ length: 8 }, () => Array(4).fill(action.id)),
+    );
+    core.db = getDb();
+
+    expect(lines).toHaveLength(32);
+    const wins = lines.filter((l) => l.ok);
+    expect(wins).toEqual([expect.objectContaining({ createdNow: true })]);
+    expect(lines.filter((l) => !l.ok)).toEqual(
+      Array(31).fill(expect.objectContaining({ code: "already_decided", status: "executed" })),
+    );
+    expect(returnsFor(core.db, "7718")).toEqual([
+      expect.objectContaining({ id: wins[0]!.requestId }),
+    ]);
+    expect(actionRow(core.db, action.id).status).toBe("executed");
+    expect(auditFor(core.db, action.id).map((e) => e.status)).toEqual([
+      "confirmation_required",
+      "success",
+    ]);
+  });
+
+  it("two actions for one order confirmed at once leave one row; the other gets createdNow: false", async () => {
+    const a = await propose(core.anna, newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "damaged",
+    });
+    // A second pending action on the same order, as if supersede had been bypassed.
+    const row = actionRow(core.db, a.id);
+    const bId = `${a.id}-b`;
+    core.db
+      .insert(pendingActions)
+      .values({ ...row, id: bId })
+      .run();
+    expect(
+      core.db.select().from(pendingActions).where(eq(pendingActions.status, "pending")).all(),
+    ).toHaveLength(2);
+    closeDb();
+    const lines = await race(core.file, core.anna, [[a.id], [bId], [a.id], [bId]]);
+    core.db = getDb();
+
+    const wins = lines.filter((l) => l.ok);
+    expect(wins).toHaveLength(2);
+    expect(wins.map((w) => w.createdNow).sort()).toEqual([false, true]);
+    expect(new Set(wins.map((w) => w.requestId)).size).toBe(1);
+    expect(lines.filter((l) => !l.ok).map((l) => l.code)).toEqual([
+      "already_decided",
+      "already_decided",
+    ]);
+    expect(returnsFor(core.db, "7718")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Time and crashes: proposals expire (on read, on confirm and by the sweep), and start-up
+ * recovery leaves no action stuck in `executing`.
+ */
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { pendingActions, returnRequests } from "@/db/schema";
+import {
+  cancelAction,
+  confirmAction,
+  expireDueActions,
+  getActionForUser,
+  getPendingActionForChat,
+  recoverInterruptedActions,
+} from "@/lib/actions";
+import { AppError } from "@/lib/errors";
+import {
+  actionRow,
+  auditFor,
+  type Core,
+  newChat,
+  propose,
+  returnsFor,
+  setupCore,
+} from "./fixtures";
+
+const TTL_MS = 120_000;
+let core: Core;
+let chat: string;
+beforeEach(async () => {
+  core = await setupCore({ PENDING_ACTION_TTL_SECONDS: String(TTL_MS / 1000) });
+  chat = newChat(core.db, core.anna);
+});
+
+const statuses = (id: string) => auditFor(core.db, id).map((e) => e.status);
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof AppError) return [e.code, e.status];
+  }
+  return null;
+};
+
+describe("expiry", () => {
+  it("confirming after the TTL answers 410 expired, once audited, nothing created", async () => {
+    const t0 = new Date();
+    const action = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    const late = new Date(t0.getTime() + TTL_MS + 1);
+    expect(
+      codeOf(() => confirmAction({ actionId: action.id, userId: core.anna, now: late })),
+    ).toEqual(["expired", 410]);
+    expect(
+      codeOf(() => confirmAction({ actionId: action.id, userId: core.anna, now: late })),
+    ).toEqual(["expired", 410]);
+    expect(
+      codeOf(() => cancelAction({ actionId: action.id, userId: core.anna, now: late })),
+    ).toEqual(["expired", 410]);
+    // Decided by the clock at the deadline, whenever it was noticed.
+    expect(getActionForUser({ actionId: action.id, userId: core.anna })).toMatchObject({
+      status: "expired",
+      decidedAt: action.expiresAt,
+    });
+    expect(statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+    expect(returnsFor(core.db, "7718")).toEqual([]);
+  });
+
+  it("one millisecond before the deadline the action still confirms", async () => {
+    const t0 = new Date();
+    const action = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    const { result } = confirmAction({
+      actionId: action.id,
+      userId: core.anna,
+      now: new Date(t0.getTime() + TTL_MS - 1),
+    });
+    expect(result.createdNow).toBe(true);
+  });
+
+  it("reading the chat's pending action expires it lazily", async () => {
+    const t0 = new Date();
+    const action = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    expect(
+      getPendingActionForChat({
+        chatId: chat,
+        userId: core.anna,
+        now: new Date(t0.getTime() + 1000),
+      })?.id,
+    ).toBe(action.id);
+    expect(
+      getPendingActionForChat({
+        chatId: chat,
+        userId: core.anna,
+        now: new Date(t0.getTime() + TTL_MS),
+      }),
+    ).toBeNull();
+    expect(actionRow(core.db, action.id).status).toBe("expired");
+    expect(statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+  });
+
+  it("the sweep expires only actions past their TTL, each audited once", async () => {
+    const t0 = new Date();
+    const old = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" }, { now: t0 });
+    const borisChat = newChat(core.db, core.boris);
+    const fresh = await propose(
+      core.boris,
+      borisChat,
+      { orderId: "4410", reason: "defective" },
+      { now: new Date(t0.getTime() + 60_000) },
+    );
+    const sweepAt = new Date(t0.getTime() + TTL_MS + 1);
+    expect(expireDueActions(sweepAt)).toBe(1);
+    expect(expireDueActions(sweepAt)).toBe(0);
+    expect(actionRow(core.db, old.id).status).toBe("expired");
+    expect(actionRow(core.db, fresh.id).status).toBe("pending");
+    expect(statuses(old.id)).toEqual(["confirmation_required", "expired"]);
+  });
+});
+
+describe("start-up recovery", () => {
+  /** An `executing` row, as only a crash outside the confirm transaction could leave it. */
+  async function stuckAction(orderId: string) {
+    const action = await propose(core.anna, newChat(core.db, core.anna), {
+      orderId,
+      reason: "damaged",
+    });
+    core.db
+      .update(pendingActions)
+      .set({ status: "executing" })
+      .where(eq(pendingActions.id, action.id))
+      .run();
+    return action;
+  }
+
+  it("an executing action without its effect becomes failed; one whose effect committed becomes executed", async () => {
+    const noEffect = await stuckAction("7718");
+    const withEffect = await stuckAction("9307");
+    const requestId = randomUUID();
+    core.db
+      .insert(returnRequests)
+      .values({
+        id: requestId,
+        orderId: "9307",
+        userId: core.anna,
+        reason: "damaged",
+        refundAmountMinor: 3490,
+        refundCurrency: "EUR",
+        refundDestination: "PayPal (anna@example.com)",
+        actionId: withEffect.id,
+        operationId: withEffect.id,
+      })
+      .run();
+
+    expect(recoverInterruptedActions()).toEqual({ executed: 1, failed: 1 });
+    expect(actionRow(core.db, noEffect.id)).toMatchObject({
+      status: "failed",
+      errorCode: "interrupted",
+    });
+    expect(statuses(noEffect.id)).toEqual(["confirmation_required", "technical_error"]);
+    expect(actionRow(core.db, withEffect.id)).toMatchObject({
+      status: "executed",
+      result: { requestId, orderId: "9307" },
+    });
+    expect(statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
+    expect(recoverInterruptedActions()).toEqual({ executed: 0, failed: 0 });
+  });
+});
