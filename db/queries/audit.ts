@@ -1,0 +1,186 @@
+/**
+ * Reading the audit trail (staff only; writing lives in audit-write.ts). Newest first means
+ * `ORDER BY at DESC, id DESC`; pages are keyset pages on (at, id), so a page costs the same on
+ * page 1 and page 10,000 and never repeats or skips a row. Every filter has an index ending in
+ * `at` (SQLite appends the rowid), so each page, with or without a time range, is one index
+ * range read in order: no sort, no scan. The EXPLAIN QUERY PLAN test holds every shape to that.
+ */
+import "server-only";
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { getDb } from "../index";
+import { AUDIT_STATUSES, type AuditStatus, auditEvents, user } from "../schema";
+
+export type AuditRow = typeof auditEvents.$inferSelect;
+
+export type AuditFilters = {
+  status?: AuditStatus;
+  tool?: string;
+  chatId?: string;
+  userId?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+};
+
+/** A position in the (at, id) order: the last row of the previous page. */
+export type AuditKey = { at: number; id: number };
+
+export type AuditPageRequest = {
+  filters: AuditFilters;
+  /** Rows older than this key (the "Next" direction), or... */
+  before?: AuditKey;
+  /** ...rows newer than this key (the "Newer" direction). At most one of the two. */
+  after?: AuditKey;
+  limit: number;
+};
+
+const NEWEST: AuditKey = { at: Number.MAX_SAFE_INTEGER, id: Number.MAX_SAFE_INTEGER };
+const cmp = (a: AuditKey, b: AuditKey) => a.at - b.at || a.id - b.id;
+
+/**
+ * Exactly one equality filter may use its index; the others get a unary `+` (no index) so
+ * SQLite cannot pick a less selective one: chat, then customer, then status (staff filter for
+ * the rare failures), then tool.
+ */
+function equalities(f: AuditFilters): SQL[] {
+  const e = auditEvents;
+  const pairs = [
+    [e.chatId, f.chatId],
+    [e.userId, f.userId],
+    [e.status, f.status],
+    [e.tool, f.tool],
+  ] as const;
+  const terms: SQL[] = [];
+  for (const [column, value] of pairs) {
+    if (value === undefined) continue;
+    terms.push(terms.length > 0 ? sql`+${column} = ${value}` : eq(column, value));
+  }
+  return terms;
+}
+
+/** The page query, unexecuted: listAuditEvents runs it, the EXPLAIN test inspects its SQL. */
+export function auditPageQuery(req: AuditPageRequest) {
+  const e = auditEvents;
+  const f = req.filters;
+  const terms = equalities(f);
+  // The cursor and the near end of the time range are folded into one row-value bound, which
+  // SQLite turns into the start of the index range ((at, id) order matches (..., at, rowid)).
+  // Left as two terms, SQLite seeks by one and merely filters by the other, which for `to` far
+  // in the past would walk every newer entry. (at, 0) sits below every real id at that time.
+  // The first page uses a bound above every row, so it too is a SEARCH, never a SCAN.
+  if (req.after) {
+    const from = f.from ? { at: f.from.getTime(), id: 0 } : null;
+    const low = from && cmp(from, req.after) > 0 ? from : req.after;
+    terms.push(sql`(${e.at}, ${e.id}) > (${low.at}, ${low.id})`);
+    if (f.to) terms.push(lt(e.at, f.to));
+  } else {
+    const to = f.to ? { at: f.to.getTime(), id: 0 } : NEWEST;
+    const before = req.before ?? NEWEST;
+    const high = cmp(to, before) < 0 ? to : before;
+    terms.push(sql`(${e.at}, ${e.id}) < (${high.at}, ${high.id})`);
+    if (f.from) terms.push(gte(e.at, f.from));
+  }
+  const newer = req.after !== undefined;
+  return getDb()
+    .select()
+    .from(e)
+    .where(and(...terms))
+    .orderBy(...(newer ? [asc(e.at), asc(e.id)] : [desc(e.at), desc(e.id)]))
+    .limit(req.limit + 1);
+}
+
+export const keyOf = (r: AuditRow): AuditKey => ({ at: r.at.getTime(), id: r.id });
+
+/**
+ * One page, always newest first. `hasMore` says whether more rows exist in the direction of
+ * travel (older for `before`/first page, newer for `after`).
+ */
+export function listAuditEvents(req: AuditPageRequest): { rows: AuditRow[]; hasMore: boolean } {
+  const found = auditPageQuery(req).all();
+  const hasMore = found.length > req.limit;
+  const rows = found.slice(0, req.limit);
+  if (req.after !== undefined) rows.reverse();
+  return { rows, hasMore };
+}
+
+/** Every matching row, one keyset page at a time (for the streamed CSV export). */
+export function* iterateAuditEvents({
+  filters,
+  pageSize = 1000,
+}: {
+  filters: AuditFilters;
+  pageSize?: number;
+}): Generator<AuditRow[]> {
+  let before: AuditKey | undefined;
+  for (;;) {
+    const { rows, hasMore } = listAuditEvents({ filters, before, limit: pageSize });
+    if (rows.length > 0) yield rows;
+    if (!hasMore) return;
+    before = keyOf(rows.at(-1)!);
+  }
+}
+
+export function getAuditEvent({ id }: { id: number }): AuditRow | null {
+  return getDb().select().from(auditEvents).where(eq(auditEvents.id, id)).get() ?? null;
+}
+
+/** The life of one pending action, oldest first. */
+export function listAuditEventsForAction({ actionId }: { actionId: string }): AuditRow[] {
+  return getDb()
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.actionId, actionId))
+    .orderBy(asc(auditEvents.id))
+    .limit(500)
+    .all();
+}
+
+export type StatusCounts = Record<AuditStatus, number>;
+
+/**
+ * Counts by status for [from, to): one range count per status on (status, at), which reads
+ * index entries only. Run in one read transaction so the numbers are one consistent snapshot.
+ */
+export function countAuditEventsByStatus({ from, to }: { from: Date; to: Date }): StatusCounts {
+  const db = getDb();
+  return db.transaction((tx) => {
+    const counts = {} as StatusCounts;
+    for (const status of AUDIT_STATUSES) {
+      const row = tx
+        .select({ n: sql<number>`count(*)` })
+        .from(auditEvents)
+        .where(
+          and(eq(auditEvents.status, status), gte(auditEvents.at, from), lt(auditEvents.at, to)),
+        )
+        .get();
+      counts[status] = row?.n ?? 0;
+    }
+    return counts;
+  });
+}
+
+export type PersonRow = { id: string; email: string; name: string; role: "customer" | "staff" };
+
+/** Names and emails for the user ids on a page (one indexed lookup for the whole page). */
+export function getPeopleByIds({ ids }: { ids: string[] }): Map<string, PersonRow> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = getDb()
+    .select({ id: user.id, email: user.email, name: user.name, role: user.role })
+    .from(user)
+    .where(inArray(user.id, unique))
+    .all();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The customer filter takes an email. better-auth stores emails lower-cased, so the unique index serves. */
+export function findPersonByEmail({ email }: { email: string }): PersonRow | null {
+  return (
+    getDb()
+      .select({ id: user.id, email: user.email, name: user.name, role: user.role })
+      .from(user)
+      .where(eq(user.email, email.trim().toLowerCase()))
+      .get() ?? null
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * GET /api/audit, as api.md "Audit" says: the query-string schema, the opaque cursor and the
+ * public AuditEvent shape. The page, the API and the CSV export share these filters so staff see
+ * the same rows everywhere.
+ */
+import "server-only";
+import { z } from "zod";
+import {
+  type AuditFilters,
+  type AuditKey,
+  type AuditRow,
+  keyOf,
+  listAuditEvents,
+} from "@/db/queries/audit";
+import { AUDIT_STATUSES } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { describeZodError } from "@/lib/http/respond";
+
+const id = z.string().trim().min(1).max(200);
+const dateTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+
+/** Filters shared by the list and the export. */
+const filterShape = {
+  status: z.enum(AUDIT_STATUSES).optional(),
+  tool: id.optional(),
+  chatId: id.optional(),
+  userId: id.optional(),
+  from: dateTime.optional(),
+  to: dateTime.optional(),
+};
+
+const orderedRange = (p: { from?: Date; to?: Date }) => !p.from || !p.to || p.from < p.to;
+const rangeMessage = { message: "from must be before to", path: ["from"] };
+
+/** Unknown parameters are refused, not ignored: a typo such as `stauts=` would otherwise
+ *  silently return every event. */
+export const auditFilterParams = z.object(filterShape).strict().refine(orderedRange, rangeMessage);
+
+export const auditListParams = z
+  .object({
+    ...filterShape,
+    cursor: z.string().max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict()
+  .refine(orderedRange, rangeMessage);
+
+/** Query string -> object; a repeated parameter is ambiguous, so it is an error too. */
+export function parseSearchParams<S extends z.ZodType>(
+  params: URLSearchParams,
+  schema: S,
+): z.infer<S> {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in raw) throw new AppError("invalid_request", `${key}: give it once`);
+    raw[key] = value;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new AppError("invalid_request", describeZodError(parsed.error));
+  return parsed.data;
+}
+
+/** The cursor is opaque to clients ("c1." + base64url of "<at ms>.<id>") so it can change. */
+export function encodeCursor(key: AuditKey): string {
+  return `c1.${Buffer.from(`${key.at}.${key.id}`).toString("base64url")}`;
+}
+
+export function decodeCursor(cursor: string): AuditKey {
+  const m = /^c1\.([A-Za-z0-9_-]+)$/.exec(cursor);
+  const decoded = m ? Buffer.from(m[1]!, "base64url").toString() : "";
+  const parts = /^(\d{1,15})\.([1-9]\d{0,15})$/.exec(decoded);
+  if (!parts) throw new AppError("invalid_request", "cursor: not a cursor from this API");
+  return { at: Number(parts[1]), id: Number(parts[2]) };
+}
+
+/** api.md AuditEvent. `id` is a string: clients must not do arithmetic on it, and it leaves
+ *  room for ids larger than a JSON number holds exactly. */
+export type AuditEvent = {
+  id: string;
+  at: string;
+  userId: string | null;
+  chatId: string | null;
+  actionId: string | null;
+  toolCallId: string | null;
+  tool: string;
+  access: "read" | "write" | null;
+  status: AuditRow["status"];
+  errorCode: string | null;
+  durationMs: number | null;
+  arguments: unknown;
+  promptVersion: string | null;
+  model: string | null;
+};
+
+export function toAuditEvent(r: AuditRow): AuditEvent {
+  return {
+    id: String(r.id),
+    at: r.at.toISOString(),
+    userId: r.userId,
+    chatId: r.chatId,
+    actionId: r.actionId,
+    toolCallId: r.toolCallId,
+    tool: r.tool,
+    access: r.access,
+    status: r.status,
+    errorCode: r.errorCode,
+    durationMs: r.durationMs,
+    arguments: r.arguments ?? null,
+    promptVersion: r.promptVersion,
+    model: r.model,
+  };
+}
+
+export function filtersOf(p: z.infer<typeof auditFilterParams>): AuditFilters {
+  return {
+    status: p.status,
+    tool: p.tool,
+    chatId: p.chatId,
+    userId: p.userId,
+    from: p.from,
+    to: p.to,
+  };
+}
+
+/** One API page: newest first, `nextCursor` null on the last page. */
+export function queryAuditEvents(params: URLSearchParams): {
+  events: AuditEvent[];
+  nextCursor: string | null;
+} {
+  const p = parseSearchParams(params, auditListParams);
+  const before = p.cursor === undefined ? undefined : decodeCursor(p.cursor);
+  const { rows, hasMore } = listAuditEvents({ filters: filtersOf(p), before, limit: p.limit });
+  const last = rows.at(-1);
+  return {
+    events: rows.map(toAuditEvent),
+    nextCursor: hasMore && last ? encodeCursor(keyOf(last)) : null,
+  };
+}
