@@ -1,0 +1,49 @@
+/**
+ * The model that answers, chosen by configuration (MODEL_PROVIDER, see lib/env.ts). The turn calls
+ * getChatModel() per request; the instance is cached per configuration so tests that change the
+ * environment (and call resetEnv()) get a new one.
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { env } from "../../env";
+import { modelInfo } from "./info";
+import { OfflineLanguageModel } from "./offline";
+import { createOpenAIChatModel } from "./openai";
+
+export type ModelInfo = ReturnType<typeof modelInfo>;
+export type ChatModel = { model: LanguageModelV3; info: ModelInfo };
+
+/**
+ * What the turn should pass to streamText with this model. No retries: a failed turn is shown to
+ * the customer at once and leaves the history unchanged, so they can simply send again; the SDK's
+ * default (2 retries, ~6 s of backoff) would only make a 500 or 429 feel like a hang. The chunk
+ * timeout ends a provider that stops sending mid-answer.
+ */
+export const MODEL_CALL_SETTINGS = {
+  maxRetries: 0,
+  timeout: { chunkMs: 30_000 },
+} as const;
+
+let cached: { key: string; value: ChatModel } | undefined;
+
+export function getChatModel(): ChatModel {
+  const e = env();
+  const info = modelInfo();
+  const key = JSON.stringify([
+    info.provider,
+    info.id,
+    e.OPENAI_BASE_URL ?? "",
+    e.OPENAI_API_KEY ?? "",
+  ]);
+  if (cached?.key === key) return cached.value;
+  const model =
+    info.provider === "openai"
+      ? createOpenAIChatModel({
+          // env() guarantees a key whenever the provider is openai.
+          apiKey: e.OPENAI_API_KEY ?? "",
+          baseURL: e.OPENAI_BASE_URL,
+          modelId: e.OPENAI_MODEL,
+        })
+      : new OfflineLanguageModel();
+  cached = { key, value: { model, info } };
+  return cached.value;
+}

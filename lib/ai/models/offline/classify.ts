@@ -1,0 +1,43 @@
+/**
+ * One customer message -> what it signals (cues from the tables) and what it carries (order
+ * numbers, reason, comment). No decisions here: decide.ts weighs the cues against the conversation.
+ */
+import { canonical, extractOrderNumbers, extractReason, type ReasonSlot } from "./extract";
+import { CUES, type Cue } from "./lexicon-intents";
+import { detectLanguage, type Lang, re } from "./text";
+
+export type Utterance = {
+  text: string;
+  /** null when the message has no letters ("#7718"): the conversation's language applies. */
+  lang: Lang | null;
+  canon: string;
+  cues: ReadonlySet<Cue>;
+  ids: string[];
+  malformed: string[];
+  reason: ReasonSlot | null;
+};
+
+const CUE_RES = Object.fromEntries(
+  Object.entries(CUES).map(([cue, byLang]) => [
+    cue,
+    [...byLang.en, ...byLang.ru].map((s) => re(s)),
+  ]),
+) as Record<Cue, RegExp[]>;
+
+/** Both languages' patterns run on every message: customers mix them ("заказ #8041 where?"). */
+export function classify(text: string): Utterance {
+  const canon = canonical(text);
+  const cues = new Set<Cue>();
+  for (const [cue, patterns] of Object.entries(CUE_RES) as [Cue, RegExp[]][]) {
+    if (patterns.some((p) => p.test(canon))) cues.add(cue);
+  }
+  const lang = detectLanguage(text);
+  const { ids, malformed } = extractOrderNumbers(text);
+  return { text, lang, canon, cues, ids, malformed, reason: extractReason(text, lang ?? "en") };
+}
+
+/** A message that only answers a question: an order number and/or a reason, nothing else asked. */
+export function isFragment(u: Utterance): boolean {
+  const asks = ["return_request", "return_question", "order_status", "forbidden", "unsupported"];
+  return (u.ids.length > 0 || u.reason !== null) && !asks.some((c) => u.cues.has(c as Cue));
+}

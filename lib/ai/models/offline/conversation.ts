@@ -1,0 +1,107 @@
+/**
+ * Reads the AI SDK prompt the offline model receives into the few things it reasons about: the
+ * customer's messages, the tool results of the current turn, and the facts in the summary.
+ */
+import type {
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultOutput,
+} from "@ai-sdk/provider";
+import { classify, type Utterance } from "./classify";
+import { parseSummary, type SummaryFacts } from "./summary-format";
+import type { Lang } from "./text";
+
+export type ToolOutcome = {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** undefined when the loop sent no result for the call (it should not happen). */
+  output: LanguageModelV3ToolResultOutput | undefined;
+};
+
+export type Conversation = {
+  /** Every customer message, oldest first. */
+  users: Utterance[];
+  /** The customer's latest message, if the prompt has one. */
+  last: Utterance | null;
+  /** Tool calls made since the latest customer message, with their results, in call order. */
+  outcomes: ToolOutcome[];
+  /**
+   * Earlier customer messages of the same thread, most recent first: back to the last proposed
+   * return (a proposal closes a thread), at most four.
+   */
+  thread: Utterance[];
+  summary: SummaryFacts | null;
+  /** The customer's language: of the latest message with letters, else the summary's, else en. */
+  lang: Lang;
+};
+
+const SUMMARY_BLOCK = /<conversation_summary>([\s\S]*?)<\/conversation_summary>/;
+const THREAD_LIMIT = 4;
+const WRITE_TOOL = "create_return_request";
+
+function userText(m: Extract<LanguageModelV3Message, { role: "user" }>): string {
+  return m.content
+    .flatMap((p) => (p.type === "text" ? [p.text] : []))
+    .join("\n")
+    .trim();
+}
+
+export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
+  const system = prompt.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n");
+  const block = system.match(SUMMARY_BLOCK)?.[1];
+  const summary = block ? parseSummary(block) : null;
+
+  const lastUserIndex = prompt.findLastIndex((m) => m.role === "user");
+  const users: Utterance[] = [];
+  // Index in `users` after which a write proposal happened: the thread cannot reach past it.
+  let threadStart = 0;
+  prompt.forEach((m, i) => {
+    if (m.role === "user") {
+      // Kept even when empty so `last` is always the latest customer message.
+      users.push(classify(userText(m)));
+    } else if (m.role === "assistant" && i < lastUserIndex) {
+      if (m.content.some((p) => p.type === "tool-call" && p.toolName === WRITE_TOOL)) {
+        threadStart = users.length;
+      }
+    }
+  });
+
+  const tail = lastUserIndex >= 0 ? prompt.slice(lastUserIndex + 1) : prompt;
+  const results = new Map<string, LanguageModelV3ToolResultOutput>();
+  for (const m of tail) {
+    if (m.role !== "tool") continue;
+    for (const p of m.content) if (p.type === "tool-result") results.set(p.toolCallId, p.output);
+  }
+  const outcomes: ToolOutcome[] = tail.flatMap((m) =>
+    m.role === "assistant"
+      ? m.content.flatMap((p) =>
+          p.type === "tool-call"
+            ? [
+                {
+                  toolCallId: p.toolCallId,
+                  toolName: p.toolName,
+                  input: p.input,
+                  output: results.get(p.toolCallId),
+                },
+              ]
+            : [],
+        )
+      : [],
+  );
+
+  const last = lastUserIndex >= 0 ? (users.at(-1) ?? null) : null;
+  const earlier = users.slice(threadStart, Math.max(threadStart, users.length - 1));
+  const thread = earlier.reverse().slice(0, THREAD_LIMIT);
+  const lang = [...users].reverse().find((u) => u.lang)?.lang ?? summary?.lang ?? "en";
+  return { users, last, outcomes, thread, summary, lang };
+}
+
+/** The order most recently mentioned by the customer, here or in the summary. */
+export function lastMentionedOrder(c: Conversation): string | null {
+  for (const u of [...c.users].reverse()) {
+    const id = u.ids.at(-1);
+    if (id) return id;
+  }
+  return c.summary?.orders.at(-1) ?? null;
+}

@@ -1,0 +1,192 @@
+/**
+ * What to do with the customer's latest message, as an ordered rule table: the first rule whose
+ * condition holds decides. The order is the policy: refusals first, then "asking is not
+ * requesting", then explicit requests (which need an order number and a reason), then answers
+ * to our own questions, then complaints (offer, never act), status, small talk.
+ */
+import { isFragment, type Utterance } from "./classify";
+import { type Conversation, lastMentionedOrder } from "./conversation";
+import type { Cue } from "./lexicon-intents";
+import type { Reason } from "./lexicon-reasons";
+import { REPLIES, type Replies } from "./replies";
+
+export type Behaviour =
+  | "small_talk"
+  | "clarify"
+  | "refuse"
+  | "status"
+  | "policy"
+  | "propose"
+  | "answer";
+export type PlannedCall = { toolName: string; input: Record<string, unknown> };
+export type Decision =
+  | { behaviour: Behaviour; text: string; calls?: undefined }
+  | { behaviour: Behaviour; calls: PlannedCall[]; text?: undefined };
+
+type Ctx = { u: Utterance; c: Conversation; r: Replies };
+type Rule = { name: string; when: (x: Ctx) => boolean; act: (x: Ctx) => Decision };
+
+const MAX_PARALLEL_LOOKUPS = 3;
+
+const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has(c));
+const requests = (u: Utterance) => has(u, "return_request") && !has(u, "asking", "not_requesting");
+const returnRelated = (u: Utterance) =>
+  has(u, "return_request", "return_question", "affirm") || isFragment(u);
+
+/** The earlier messages of the current return conversation, most recent first. */
+function returnThread(c: Conversation): Utterance[] {
+  const out: Utterance[] = [];
+  for (const t of c.thread) {
+    if (!returnRelated(t)) break;
+    out.push(t);
+  }
+  return out;
+}
+
+/** The customer already asked for a return, or described a problem we offered to return. */
+const returnOpen = (c: Conversation) =>
+  returnThread(c).some((t) => requests(t) || (isFragment(t) && t.reason !== null)) ||
+  (c.thread.length === 0 && c.summary?.open != null);
+
+/** Our last answer ended with an offer to prepare a return (complaint or question about returns). */
+const offered = (c: Conversation) =>
+  returnOpen(c) || returnThread(c).some((t) => has(t, "return_question"));
+
+/** We asked "which order?" for a status question. */
+const statusOpen = (c: Conversation) => {
+  const t = c.thread[0];
+  return t !== undefined && has(t, "order_status") && t.ids.length === 0;
+};
+
+type Slots = { ids: string[]; malformed: string[]; reason: Reason | null; comment: string | null };
+
+/** Order number and reason from this message, else from the return thread, else the summary. */
+function slots({ u, c }: Ctx): Slots {
+  const chain = [u, ...returnThread(c)];
+  const withIds = chain.find((t) => t.ids.length > 0);
+  const withReason = chain.find((t) => t.reason !== null)?.reason;
+  const open = c.summary?.open;
+  const summaryId = open?.orderId ? [open.orderId] : [];
+  return {
+    ids: withIds?.ids ?? summaryId,
+    malformed: u.malformed,
+    reason: withReason?.reason ?? open?.reason ?? null,
+    comment: withReason ? withReason.comment : (open?.comment ?? null),
+  };
+}
+
+const say = (behaviour: Behaviour, pick: (r: Replies) => string) => (x: Ctx) => ({
+  behaviour,
+  text: pick(x.r),
+});
+
+function propose(x: Ctx): Decision {
+  const { ids, malformed, reason, comment } = slots(x);
+  const ask = (text: string): Decision => ({ behaviour: "clarify", text });
+  if (ids.length > 1) return ask(x.r.askWhichOrder(ids));
+  const orderId = ids[0];
+  if (!orderId && malformed[0]) return ask(x.r.malformedNumber(malformed[0]));
+  if (!orderId) return ask(reason ? x.r.askOrderForReturn(reason) : x.r.askOrderAndReason);
+  if (!reason) return ask(x.r.askReason(orderId));
+  return {
+    behaviour: "propose",
+    calls: [{ toolName: "create_return_request", input: { orderId, reason, comment } }],
+  };
+}
+
+const lookups = (ids: string[]): PlannedCall[] =>
+  ids
+    .slice(0, MAX_PARALLEL_LOOKUPS)
+    .map((orderId) => ({ toolName: "get_order_status", input: { orderId } }));
+
+function status(x: Ctx): Decision {
+  const ids = x.u.ids.length ? x.u.ids : [lastMentionedOrder(x.c)].filter((i) => i !== null);
+  if (ids.length) return { behaviour: "status", calls: lookups(ids) };
+  if (x.u.malformed[0])
+    return { behaviour: "clarify", text: x.r.malformedNumber(x.u.malformed[0]) };
+  return { behaviour: "clarify", text: x.r.askOrderForStatus };
+}
+
+/** Asking about returns: the policy, plus the order itself when one is named. Never a proposal. */
+const policy = (x: Ctx): Decision => ({
+  behaviour: "policy",
+  calls: [{ toolName: "get_return_policy", input: {} }, ...lookups(x.u.ids).slice(0, 2)],
+});
+
+function offer(x: Ctx): Decision {
+  const { ids, reason } = slots(x);
+  return {
+    behaviour: "clarify",
+    text: x.r.offerReturn(ids.length === 1 ? ids[0]! : null, reason ?? "other"),
+  };
+}
+
+export const RULES: Rule[] = [
+  {
+    name: "forbidden",
+    when: ({ u }) => has(u, "forbidden"),
+    act: say("refuse", (r) => r.forbidden),
+  },
+  {
+    name: "no tool for it",
+    when: ({ u }) => has(u, "unsupported"),
+    act: say("refuse", (r) => r.unsupported),
+  },
+  {
+    name: "asking, not requesting",
+    when: ({ u }) =>
+      has(u, "return_request", "return_question") && has(u, "asking", "not_requesting"),
+    act: policy,
+  },
+  { name: "explicit return request", when: ({ u }) => has(u, "return_request"), act: propose },
+  { name: "question about returns", when: ({ u }) => has(u, "return_question"), act: policy },
+  { name: "declines", when: ({ u }) => has(u, "deny"), act: say("small_talk", (r) => r.denied) },
+  { name: "accepts our offer", when: ({ u, c }) => has(u, "affirm") && offered(c), act: propose },
+  {
+    name: "answers our return question",
+    when: ({ u, c }) => isFragment(u) && returnOpen(c),
+    act: propose,
+  },
+  {
+    name: "answers our status question",
+    when: ({ u, c }) => isFragment(u) && u.ids.length > 0 && statusOpen(c),
+    act: status,
+  },
+  { name: "complaint", when: ({ u }) => u.reason !== null, act: offer },
+  { name: "order status", when: ({ u }) => has(u, "order_status"), act: status },
+  { name: "bare order number", when: ({ u }) => u.ids.length > 0, act: status },
+  {
+    name: "malformed order number",
+    when: ({ u }) => u.malformed.length > 0,
+    act: ({ u, r }) => ({ behaviour: "clarify", text: r.malformedNumber(u.malformed[0]!) }),
+  },
+  {
+    name: "greeting",
+    when: ({ u }) => has(u, "greeting"),
+    act: say("small_talk", (r) => r.greeting),
+  },
+  { name: "thanks", when: ({ u }) => has(u, "thanks"), act: say("small_talk", (r) => r.thanks) },
+  {
+    name: "farewell",
+    when: ({ u }) => has(u, "farewell"),
+    act: say("small_talk", (r) => r.farewell),
+  },
+  {
+    name: "capabilities",
+    when: ({ u }) => has(u, "capabilities"),
+    act: say("small_talk", (r) => r.capabilities),
+  },
+  {
+    name: "yes to nothing",
+    when: ({ u }) => has(u, "affirm"),
+    act: say("small_talk", (r) => r.affirmedNothing),
+  },
+  { name: "fallback", when: () => true, act: say("small_talk", (r) => r.fallback) },
+];
+
+/** The decision for the customer's latest message. */
+export function decideForMessage(u: Utterance, c: Conversation): Decision & { rule: string } {
+  const x: Ctx = { u, c, r: REPLIES[c.lang] };
+  const rule = RULES.find((r) => r.when(x))!;
+  return { ...rule.act(x), rule: rule.name };
+}

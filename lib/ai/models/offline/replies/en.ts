@@ -1,0 +1,113 @@
+import type { OrderFacts } from "../facts";
+import type { Reason } from "../lexicon-reasons";
+import { alternatives, day, items, money, plusDays } from "./format";
+import type { Replies } from "./types";
+
+const REASON: Record<Reason, string> = {
+  damaged: "damaged",
+  defective: "defective",
+  other: "another reason",
+};
+
+function statusSentence(o: OrderFacts): string {
+  const what = o.items.length ? ` (${items(o.items)})` : "";
+  const eta = o.estimatedDeliveryAt ? `, expected on ${day(o.estimatedDeliveryAt, "en")}` : "";
+  const shipped = o.shippedAt ? ` since ${day(o.shippedAt, "en")}` : "";
+  const byStatus: Record<string, string> = {
+    processing: `is being prepared${eta}.`,
+    shipped: `has been shipped${o.shippedAt ? ` on ${day(o.shippedAt, "en")}` : ""}${eta}.`,
+    in_transit: `is on its way${shipped}${eta}.`,
+    delivered: `was delivered${o.deliveredAt ? ` on ${day(o.deliveredAt, "en")}` : ""}.`,
+    cancelled: "was cancelled.",
+  };
+  return `Order ${o.orderId}${what} ${byStatus[o.status] ?? `has the status "${o.status}".`}`;
+}
+
+export const en: Replies = {
+  greeting: "Hello! I can check your orders and help with returns. What can I do for you?",
+  thanks: "You're welcome! Is there anything else I can help with?",
+  farewell: "Goodbye, and have a nice day!",
+  capabilities:
+    "I can check the status of your orders, explain the return policy and prepare a return request for you to confirm. Just tell me the order number.",
+  fallback:
+    "I'm not sure I understood. I can check an order's status, explain the return policy or prepare a return request. What would you like to do?",
+  denied: "All right, I won't do anything. Is there anything else I can help with?",
+  affirmedNothing: "Okay! What can I help you with: an order's status or a return?",
+
+  forbidden:
+    "Sorry, I can't do that. I can only help with your own orders: their status, the return policy and return requests.",
+  unsupported:
+    "Sorry, I can't do that in this chat. I can check an order's status, explain the return policy or prepare a return request. A proposed return that you haven't confirmed yet can be stopped with Cancel on its card.",
+  noTools: "Sorry, I can't look that up right now. Please try again in a moment.",
+
+  askOrderForStatus: "Which order should I check? Please send me its four-digit number.",
+  askOrderForReturn: (reason) =>
+    reason
+      ? `I can help with that. Which order is it? Please send me the four-digit order number.`
+      : "Which order should the return be for? Please send me the four-digit order number.",
+  askReason: (id) =>
+    `What is the reason for returning order ${id}: did it arrive damaged, is it defective, or is it something else?`,
+  askOrderAndReason:
+    "Which order should the return be for (its four-digit number), and what is wrong with the item?",
+  askWhichOrder: (ids) =>
+    `Which order should I prepare the return for: ${alternatives(ids, "en")}? I can do one return at a time.`,
+  malformedNumber: (digits) =>
+    `Order numbers have four digits, and ${digits} doesn't look like one. Could you check the number?`,
+  offerReturn: (id, reason) =>
+    id
+      ? `I'm sorry to hear that. Would you like me to prepare a return request for order ${id} (${REASON[reason]})? You'll confirm it before anything happens.`
+      : "I'm sorry to hear that. If you'd like to return it, which order is it? Please send me the four-digit order number.",
+
+  order: (o) => {
+    const ret = o.returnRequest
+      ? ` It already has a return request (${o.returnRequest.requestId}).`
+      : "";
+    return `${statusSentence(o)}${ret}`;
+  },
+  orderReturnability: (o, windowDays) => {
+    if (o.returnRequest) return "";
+    if (o.status === "cancelled") return "Since it was cancelled, there is nothing to return.";
+    if (o.status !== "delivered" || !o.deliveredAt)
+      return "It hasn't been delivered yet, so it can't be returned yet.";
+    if (!windowDays) return "";
+    return `Returns are accepted within ${windowDays} days of delivery, so the window for this order runs until ${day(plusDays(o.deliveredAt, windowDays), "en")}.`;
+  },
+  policy: (p) => {
+    const reasons = p.acceptedReasons.length
+      ? ` for these reasons: ${alternatives(p.acceptedReasons, "en")}`
+      : "";
+    const refund = p.refund ? ` ${p.refund}` : "";
+    const not = p.notReturnable.length ? ` Not returnable: ${p.notReturnable.join("; ")}.` : "";
+    return `You can return a delivered order within ${p.windowDays} days of delivery${reasons}.${refund}${not}`;
+  },
+  howToAsk:
+    "If you'd like to return something, tell me the order number and the reason, and I'll prepare a request for you to confirm.",
+  existingReturn: (r) => {
+    const when = r.createdAt ? `, created on ${day(r.createdAt, "en")}` : "";
+    const refund = r.refund
+      ? ` The refund of ${money(r.refund.amount, r.refund.currency, "en")} goes to ${r.refund.destination}.`
+      : "";
+    return `Order ${r.orderId} already has a return request (${r.requestId}${when}), so I haven't created another one.${refund}`;
+  },
+  proposed: (id) =>
+    `I've prepared a return request${id ? ` for order ${id}` : ""}. Please check the details on the card and press Confirm if they are right; nothing happens until you do.`,
+  businessError: (code, id) => {
+    const order = id ? `order ${id}` : "that order";
+    const known: Record<string, string> = {
+      order_not_found: `I couldn't find ${order} in your account. Could you check the number?`,
+      not_delivered: `${cap(order)} hasn't been delivered yet, so a return can't be requested for it yet.`,
+      order_cancelled: `${cap(order)} was cancelled, so there is nothing to return.`,
+      return_window_passed: `${cap(order)} was delivered too long ago: it is outside the return window, so I can't request a return for it. I'm sorry.`,
+      invalid_arguments:
+        "Sorry, I couldn't process that request. Could you tell me the order number and the reason again?",
+      unknown_tool: "Sorry, I can't do that.",
+    };
+    return known[code] ?? en.toolFailed;
+  },
+  toolFailed:
+    "Sorry, something went wrong on my side and I couldn't check that. Please try again in a moment.",
+};
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,44 @@
+/**
+ * Dates, money and lists for replies. Dates are rendered in UTC so the same tool result gives the
+ * same sentence on every machine (the model must be deterministic).
+ */
+import type { Lang } from "../text";
+
+const LOCALE: Record<Lang, string> = { en: "en-GB", ru: "ru-RU" };
+const DAY_MS = 86_400_000;
+
+export function day(iso: string, lang: Lang): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(LOCALE[lang], {
+    day: "numeric",
+    month: "long",
+    timeZone: "UTC",
+  }).format(d);
+}
+
+/** The delivery date plus the window, as the policy counts it (days from delivery). */
+export function plusDays(iso: string, days: number): string {
+  return new Date(new Date(iso).getTime() + days * DAY_MS).toISOString();
+}
+
+export function money(minor: number, currency: string, lang: Lang): string {
+  try {
+    return new Intl.NumberFormat(LOCALE[lang], { style: "currency", currency }).format(minor / 100);
+  } catch {
+    return `${(minor / 100).toFixed(2)} ${currency}`;
+  }
+}
+
+export function items(list: { name: string; quantity?: number | undefined }[]): string {
+  return list
+    .map((i) => (i.quantity && i.quantity > 1 ? `${i.quantity} × ${i.name}` : i.name))
+    .join(", ");
+}
+
+/** "a, b or c" / "a, b или c". */
+export function alternatives(words: string[], lang: Lang): string {
+  if (words.length <= 1) return words.join("");
+  const last = words.at(-1);
+  return `${words.slice(0, -1).join(", ")} ${lang === "ru" ? "или" : "or"} ${last}`;
+}

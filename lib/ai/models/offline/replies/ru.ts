@@ -1,0 +1,123 @@
+import type { OrderFacts } from "../facts";
+import type { Reason } from "../lexicon-reasons";
+import { alternatives, day, items, money, plusDays } from "./format";
+import type { Replies } from "./types";
+
+const REASON: Record<Reason, string> = {
+  damaged: "товар повреждён",
+  defective: "брак",
+  other: "другая причина",
+};
+
+const REASON_WORD: Record<string, string> = {
+  damaged: "повреждение",
+  defective: "брак",
+  other: "другая причина",
+};
+
+function statusSentence(o: OrderFacts): string {
+  const what = o.items.length ? ` (${items(o.items)})` : "";
+  const eta = o.estimatedDeliveryAt
+    ? `, ожидаемая дата доставки — ${day(o.estimatedDeliveryAt, "ru")}`
+    : "";
+  const byStatus: Record<string, string> = {
+    processing: `собирается${eta}.`,
+    shipped: `отправлен${o.shippedAt ? ` ${day(o.shippedAt, "ru")}` : ""}${eta}.`,
+    in_transit: `в пути${o.shippedAt ? ` (отправлен ${day(o.shippedAt, "ru")})` : ""}${eta}.`,
+    delivered: `доставлен${o.deliveredAt ? ` ${day(o.deliveredAt, "ru")}` : ""}.`,
+    cancelled: "отменён.",
+  };
+  return `Заказ ${o.orderId}${what} ${byStatus[o.status] ?? `имеет статус «${o.status}».`}`;
+}
+
+export const ru: Replies = {
+  greeting: "Здравствуйте! Я могу проверить ваши заказы и помочь с возвратом. Чем могу помочь?",
+  thanks: "Пожалуйста! Могу ли я помочь чем-то ещё?",
+  farewell: "До свидания, хорошего дня!",
+  capabilities:
+    "Я могу проверить статус ваших заказов, рассказать об условиях возврата и подготовить заявку на возврат, которую вы подтвердите. Просто назовите номер заказа.",
+  fallback:
+    "Не уверен, что понял вас. Я могу проверить статус заказа, рассказать об условиях возврата или подготовить заявку на возврат. Что вы хотите сделать?",
+  denied: "Хорошо, ничего не делаю. Могу ли я помочь чем-то ещё?",
+  affirmedNothing: "Хорошо! Чем могу помочь: статус заказа или возврат?",
+
+  forbidden:
+    "Извините, я не могу этого сделать. Я помогаю только с вашими заказами: статус, условия возврата и заявки на возврат.",
+  unsupported:
+    "Извините, в этом чате я не могу этого сделать. Я могу проверить статус заказа, рассказать об условиях возврата или подготовить заявку на возврат. Неподтверждённую заявку можно остановить кнопкой «Отмена» на её карточке.",
+  noTools: "Извините, сейчас я не могу это проверить. Попробуйте, пожалуйста, чуть позже.",
+
+  askOrderForStatus: "Какой заказ проверить? Пришлите, пожалуйста, его четырёхзначный номер.",
+  askOrderForReturn: (reason) =>
+    reason
+      ? "Помогу с этим. Какой это заказ? Пришлите, пожалуйста, четырёхзначный номер заказа."
+      : "Для какого заказа оформить возврат? Пришлите, пожалуйста, четырёхзначный номер заказа.",
+  askReason: (id) =>
+    `Какова причина возврата заказа ${id}: товар пришёл повреждённым, это брак или другая причина?`,
+  askOrderAndReason:
+    "Для какого заказа оформить возврат (четырёхзначный номер) и что случилось с товаром?",
+  askWhichOrder: (ids) =>
+    `Для какого заказа подготовить возврат: ${alternatives(ids, "ru")}? Я оформляю по одному возврату за раз.`,
+  malformedNumber: (digits) =>
+    `Номер заказа состоит из четырёх цифр, а ${digits} на него не похож. Проверьте, пожалуйста, номер.`,
+  offerReturn: (id, reason) =>
+    id
+      ? `Очень жаль. Подготовить заявку на возврат заказа ${id} (${REASON[reason]})? Вы подтвердите её, прежде чем что-то произойдёт.`
+      : "Очень жаль. Если хотите вернуть товар, подскажите, какой это заказ? Пришлите, пожалуйста, четырёхзначный номер заказа.",
+
+  order: (o) => {
+    const ret = o.returnRequest
+      ? ` По нему уже есть заявка на возврат (${o.returnRequest.requestId}).`
+      : "";
+    return `${statusSentence(o)}${ret}`;
+  },
+  orderReturnability: (o, windowDays) => {
+    if (o.returnRequest) return "";
+    if (o.status === "cancelled") return "Заказ отменён, поэтому возвращать нечего.";
+    if (o.status !== "delivered" || !o.deliveredAt)
+      return "Заказ ещё не доставлен, поэтому вернуть его пока нельзя.";
+    if (!windowDays) return "";
+    return `Возврат возможен в течение ${windowDays} дней после доставки, для этого заказа — до ${day(plusDays(o.deliveredAt, windowDays), "ru")}.`;
+  },
+  policy: (p) => {
+    // The tool's prose is English; the Russian reply is built from its structured fields only.
+    const reasons = p.acceptedReasons.length
+      ? ` Причины: ${alternatives(
+          p.acceptedReasons.map((r) => REASON_WORD[r] ?? r),
+          "ru",
+        )}.`
+      : "";
+    return (
+      `Доставленный заказ можно вернуть в течение ${p.windowDays} дней после доставки.${reasons}` +
+      " Полная сумма заказа возвращается на исходный способ оплаты." +
+      ` Нельзя вернуть недоставленные и отменённые заказы, заказы, доставленные более ${p.windowDays} дней назад, и заказы, по которым уже есть заявка.`
+    );
+  },
+  howToAsk:
+    "Если хотите что-то вернуть, назовите номер заказа и причину, и я подготовлю заявку, которую вы подтвердите.",
+  existingReturn: (r) => {
+    const when = r.createdAt ? ` от ${day(r.createdAt, "ru")}` : "";
+    const refund = r.refund
+      ? ` Возврат ${money(r.refund.amount, r.refund.currency, "ru")} поступит на ${r.refund.destination}.`
+      : "";
+    return `По заказу ${r.orderId} уже есть заявка на возврат (${r.requestId}${when}), поэтому новую я не создавал.${refund}`;
+  },
+  proposed: (id) =>
+    `Я подготовил заявку на возврат${id ? ` заказа ${id}` : ""}. Проверьте данные на карточке и нажмите «Подтвердить», если всё верно; до этого ничего не произойдёт.`,
+  businessError: (code, id) => {
+    const order = id ? `заказ ${id}` : "этот заказ";
+    const Order = id ? `Заказ ${id}` : "Этот заказ";
+    const known: Record<string, string> = {
+      order_not_found: `Я не нашёл ${order} в вашем аккаунте. Проверьте, пожалуйста, номер.`,
+      not_delivered: `${Order} ещё не доставлен, поэтому оформить возврат пока нельзя.`,
+      order_cancelled: `${Order} отменён, поэтому возвращать нечего.`,
+      return_window_passed: `${Order} доставлен слишком давно: срок возврата истёк, поэтому оформить возврат нельзя. Сожалею.`,
+      invalid_arguments:
+        "Извините, не получилось обработать запрос. Назовите, пожалуйста, ещё раз номер заказа и причину.",
+      unknown_tool: "Извините, я не могу этого сделать.",
+    };
+    return known[code] ?? ru.toolFailed;
+  },
+  toolFailed:
+    "Извините, у меня что-то пошло не так, и проверить не получилось. Попробуйте, пожалуйста, чуть позже.",
+};

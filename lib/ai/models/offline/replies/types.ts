@@ -1,0 +1,43 @@
+/**
+ * Everything the offline model can say, one table per language with the same keys. Adding a
+ * language = one more file implementing Replies; the compiler lists anything left out.
+ */
+import type { OrderFacts, PolicyFacts, ReturnFacts } from "../facts";
+import type { Reason } from "../lexicon-reasons";
+
+export type Replies = {
+  greeting: string;
+  thanks: string;
+  farewell: string;
+  capabilities: string;
+  fallback: string;
+  /** The customer said no to an offer. */
+  denied: string;
+  /** "Yes" with nothing to agree to. */
+  affirmedNothing: string;
+
+  forbidden: string;
+  unsupported: string;
+  /** The turn gave the model no tools (or forbade them), so it cannot look anything up. */
+  noTools: string;
+
+  askOrderForStatus: string;
+  askOrderForReturn: (reason: Reason | null) => string;
+  askReason: (orderId: string) => string;
+  askOrderAndReason: string;
+  askWhichOrder: (ids: string[]) => string;
+  malformedNumber: (digits: string) => string;
+  /** A complaint without an explicit request: offer, never act. */
+  offerReturn: (orderId: string | null, reason: Reason) => string;
+
+  order: (o: OrderFacts) => string;
+  /** Added after the order sentence when the customer asked about returning that order. */
+  orderReturnability: (o: OrderFacts, windowDays: number | null) => string;
+  policy: (p: PolicyFacts) => string;
+  /** Closing line after answering a question about returns: how to actually ask for one. */
+  howToAsk: string;
+  existingReturn: (r: ReturnFacts) => string;
+  proposed: (orderId: string | null) => string;
+  businessError: (code: string, orderId: string | null) => string;
+  toolFailed: string;
+};
