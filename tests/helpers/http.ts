@@ -25,7 +25,11 @@ export function request(path: string, opts: CallOptions = {}): Request {
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return new Request(`${BASE}${path}`, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  return new Request(`${BASE}${path}`, {
+    method: opts.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+  });
 }
 
 export async function call<P>(
@@ -40,7 +44,8 @@ export async function call<P>(
 /** Signs in through the real better-auth handler; returns the Cookie header to send. */
 export async function signIn(email: string, password = DEMO_PASSWORD): Promise<string> {
   const res = await authPost(request("/api/auth/sign-in/email", { body: { email, password } }));
-  if (res.status !== 200) throw new Error(`sign-in failed for ${email}: ${res.status} ${await res.text()}`);
+  if (res.status !== 200)
+    throw new Error(`sign-in failed for ${email}: ${res.status} ${await res.text()}`);
   const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
   return cookies.join("; ");
 }

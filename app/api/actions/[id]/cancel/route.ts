@@ -1,0 +1,12 @@
+import { requireUser } from "@/lib/auth/session";
+import { cancel } from "@/lib/chat/decide";
+import { handler } from "@/lib/http/handler";
+import { json } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+/** Drops the proposal without running anything. */
+export const POST = handler<{ id: string }>(async (req, { id }) => {
+  const user = await requireUser(req.headers);
+  return json(cancel({ actionId: id, userId: user.id }));
+});

@@ -1,0 +1,12 @@
+import { requireUser } from "@/lib/auth/session";
+import { confirm } from "@/lib/chat/decide";
+import { handler } from "@/lib/http/handler";
+import { json } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+/** Executes exactly the stored arguments, once. Any body is ignored: the id is the whole request. */
+export const POST = handler<{ id: string }>(async (req, { id }) => {
+  const user = await requireUser(req.headers);
+  return json(confirm({ actionId: id, userId: user.id }));
+});

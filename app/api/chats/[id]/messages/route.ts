@@ -1,0 +1,24 @@
+import { runChatTurn } from "@/lib/ai/turn";
+import { requireUser } from "@/lib/auth/session";
+import { assertNoPendingAction, requireChat } from "@/lib/chat/service";
+import { env } from "@/lib/env";
+import { readJson } from "@/lib/http/body";
+import { handler } from "@/lib/http/handler";
+import { rateLimit } from "@/lib/http/rate-limit";
+import { normalizeMessageText, sendMessageBody } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * One chat turn. Every refusal happens before the stream starts, so a refused message is
+ * neither stored nor sent to the model.
+ */
+export const POST = handler<{ id: string }>(async (req, { id }) => {
+  const body = await readJson(req, sendMessageBody);
+  const user = await requireUser(req.headers);
+  const chat = requireChat({ chatId: id, userId: user.id });
+  const text = normalizeMessageText(body.text);
+  assertNoPendingAction({ chatId: chat.id, userId: user.id });
+  rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
+  return runChatTurn({ userId: user.id, chat, text });
+});

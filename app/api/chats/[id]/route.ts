@@ -1,0 +1,11 @@
+import { requireUser } from "@/lib/auth/session";
+import { getChatView } from "@/lib/chat/service";
+import { handler } from "@/lib/http/handler";
+import { json } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handler<{ id: string }>(async (req, { id }) => {
+  const user = await requireUser(req.headers);
+  return json(getChatView({ chatId: id, userId: user.id }));
+});

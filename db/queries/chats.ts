@@ -1,0 +1,140 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, gt, max, sql } from "drizzle-orm";
+import { getDb } from "../index";
+import { chats, messages } from "../schema";
+
+export type ChatRow = typeof chats.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessage = {
+  id: string;
+  role: "user" | "assistant";
+  parts: unknown[];
+  model?: string | null;
+  promptVersion?: string | null;
+  usage?: unknown;
+};
+
+export function createChat({ userId, now = new Date() }: { userId: string; now?: Date }): ChatRow {
+  return getDb()
+    .insert(chats)
+    .values({ id: randomUUID(), userId, createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+}
+
+/** Own chats only, newest first. */
+export function listChatsForUser({
+  userId,
+  limit = 100,
+}: {
+  userId: string;
+  limit?: number;
+}): ChatRow[] {
+  return getDb()
+    .select()
+    .from(chats)
+    .where(eq(chats.userId, userId))
+    .orderBy(desc(chats.createdAt), desc(chats.id))
+    .limit(limit)
+    .all();
+}
+
+/** A chat only if it belongs to this user: anyone else's reads as missing. */
+export function getChatForUser({ id, userId }: { id: string; userId: string }): ChatRow | null {
+  return (
+    getDb()
+      .select()
+      .from(chats)
+      .where(and(eq(chats.id, id), eq(chats.userId, userId)))
+      .get() ?? null
+  );
+}
+
+/** Messages after `afterSeq` (0 = all), oldest first. */
+export function listMessages({
+  chatId,
+  afterSeq = 0,
+}: {
+  chatId: string;
+  afterSeq?: number;
+}): MessageRow[] {
+  return getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.seq, afterSeq)))
+    .orderBy(asc(messages.seq))
+    .all();
+}
+
+export function countMessages({ chatId }: { chatId: string }): number {
+  const row = getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(messages)
+    .where(eq(messages.chatId, chatId))
+    .get();
+  return row?.n ?? 0;
+}
+
+/**
+ * Appends messages at the end of the chat in one transaction. seq is UNIQUE per chat, so two
+ * writers can never interleave; the chat's title is set from its first user text.
+ */
+export function appendMessages({
+  chatId,
+  items,
+  title,
+  now = new Date(),
+}: {
+  chatId: string;
+  items: NewMessage[];
+  title?: string | null;
+  now?: Date;
+}): void {
+  const db = getDb();
+  db.transaction((tx) => {
+    const last = tx
+      .select({ seq: max(messages.seq) })
+      .from(messages)
+      .where(eq(messages.chatId, chatId))
+      .get();
+    let seq = last?.seq ?? 0;
+    for (const m of items) {
+      seq += 1;
+      tx.insert(messages)
+        .values({
+          id: m.id,
+          chatId,
+          seq,
+          role: m.role,
+          parts: m.parts,
+          model: m.model ?? null,
+          promptVersion: m.promptVersion ?? null,
+          usage: m.usage ?? null,
+          createdAt: now,
+        })
+        .run();
+    }
+    tx.update(chats)
+      .set({ updatedAt: now, ...(title ? { title: sql`coalesce(${chats.title}, ${title})` } : {}) })
+      .where(eq(chats.id, chatId))
+      .run();
+  });
+}
+
+/** Stores the folded summary of messages up to and including `throughSeq`. */
+export function saveChatSummary({
+  chatId,
+  summary,
+  throughSeq,
+}: {
+  chatId: string;
+  summary: string;
+  throughSeq: number;
+}): void {
+  getDb()
+    .update(chats)
+    .set({ summary, summarizedThrough: throughSeq })
+    .where(eq(chats.id, chatId))
+    .run();
+}

@@ -1,0 +1,65 @@
+/**
+ * Hands the registry (the allowlist) to the AI SDK. The SDK does not validate input itself
+ * (jsonSchema without a validator): every call goes through our executor, which validates,
+ * audits, runs reads, and turns writes into pending actions.
+ */
+import "server-only";
+import { jsonSchema, type ToolSet, tool } from "ai";
+import type { PendingActionDto } from "@/lib/actions/dto";
+import { type ExecutorContext, executeToolCall } from "@/lib/tools/executor";
+import { modelView } from "@/lib/tools/model-view";
+import { toolDescriptors } from "@/lib/tools/registry";
+
+export type TurnToolHooks = {
+  /** A write was accepted as a proposal; the turn must stop and show the card. */
+  onProposal(action: PendingActionDto): void;
+  /** True once this turn has proposed: one decision at a time. */
+  hasProposal(): boolean;
+};
+
+export function buildAiTools(
+  ctx: Omit<ExecutorContext, "toolCallId">,
+  hooks: TurnToolHooks,
+): ToolSet {
+  const tools: ToolSet = {};
+  for (const d of toolDescriptors()) {
+    tools[d.name] = tool({
+      description: d.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(d.inputJsonSchema),
+      execute: async (input: unknown, { toolCallId }) => {
+        if (d.access === "write" && hooks.hasProposal()) {
+          // A second write in the same turn (parallel calls) would put two cards on screen.
+          return {
+            ok: false,
+            error: {
+              status: "rejected",
+              code: "one_action_at_a_time",
+              message: "Another action is already waiting for the customer's decision.",
+            },
+          };
+        }
+        const outcome = await executeToolCall(d.name, input, { ...ctx, toolCallId });
+        if (outcome.kind === "proposal") hooks.onProposal(outcome.action);
+        return modelView(outcome);
+      },
+    });
+  }
+  return tools;
+}
+
+/**
+ * Calls the SDK could not route to a tool (unknown name, unparsable JSON) never reach
+ * `execute`; send them through the executor anyway so they are rejected and audited.
+ */
+export async function auditUnroutableCall(
+  call: { toolName: string; toolCallId: string; input: string },
+  ctx: Omit<ExecutorContext, "toolCallId">,
+): Promise<void> {
+  let input: unknown = call.input;
+  try {
+    input = JSON.parse(call.input);
+  } catch {
+    // Unparsable JSON is exactly what gets rejected; keep the raw text for the audit.
+  }
+  await executeToolCall(call.toolName, input, { ...ctx, toolCallId: call.toolCallId });
+}

@@ -1,0 +1,48 @@
+/**
+ * The customer's decision on a pending action, and its note in the chat history so the next
+ * model turn (and the UI after a reload) know what happened.
+ */
+import "server-only";
+import { type ConfirmResult, cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
+import { AppError } from "@/lib/errors";
+import { recordOutcome } from "./service";
+import type { ActionOutcomeStatus } from "./types";
+
+/** Decisions that end an action for a reason other than the click: still worth a note. */
+const NOTED_ERRORS = new Set(["expired", "stale", "superseded"]);
+
+export function confirm({ actionId, userId }: { actionId: string; userId: string }): ConfirmResult {
+  try {
+    const out = confirmAction({ actionId, userId });
+    const { requestId, orderId, createdNow } = out.result;
+    recordOutcome({
+      action: out.action,
+      outcome: { actionId, status: "executed", result: { requestId, orderId, createdNow } },
+    });
+    return out;
+  } catch (err) {
+    noteFailure(err, actionId, userId);
+    throw err;
+  }
+}
+
+export function cancel({ actionId, userId }: { actionId: string; userId: string }) {
+  try {
+    const out = cancelAction({ actionId, userId });
+    recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } });
+    return out;
+  } catch (err) {
+    noteFailure(err, actionId, userId);
+    throw err;
+  }
+}
+
+function noteFailure(err: unknown, actionId: string, userId: string): void {
+  if (!(err instanceof AppError)) return;
+  const action = getActionForUser({ actionId, userId });
+  if (!action) return;
+  const status = action.status as ActionOutcomeStatus;
+  if (NOTED_ERRORS.has(err.code) || (err.code === "internal_error" && status === "failed")) {
+    recordOutcome({ action, outcome: { actionId, status } });
+  }
+}

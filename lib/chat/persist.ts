@@ -1,0 +1,77 @@
+/**
+ * Reading and writing a chat's stored UI messages. Parts are our own JSON, but they are
+ * still checked on the way out of the database: a corrupt row must not reach the model.
+ */
+import "server-only";
+import type { LanguageModelUsage } from "ai";
+import { z } from "zod";
+import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/db/queries/chats";
+import { getActionForUser } from "@/lib/actions";
+import type { ChatUIMessage } from "./types";
+
+const PARTS = z.array(z.looseObject({ type: z.string() }));
+
+export function rowToUIMessage(row: MessageRow): ChatUIMessage {
+  const parts = PARTS.parse(row.parts) as ChatUIMessage["parts"];
+  return { id: row.id, role: row.role, parts };
+}
+
+/** The messages the model sees this turn: everything after the folded summary. */
+export function loadTurnHistory(chat: ChatRow): ChatUIMessage[] {
+  const rows = listMessages({ chatId: chat.id, afterSeq: chat.summarizedThrough });
+  return withCurrentActions(rows.map(rowToUIMessage), chat.userId);
+}
+
+/**
+ * A stored confirm card is a snapshot from proposal time; swap in the action's current state
+ * (executed, expired, ...) so the UI after a reload and the model's next turn both see the truth.
+ */
+export function withCurrentActions(messages: ChatUIMessage[], userId: string): ChatUIMessage[] {
+  return messages.map((m) => ({
+    ...m,
+    parts: m.parts.map((p) => {
+      if (p.type !== "data-pending-action") return p;
+      const current = getActionForUser({ actionId: p.data.id, userId });
+      return current ? { ...p, data: current } : p;
+    }),
+  }));
+}
+
+export function titleFrom(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
+}
+
+export function saveTurn({
+  chat,
+  userMessage,
+  assistantMessage,
+  model,
+  promptVersion,
+  usage,
+}: {
+  chat: ChatRow;
+  userMessage: ChatUIMessage;
+  assistantMessage: ChatUIMessage;
+  model: string;
+  promptVersion: string;
+  usage: LanguageModelUsage | null;
+}): void {
+  const firstText = userMessage.parts.find((p) => p.type === "text");
+  appendMessages({
+    chatId: chat.id,
+    title: firstText && "text" in firstText ? titleFrom(firstText.text) : null,
+    items: [
+      { id: userMessage.id, role: "user", parts: userMessage.parts },
+      {
+        id: assistantMessage.id,
+        role: "assistant",
+        // Streaming states are a transport detail; stored text is final.
+        parts: assistantMessage.parts,
+        model,
+        promptVersion,
+        usage,
+      },
+    ],
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * Chat-level operations the route handlers call: start a chat, read one with its current
+ * pending action, guard a new message, and record a decision's outcome in the history.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import {
+  appendMessages,
+  type ChatRow,
+  createChat,
+  getChatForUser,
+  listChatsForUser,
+  listMessages,
+} from "@/db/queries/chats";
+import {
+  getPendingActionForChat,
+  type PendingActionDto,
+  supersedePendingForUser,
+} from "@/lib/actions";
+import { AppError } from "@/lib/errors";
+import { outcomeText } from "./app-text";
+import { detectLanguage } from "./language";
+import { rowToUIMessage, withCurrentActions } from "./persist";
+import type { ActionOutcome, ChatUIMessage } from "./types";
+
+export type ChatSummary = { id: string; createdAt: string; title: string | null };
+
+const summary = (c: ChatRow): ChatSummary => ({
+  id: c.id,
+  createdAt: c.createdAt.toISOString(),
+  title: c.title,
+});
+
+/** A new chat supersedes whatever was pending in the user's other chats (the seed's /new). */
+export function startChat({ userId }: { userId: string }): ChatSummary {
+  const chat = createChat({ userId });
+  supersedePendingForUser({ userId, exceptChatId: chat.id });
+  return summary(chat);
+}
+
+export function listChats({ userId }: { userId: string }): ChatSummary[] {
+  return listChatsForUser({ userId }).map(summary);
+}
+
+export function requireChat({ chatId, userId }: { chatId: string; userId: string }): ChatRow {
+  const chat = getChatForUser({ id: chatId, userId });
+  if (!chat) throw new AppError("not_found", "No such chat.");
+  return chat;
+}
+
+/**
+ * The chat as the UI needs it. Each stored confirm card carries the action's CURRENT state,
+ * so a reload shows a decided card as decided.
+ */
+export function getChatView({ chatId, userId }: { chatId: string; userId: string }): {
+  chat: ChatSummary;
+  messages: ChatUIMessage[];
+  pendingAction: PendingActionDto | null;
+} {
+  const chat = requireChat({ chatId, userId });
+  const pendingAction = getPendingActionForChat({ chatId, userId });
+  const messages = withCurrentActions(listMessages({ chatId }).map(rowToUIMessage), userId);
+  return { chat: summary(chat), messages, pendingAction };
+}
+
+/** Nothing may be said while a decision is pending: 409 with the action's id. */
+export function assertNoPendingAction({
+  chatId,
+  userId,
+}: {
+  chatId: string;
+  userId: string;
+}): void {
+  const pending = getPendingActionForChat({ chatId, userId });
+  if (pending) {
+    throw new AppError("action_pending", "Confirm or cancel the proposed action first.", {
+      details: { actionId: pending.id },
+    });
+  }
+}
+
+/**
+ * Appends the outcome of a decision to the action's chat, in the customer's language; once per
+ * action, however many times a stale tab asks again.
+ */
+export function recordOutcome({
+  action,
+  outcome,
+}: {
+  action: PendingActionDto;
+  outcome: ActionOutcome;
+}): void {
+  const history = listMessages({ chatId: action.chatId }).map(rowToUIMessage);
+  const partId = `outcome-${action.id}`;
+  if (history.some((m) => m.parts.some((p) => p.type === "data-action-outcome" && p.id === partId)))
+    return;
+  const lastUserText = history
+    .filter((m) => m.role === "user")
+    .flatMap((m) => m.parts)
+    .filter((p) => p.type === "text")
+    .at(-1);
+  const lang = detectLanguage(lastUserText?.text ?? "");
+  appendMessages({
+    chatId: action.chatId,
+    items: [
+      {
+        id: randomUUID(),
+        role: "assistant",
+        parts: [
+          { type: "data-action-outcome", id: partId, data: outcome },
+          { type: "text", text: outcomeText(outcome, action.arguments.orderId, lang) },
+        ],
+      },
+    ],
+  });
+}
