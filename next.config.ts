@@ -21,6 +21,8 @@ const csp = [
 ].join("; ");
 
 const nextConfig: NextConfig = {
+  // Benchmarks and system tests build into their own folder so they never race the e2e build.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   serverExternalPackages: ["better-sqlite3"],
   async headers() {

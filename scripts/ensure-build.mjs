@@ -5,7 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 
 const root = process.cwd();
-const buildId = path.join(root, ".next", "BUILD_ID");
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+const buildId = path.join(root, distDir, "BUILD_ID");
 const SOURCES = [
   "app",
   "components",
