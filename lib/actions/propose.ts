@@ -10,7 +10,7 @@ import { writeTransaction } from "@/db/queries/tx";
 import { recordAudit } from "@/lib/audit/record";
 import { env } from "@/lib/env";
 import type { ReturnRequestResult } from "@/lib/tools/shapes";
-import type { ToolContext, WriteTool } from "@/lib/tools/types";
+import type { PlanOutcome, ToolContext, WriteTool } from "@/lib/tools/types";
 import { type PendingActionDto, toPendingActionDto } from "./dto";
 import { payloadHash } from "./hash";
 import { transition } from "./transition";
@@ -28,8 +28,8 @@ export type ProposeOutcome =
   | { kind: "existing"; result: ReturnRequestResult };
 
 /**
- * `args` must already be the output of `tool.args` (the executor validates). Throws
- * ToolBusinessError when the policy says no; nothing is stored then.
+ * plan() then storeProposal(). `args` must already be the output of `tool.args` (the executor
+ * validates). Throws ToolBusinessError when the policy says no; nothing is stored then.
  */
 export async function proposeAction(
   tool: WriteTool,
@@ -37,8 +37,22 @@ export async function proposeAction(
   ctx: ToolContext,
   meta: ProposeMeta = {},
 ): Promise<ProposeOutcome> {
-  const planned = await tool.plan(args, ctx);
+  return storeProposal(tool, args, await tool.plan(args, ctx), ctx, meta);
+}
+
+/**
+ * Stores what plan() decided. Synchronous on purpose: the executor's timeout covers plan() only,
+ * so a slow plan can never store an action after the model was told the call timed out.
+ */
+export function storeProposal(
+  tool: WriteTool,
+  args: unknown,
+  planned: PlanOutcome<unknown, unknown>,
+  ctx: ToolContext,
+  meta: ProposeMeta = {},
+): ProposeOutcome {
   if (planned.kind === "existing") {
+    // Only one write tool today, whose result schema is RETURN_REQUEST_RESULT.
     return { kind: "existing", result: tool.result.parse(planned.result) as ReturnRequestResult };
   }
   const plan = tool.planSchema.parse(planned.plan);

@@ -8,7 +8,7 @@ import "server-only";
 import type { z } from "zod";
 import type { AuditStatus } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { proposeAction } from "@/lib/actions/propose";
+import { storeProposal } from "@/lib/actions/propose";
 import { recordAudit } from "@/lib/audit/record";
 import { getTool, type ToolRegistry, toolRegistry } from "./registry";
 import type { ReturnRequestResult } from "./shapes";
@@ -93,16 +93,14 @@ async function run(
     if (!checked.success) throw new Error(`${tool.name} produced a result outside its schema`);
     return { kind: "result", tool: tool.name, data: checked.data };
   }
-  const proposed = await withTimeout(
-    () =>
-      proposeAction(tool, parsed.data, ctx, {
-        toolCallId: ctxIn.toolCallId,
-        promptVersion: ctxIn.promptVersion,
-        model: ctxIn.model,
-        startedAt,
-      }),
-    timeout,
-  );
+  // The timeout covers plan() only; storing is synchronous and happens only for a timely plan.
+  const planned = await withTimeout(() => tool.plan(parsed.data, ctx), timeout);
+  const proposed = storeProposal(tool, parsed.data, planned, ctx, {
+    toolCallId: ctxIn.toolCallId,
+    promptVersion: ctxIn.promptVersion,
+    model: ctxIn.model,
+    startedAt,
+  });
   return proposed.kind === "proposal"
     ? { kind: "proposal", tool: tool.name, action: proposed.action }
     : { kind: "existing", tool: tool.name, data: proposed.result };

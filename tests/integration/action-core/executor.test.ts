@@ -5,10 +5,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { type CreateReturnArgs, createReturnRequest } from "@/lib/tools/create-return-request";
 import { executeToolCall } from "@/lib/tools/executor";
 import { modelView } from "@/lib/tools/model-view";
 import { createRegistry, TOOLS, toolDescriptors } from "@/lib/tools/registry";
-import type { ReadTool } from "@/lib/tools/types";
+import type { ReadTool, WriteTool } from "@/lib/tools/types";
 import { auditRows, type Core, newChat, rowCounts, setupCore } from "./fixtures";
 
 let core: Core;
@@ -190,7 +191,23 @@ describe("timeouts and technical errors", () => {
     result: z.strictObject({ ok: z.boolean() }),
     execute: () => ({ ok: true, internalNote: "secret" }) as { ok: boolean },
   };
-  const registry = createRegistry([...TOOLS, slow, broken, sloppy]);
+  // A write tool whose plan() finishes only when the test says so (no timers in assertions).
+  let releasePlan: () => void = () => {};
+  let planFinished: Promise<unknown> = Promise.resolve();
+  const gatedWrite: WriteTool = {
+    ...createReturnRequest,
+    name: "gated_return",
+    timeoutMs: 10,
+    plan(args, c) {
+      const gate = new Promise<void>((r) => {
+        releasePlan = r;
+      });
+      const done = gate.then(() => createReturnRequest.plan(args as CreateReturnArgs, c));
+      planFinished = done;
+      return done;
+    },
+  };
+  const registry = createRegistry([...TOOLS, slow, broken, sloppy, gatedWrite]);
 
   it("a read tool that does not answer in time gives `timeout`", async () => {
     const { outcome, events } = await call("slow_lookup", {}, registry);
@@ -198,6 +215,19 @@ describe("timeouts and technical errors", () => {
     expect(events).toEqual([
       expect.objectContaining({ tool: "slow_lookup", status: "timeout", errorCode: "timeout" }),
     ]);
+  });
+
+  it("a write whose plan() times out stores nothing, even when the plan finishes later", async () => {
+    const before = rowCounts(core.db);
+    const { outcome } = await call(
+      "gated_return",
+      { orderId: "7718", reason: "damaged" },
+      registry,
+    );
+    expect(outcome).toMatchObject({ kind: "error", status: "timeout" });
+    releasePlan();
+    await planFinished;
+    expect(rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
   });
 
   it("an unexpected failure gives `technical_error` and never shows internals to the model", async () => {
