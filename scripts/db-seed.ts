@@ -16,7 +16,12 @@ const seeded = await seedDemo(db);
 console.log(seeded ? "Demo store seeded." : "Database not empty: demo seed skipped.");
 if (args.includes("--large")) {
   const started = performance.now();
-  const r = await seedLarge(db, { customers: num("customers", 5000), ordersCount: num("orders", 20000) });
+  const r = await seedLarge(db, {
+    customers: num("customers", 5000),
+    ordersCount: num("orders", 20000),
+  });
   const s = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`Large store: ${r.customers} customers, ${r.orders} orders in ${s} s -> ${env().DATABASE_PATH}`);
+  console.log(
+    `Large store: ${r.customers} customers, ${r.orders} orders in ${s} s -> ${env().DATABASE_PATH}`,
+  );
 }

@@ -20,8 +20,12 @@ test.describe("foundation", () => {
     await signIn.goto();
     await signIn.signInWith("anna@example.com", "returns-demo");
     await expect(page.getByTestId("order-7718")).toContainText("Barista Pro coffee machine");
-    await expect(page.getByTestId("order-7718").getByTestId("order-status")).toHaveText("Delivered");
-    await expect(page.getByTestId("order-8041").getByTestId("order-status")).toHaveText("In transit");
+    await expect(page.getByTestId("order-7718").getByTestId("order-status")).toHaveText(
+      "Delivered",
+    );
+    await expect(page.getByTestId("order-8041").getByTestId("order-status")).toHaveText(
+      "In transit",
+    );
     await expect(page.getByTestId("order-4410")).toHaveCount(0);
     await expect(page.getByTestId("order-2255")).toHaveCount(0);
   });
