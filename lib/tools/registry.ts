@@ -25,7 +25,7 @@ export function createRegistry(tools: readonly AnyTool[]): ToolRegistry {
 
 export const toolRegistry: ToolRegistry = createRegistry(TOOLS);
 
-/** Own-property lookup only: "constructor" or "__proto__" from a model must not resolve. */
+/** A Map lookup, so names like "constructor" or "__proto__" from a model never resolve. */
 export function getTool(name: string, registry: ToolRegistry = toolRegistry): AnyTool | undefined {
   return registry.get(name);
 }
