@@ -41,7 +41,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
   // A ref, not state: two clicks in one frame both see the state from before the first render.
   const inFlight = useRef(false);
   const [busy, setBusy] = useState<"confirm" | "cancel" | null>(null);
-  const [problem, setProblem] = useState<"network" | "unauthenticated" | null>(null);
+  const [problem, setProblem] = useState<"network" | "server" | "unauthenticated" | null>(null);
   const open = outcome === null;
   const copy = actionCopy(action.tool);
 
@@ -67,7 +67,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
     inFlight.current = true;
     setBusy(verb);
     setProblem(null);
-    const decision = await decideAction(action.id, verb);
+    const decision = await decideAction(action, verb);
     const final = outcomeFromDecision(decision);
     setBusy(null);
     if (final) {
@@ -120,6 +120,8 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
             <p role="alert" className="text-sm text-red-700" data-testid="confirm-problem">
               {problem === "network" ? (
                 "We could not reach the server. Nothing was decided; try again."
+              ) : problem === "server" ? (
+                "Something went wrong on our side. Nothing was decided; try again."
               ) : (
                 <>
                   Your session has expired.{" "}

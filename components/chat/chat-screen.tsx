@@ -1,28 +1,21 @@
 "use client";
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
-import { type ApiResult, fetchChatSnapshot, fetchChats } from "@/lib/chat-client/api";
+import { fetchChats } from "@/lib/chat-client/api";
 import type { ChatSnapshot, ChatSummary } from "@/lib/chat-client/schemas";
 import { ChatShell } from "./chat-shell";
 import { ChatSidebar } from "./chat-sidebar";
 import { NewChatButton } from "./new-chat-button";
 
+type Initial = { ok: true; data: ChatSnapshot } | { ok: false; status: number };
+
 /**
- * The chat page: the list of chats, a toolbar, and the conversation loaded from
- * GET /api/chats/{id}, so a reload shows exactly what the server stored (open proposal included).
+ * The chat page: the list of chats, a toolbar, and the conversation as the server stored it
+ * (loaded by the page, so a reload shows an open proposal again).
  */
-export function ChatScreen({ chatId }: { chatId: string }) {
-  const [snapshot, setSnapshot] = useState<ApiResult<ChatSnapshot> | null>(null);
+export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initial }) {
   const [chats, setChats] = useState<ChatSummary[] | null>(null);
   const [listOpen, setListOpen] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    void fetchChatSnapshot(chatId).then((r) => live && setSnapshot(r));
-    return () => {
-      live = false;
-    };
-  }, [chatId]);
 
   const refreshChats = useCallback(() => {
     void fetchChats().then((r) => r.ok && setChats(r.data));
@@ -31,7 +24,7 @@ export function ChatScreen({ chatId }: { chatId: string }) {
 
   const title =
     chats?.find((c) => c.id === chatId)?.title ||
-    (snapshot?.ok ? snapshot.data.chat.title : null) ||
+    (initial.ok ? initial.data.chat.title : null) ||
     "New chat";
 
   return (
@@ -57,38 +50,24 @@ export function ChatScreen({ chatId }: { chatId: string }) {
           </h1>
           <NewChatButton />
         </div>
-        {snapshot === null ? (
-          <p role="status" className="p-6 text-slate-600">
-            Loading the conversation…
-          </p>
-        ) : snapshot.ok ? (
-          <ChatShell key={chatId} snapshot={snapshot.data} onTurnFinished={refreshChats} />
+        {initial.ok ? (
+          <ChatShell key={chatId} snapshot={initial.data} onTurnFinished={refreshChats} />
         ) : (
-          <LoadProblem status={snapshot.status} chatId={chatId} />
+          <LoadProblem status={initial.status} />
         )}
       </main>
     </div>
   );
 }
 
-function LoadProblem({ status, chatId }: { status: number; chatId: string }) {
+function LoadProblem({ status }: { status: number }) {
   return (
     <div
       role="alert"
       className="m-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
       data-testid="chat-error"
     >
-      {status === 401 ? (
-        <>
-          Your session has expired.{" "}
-          <Link
-            href={`/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`}
-            className="font-medium underline"
-          >
-            Sign in again
-          </Link>
-        </>
-      ) : status === 404 ? (
+      {status === 404 ? (
         <>
           This chat does not exist or is not yours.{" "}
           <Link href="/chat" className="font-medium underline">

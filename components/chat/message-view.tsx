@@ -28,26 +28,31 @@ export function MessageView({ message, renderAction }: Props) {
   }
   if (message.role !== "assistant") return null;
 
-  const rendered = message.parts.map((part, i) => {
+  const body: ReactNode[] = [];
+  const cards: ReactNode[] = [];
+  message.parts.forEach((part, i) => {
     // Parts have no ids of their own and only ever get appended, so the index is stable.
     const key = `${message.id}-${i}`;
     if (part.type === "text") {
-      return part.text.trim() ? (
-        <div
-          key={key}
-          className="max-w-[95%] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200"
-        >
-          <Markdown text={part.text} />
-        </div>
-      ) : null;
+      if (part.text.trim())
+        body.push(
+          <div
+            key={key}
+            className="max-w-[95%] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200"
+          >
+            <Markdown text={part.text} />
+          </div>,
+        );
+      return;
     }
     const action = pendingActionOf(part);
-    if (action) return <div key={key}>{renderAction(action)}</div>;
+    // The card goes after the words that introduce it, whatever order the stream sent them in.
+    if (action) cards.push(<div key={key}>{renderAction(action)}</div>);
     const note = toolNote(part);
-    if (note) return <ToolActivity key={key} note={note} />;
-    return null;
+    if (note) body.push(<ToolActivity key={key} note={note} />);
   });
-  if (rendered.every((r) => r === null)) return null;
+  const rendered = [...body, ...cards];
+  if (rendered.length === 0) return null;
   return (
     <div className="space-y-2" data-testid="message-assistant">
       <span className="sr-only">Assistant:</span>

@@ -59,7 +59,8 @@ function money(value: { amount: number; currency: string } | number | undefined,
 
 /** Order items with a price each when the plan has one. */
 export function itemRows(plan: Plan): { key: string; text: string }[] {
-  const currency = plan.refund?.currency ?? "EUR";
+  const total = plan.order?.total;
+  const currency = (typeof total === "object" ? total.currency : plan.refund?.currency) ?? "EUR";
   return (plan.order?.items ?? []).map((item, i) => {
     const price = money(item.unitPrice ?? item.unitPriceMinor, currency);
     return {

@@ -10,12 +10,12 @@ import {
   type ActionStatus,
   CancelResponseSchema,
   ChatListSchema,
-  type ChatMessage,
   type ChatSnapshot,
   ChatSnapshotSchema,
   type ChatSummary,
   ConfirmResponseSchema,
   CreatedChatSchema,
+  parseChatSnapshot,
 } from "./schemas";
 
 export type ApiResult<T> =
@@ -58,8 +58,8 @@ function safeJson<S extends z.ZodType>(text: string, schema: S): z.output<S> | u
 export async function fetchChatSnapshot(id: string): Promise<ApiResult<ChatSnapshot>> {
   const r = await call(`/api/chats/${encodeURIComponent(id)}`, ChatSnapshotSchema);
   if (!r.ok) return r;
-  // The envelope is checked; the parts the UI acts on are parsed again where they are rendered.
-  return { ok: true, data: { ...r.data, messages: r.data.messages as ChatMessage[] } };
+  const snapshot = parseChatSnapshot(r.data);
+  return snapshot ? { ok: true, data: snapshot } : { ok: false, status: 200, error: null };
 }
 
 export async function fetchChats(): Promise<ApiResult<ChatSummary[]>> {
@@ -86,19 +86,35 @@ export type Decision =
   /** The server answered 2xx with something this page cannot read: the state is unknown. */
   | { kind: "unreadable" }
   /** Not decided: the click can be tried again (offline, session expired). */
-  | { kind: "retryable"; reason: "network" | "unauthenticated" };
+  | { kind: "retryable"; reason: "network" | "unauthenticated" | "server" };
 
 export async function decideAction(
-  actionId: string,
+  action: { id: string; chatId: string },
   verb: "confirm" | "cancel",
 ): Promise<Decision> {
-  const url = `/api/actions/${encodeURIComponent(actionId)}/${verb}`;
+  const url = `/api/actions/${encodeURIComponent(action.id)}/${verb}`;
   if (verb === "confirm") {
     const r = await call(url, ConfirmResponseSchema, "POST");
-    return r.ok ? { kind: "executed", result: r.data.result } : decisionFromError(r);
+    return r.ok
+      ? { kind: "executed", result: r.data.result }
+      : settleFailure(r, action.chatId, action.id);
   }
   const r = await call(url, CancelResponseSchema, "POST");
-  return r.ok ? { kind: "cancelled" } : decisionFromError(r);
+  return r.ok ? { kind: "cancelled" } : settleFailure(r, action.chatId, action.id);
+}
+
+async function settleFailure(
+  r: { status: number; error: ApiErrorInfo | null },
+  chatId: string,
+  actionId: string,
+): Promise<Decision> {
+  const decision = decisionFromError(r);
+  if (decision.kind !== "failed") return decision;
+  // A 500 usually means the write rolled back and the action is now `failed`, but a busy
+  // database leaves it pending: ask the server which, rather than guess.
+  const now = await fetchChatSnapshot(chatId);
+  const stillPending = now.ok && now.data.pendingAction?.id === actionId;
+  return stillPending ? { kind: "retryable", reason: "server" } : decision;
 }
 
 export function decisionFromError(r: { status: number; error: ApiErrorInfo | null }): Decision {

@@ -117,3 +117,12 @@ export const ConfirmResponseSchema = z.object({
   result: ActionResultSchema,
 });
 export const CancelResponseSchema = z.object({ action: PendingActionSchema });
+
+/**
+ * GET /api/chats/{id} (or the page's server-side read of the same view), checked. The message
+ * envelope is validated here; the parts the UI acts on are parsed again where they are rendered.
+ */
+export function parseChatSnapshot(json: unknown): ChatSnapshot | null {
+  const r = ChatSnapshotSchema.safeParse(json);
+  return r.success ? { ...r.data, messages: r.data.messages as ChatMessage[] } : null;
+}

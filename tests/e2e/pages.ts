@@ -21,3 +21,98 @@ export class SignInPage {
     await expect(this.page.getByTestId("current-user")).toBeVisible();
   }
 }
+
+/** Page object for the customer chat (/chat, /chat/{id}). */
+export class ChatPage {
+  constructor(readonly page: Page) {}
+
+  get composer() {
+    return this.page.getByTestId("chat-composer");
+  }
+  get sendButton() {
+    return this.page.getByTestId("chat-send");
+  }
+  get assistantMessages() {
+    return this.page.getByTestId("message-assistant");
+  }
+  get userMessages() {
+    return this.page.getByTestId("message-user");
+  }
+  get lastAssistant() {
+    return this.assistantMessages.last();
+  }
+  get card() {
+    return this.page.getByTestId("confirm-card").last();
+  }
+  get cards() {
+    return this.page.getByTestId("confirm-card");
+  }
+  get error() {
+    return this.page.getByTestId("chat-error");
+  }
+  get disabledReason() {
+    return this.page.getByTestId("composer-disabled-reason");
+  }
+  get toolActivity() {
+    return this.page.getByTestId("tool-activity");
+  }
+  get typing() {
+    return this.page.getByTestId("typing-indicator");
+  }
+
+  /** The chat id from the address bar. */
+  chatId(): string {
+    const id = new URL(this.page.url()).pathname.split("/")[2];
+    if (!id) throw new Error(`not on a chat page: ${this.page.url()}`);
+    return id;
+  }
+
+  /** Opens /chat (newest chat), then starts a fresh one with the New chat button. */
+  async startNewChat(): Promise<string> {
+    await this.page.goto("/chat");
+    await expect(this.page).toHaveURL(/\/chat\/[^/]+$/);
+    const before = this.chatId();
+    await this.page.getByTestId("new-chat").click();
+    await expect(this.page).not.toHaveURL(new RegExp(`/chat/${before}$`));
+    await expect(this.page.getByTestId("chat-empty")).toBeVisible();
+    return this.chatId();
+  }
+
+  async open(id: string) {
+    await this.page.goto(`/chat/${id}`);
+    await expect(this.page.getByTestId("chat-log")).toBeVisible();
+  }
+
+  /** Types and presses Enter, as a customer would. */
+  async send(text: string) {
+    await this.composer.fill(text);
+    await this.composer.press("Enter");
+  }
+
+  /** Sends and waits until the answer is complete (one more assistant message, no typing indicator). */
+  async ask(text: string) {
+    const answers = await this.assistantMessages.count();
+    await this.send(text);
+    await expect(this.assistantMessages).toHaveCount(answers + 1);
+    await expect(this.typing).toHaveCount(0);
+    return this.lastAssistant;
+  }
+}
+
+/** The orders home page (/). */
+export class OrdersPage {
+  constructor(readonly page: Page) {}
+
+  async goto() {
+    await this.page.goto("/");
+    await expect(this.page.getByTestId("order-list")).toBeVisible();
+  }
+
+  order(id: string) {
+    return this.page.getByTestId(`order-${id}`);
+  }
+
+  returnBadge(id: string) {
+    return this.order(id).getByText("Return requested", { exact: true });
+  }
+}

@@ -1,24 +1,18 @@
-import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { AppHeader } from "@/components/app-header";
-import { OpenNewestChat } from "@/components/chat/open-newest-chat";
 import { getCurrentUser } from "@/lib/auth/session";
+import { listChats, startChat } from "@/lib/chat/service";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Chat" };
 
-/** /chat opens the customer's newest chat, or starts the first one. */
+/**
+ * /chat opens the customer's newest chat. Only a customer with no chat at all gets one created
+ * here, so revisiting /chat never piles up empty chats (and there is nothing to supersede).
+ */
 export default async function ChatIndexPage() {
   const user = await getCurrentUser(await headers());
   if (!user) redirect("/sign-in?next=/chat");
   if (user.role !== "customer") redirect("/");
-  return (
-    <div className="flex h-dvh flex-col">
-      <AppHeader user={user} />
-      <main className="p-6">
-        <OpenNewestChat />
-      </main>
-    </div>
-  );
+  const newest = listChats({ userId: user.id })[0] ?? startChat({ userId: user.id });
+  redirect(`/chat/${newest.id}`);
 }

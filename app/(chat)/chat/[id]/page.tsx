@@ -4,6 +4,9 @@ import { redirect } from "next/navigation";
 import { AppHeader } from "@/components/app-header";
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { getCurrentUser } from "@/lib/auth/session";
+import { getChatView } from "@/lib/chat/service";
+import { parseChatSnapshot } from "@/lib/chat-client/schemas";
+import { isAppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Chat" };
@@ -17,7 +20,22 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   return (
     <div className="flex h-dvh flex-col">
       <AppHeader user={user} />
-      <ChatScreen chatId={id} />
+      <ChatScreen chatId={id} initial={loadChat(id, user.id)} />
     </div>
   );
+}
+
+/**
+ * The same view GET /api/chats/{id} returns (cards carry their current state), rendered on the
+ * server so a reload shows the conversation, and an open proposal, without a loading step.
+ * It goes through the browser's schema too: the client never renders what it could not parse.
+ */
+function loadChat(chatId: string, userId: string) {
+  try {
+    const snapshot = parseChatSnapshot(getChatView({ chatId, userId }));
+    return snapshot ? { ok: true as const, data: snapshot } : { ok: false as const, status: 500 };
+  } catch (err) {
+    if (isAppError(err) && err.code === "not_found") return { ok: false as const, status: 404 };
+    throw err;
+  }
 }
