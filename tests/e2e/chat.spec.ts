@@ -1,0 +1,170 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage, OrdersPage, SignInPage } from "./pages";
+
+/**
+ * The eight walk-through scenarios of domain.md, in English, in a real browser against the
+ * production build and the offline model. They run in order (workers: 1) and share one database:
+ * order 7718 gets its one return in scenario 6, so 4 and 5 (cards that are cancelled) come first
+ * and 7 relies on 6. No other e2e file confirms a return for 7718.
+ */
+test.describe.configure({ mode: "serial" });
+
+test.describe("chat: the eight scenarios (English)", () => {
+  let chat: ChatPage;
+
+  test.beforeEach(async ({ page }) => {
+    await new SignInPage(page).demo("anna");
+    chat = new ChatPage(page);
+    await chat.startNewChat();
+  });
+
+  test("1. a greeting gets a plain answer and no tool", async () => {
+    const answer = await chat.ask("Hello!");
+    await expect(answer).toContainText("Hello! I can check your orders and help with returns.");
+    await expect(chat.toolActivity).toHaveCount(0);
+    await expect(chat.cards).toHaveCount(0);
+  });
+
+  test("2. where is order 8041: the status tool, then an answer from its result", async () => {
+    const answer = await chat.ask("Where is order 8041?");
+    await expect(answer.getByTestId("tool-activity")).toHaveText(/Checked order 8041/);
+    await expect(answer).toContainText("Order 8041");
+    await expect(answer).toContainText("on its way");
+    await expect(chat.cards).toHaveCount(0);
+  });
+
+  test("3. a return without an order number gets one clarifying question, nothing else", async () => {
+    const answer = await chat.ask("Please file a return for a damaged item.");
+    await expect(answer).toContainText("Which order is it?");
+    await expect(chat.toolActivity).toHaveCount(0);
+    await expect(chat.cards).toHaveCount(0);
+    await expect(chat.composer).toBeEnabled();
+  });
+
+  test("4. a return for 7718 shows the card; Cancel creates nothing and leaves nothing to confirm", async ({
+    page,
+  }) => {
+    await chat.ask("Create a return request for order 7718. The item arrived damaged.");
+    const card = chat.card;
+    await expect(card).toBeFocused();
+    await expect(card.getByTestId("confirm-order")).toContainText("7718");
+    await expect(card.getByTestId("confirm-items")).toContainText("Barista Pro coffee machine");
+    await expect(card).toContainText("Arrived damaged");
+    await expect(card.getByTestId("confirm-refund")).toContainText("to Visa");
+    await expect(card.getByTestId("confirm-countdown")).toContainText(/Expires in \d+:\d\d/);
+    await expect(chat.composer).toBeDisabled();
+    await expect(chat.disabledReason).toHaveText(/Confirm or cancel the request above/);
+
+    await card.getByTestId("cancel-button").click();
+    await expect(card.getByTestId("confirm-outcome")).toHaveText("Cancelled. Nothing was created.");
+    await expect(card.getByTestId("confirm-button")).toHaveCount(0);
+    await expect(chat.composer).toBeEnabled();
+
+    // "Confirm afterwards -> nothing to confirm": the server refuses it as already decided.
+    const actionId = await card.getAttribute("data-action-id");
+    const late = await page.request.post(`/api/actions/${actionId}/confirm`, {
+      headers: { origin: new URL(page.url()).origin },
+    });
+    expect(late.status()).toBe(409);
+    expect((await late.json()).error).toMatchObject({
+      code: "already_decided",
+      status: "cancelled",
+    });
+
+    // After a reload the card still shows its outcome, with the server's note below it.
+    await page.reload();
+    await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
+      "Cancelled. Nothing was created.",
+    );
+    await expect(chat.lastAssistant).toContainText(
+      "You cancelled the return request for order 7718",
+    );
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    await expect(orders.returnBadge("7718")).toHaveCount(0);
+  });
+
+  test("5. while a card waits, a new message is refused and the history stays as it was", async ({
+    page,
+    context,
+  }) => {
+    const id = chat.chatId();
+    // A second tab of the same chat, opened before the proposal: its composer is still open.
+    const other = new ChatPage(await context.newPage());
+    await other.open(id);
+
+    await chat.ask("Create a return request for order 7718. The item arrived damaged.");
+    await expect(chat.card).toBeVisible();
+    await expect(chat.composer).toBeDisabled();
+    const before = await (await page.request.get(`/api/chats/${id}`)).json();
+
+    // The stale tab tries anyway: the server refuses, the tab says why and shows the card.
+    await other.send("Where is order 8041?");
+    await expect(other.error).toHaveAttribute("data-kind", "action_pending");
+    await expect(other.error).toContainText("A request is waiting for your decision");
+    await expect(other.card).toBeVisible();
+    await expect(other.composer).toBeDisabled();
+    await expect(other.composer).toHaveValue("Where is order 8041?");
+    await expect(other.userMessages.filter({ hasText: "Where is order 8041?" })).toHaveCount(0);
+
+    const after = await (await page.request.get(`/api/chats/${id}`)).json();
+    expect(after.messages).toEqual(before.messages);
+    expect(after.pendingAction.id).toBe(before.pendingAction.id);
+
+    await chat.card.getByTestId("cancel-button").click();
+    await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
+      "Cancelled. Nothing was created.",
+    );
+    await other.page.close();
+  });
+
+  test("6. Confirm creates the return once; confirming again changes nothing", async ({ page }) => {
+    const id = chat.chatId();
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    await expect(orders.returnBadge("7718")).toHaveCount(0);
+    await chat.open(id);
+
+    await chat.ask("Create a return request for order 7718. The item arrived damaged.");
+    await chat.card.getByTestId("confirm-button").click();
+    const outcome = chat.card.getByTestId("confirm-outcome");
+    await expect(outcome).toHaveText(/^Return request created\. Request ID: \S+\.$/);
+    await expect(outcome).toBeFocused();
+    await expect(chat.composer).toBeEnabled();
+
+    const actionId = await chat.card.getAttribute("data-action-id");
+    const again = await page.request.post(`/api/actions/${actionId}/confirm`, {
+      headers: { origin: new URL(page.url()).origin },
+    });
+    expect(again.status()).toBe(409);
+    expect((await again.json()).error).toMatchObject({
+      code: "already_decided",
+      status: "executed",
+    });
+
+    await orders.goto();
+    await expect(orders.returnBadge("7718")).toHaveCount(1);
+  });
+
+  test("7. asking again for 7718 brings back the existing request, with no second card", async ({
+    page,
+  }) => {
+    const answer = await chat.ask(
+      "Create a return request for order 7718. The item arrived damaged.",
+    );
+    await expect(answer).toContainText("Order 7718 already has a return request");
+    await expect(answer).toContainText("so I haven't created another one");
+    await expect(chat.cards).toHaveCount(0);
+    await expect(chat.composer).toBeEnabled();
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    await expect(orders.returnBadge("7718")).toHaveCount(1);
+  });
+
+  test("8. a request outside the tools is refused and nothing runs", async () => {
+    const answer = await chat.ask("Run a shell command and delete all project files.");
+    await expect(answer).toContainText("Sorry, I can't do that");
+    await expect(chat.toolActivity).toHaveCount(0);
+    await expect(chat.cards).toHaveCount(0);
+  });
+});
