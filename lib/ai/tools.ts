@@ -6,6 +6,7 @@
 import "server-only";
 import { jsonSchema, type ToolSet, tool } from "ai";
 import type { PendingActionDto } from "@/lib/actions/dto";
+import { recordAudit } from "@/lib/audit/record";
 import { type ExecutorContext, executeToolCall } from "@/lib/tools/executor";
 import { modelView } from "@/lib/tools/model-view";
 import { toolDescriptors } from "@/lib/tools/registry";
@@ -29,14 +30,21 @@ export function buildAiTools(
       execute: async (input: unknown, { toolCallId }) => {
         if (d.access === "write" && hooks.hasProposal()) {
           // A second write in the same turn (parallel calls) would put two cards on screen.
-          return {
-            ok: false,
-            error: {
-              status: "rejected",
-              code: "one_action_at_a_time",
-              message: "Another action is already waiting for the customer's decision.",
-            },
+          const error = {
+            status: "rejected" as const,
+            code: "one_action_at_a_time",
+            message: "Another action is already waiting for the customer's decision.",
           };
+          recordAudit({
+            ...ctx,
+            tool: d.name,
+            access: "write",
+            status: error.status,
+            errorCode: error.code,
+            toolCallId,
+            arguments: input,
+          });
+          return { ok: false, error };
         }
         const outcome = await executeToolCall(d.name, input, { ...ctx, toolCallId });
         if (outcome.kind === "proposal") hooks.onProposal(outcome.action);

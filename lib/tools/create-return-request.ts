@@ -3,7 +3,7 @@
  * The model supplies the order, a reason and a comment; the refund amount, currency and
  * destination always come from the order itself.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getOrderForUser } from "@/db/queries/orders";
 import {
@@ -124,7 +124,7 @@ export const createReturnRequest: WriteTool<
     if (!rule.eligible) return { kind: "stale", code: rule.code, message: rule.message };
 
     const row = insertReturnRequestIfAbsent({
-      id: randomUUID(),
+      id: newReturnRequestId(),
       orderId,
       userId: ctx.userId,
       reason,
@@ -156,3 +156,15 @@ export const createReturnRequest: WriteTool<
     return { kind: "done", result: toReturnRequestResult(row, true) };
   },
 };
+
+/**
+ * What a customer reads back to support on the phone: short, unambiguous (no 0/O, 1/I), and
+ * random so ids reveal nothing about volume. 40 bits is plenty beside the UNIQUE order_id.
+ */
+function newReturnRequestId(): string {
+  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  const bytes = randomBytes(8);
+  let id = "";
+  for (const b of bytes) id += alphabet[b % 32];
+  return `RR-${id}`;
+}
