@@ -48,7 +48,13 @@ export function answerFromResults(c: Conversation): Decision {
   for (const { fact, orderId } of facts) {
     (phrase[fact.kind] as (f: Fact, id: string | null) => void)(fact, orderId);
   }
+  // Say how to ask for a return only when one could be asked for: every lookup worked and a
+  // named order is delivered and not yet returned.
+  const orders = facts.flatMap((f) => (f.fact.kind === "order" ? [f.fact.order] : []));
   const allFine = facts.every((f) => f.fact.kind === "order" || f.fact.kind === "policy");
-  if (policy && allFine) add(r.howToAsk);
+  const returnable = orders.filter((o) => o.status === "delivered" && !o.returnRequest);
+  if (policy && allFine && (orders.length === 0 || returnable.length > 0)) {
+    add(r.howToAsk(returnable.length === 1 ? returnable[0]!.orderId : null));
+  }
   return { behaviour: "answer", text: sentences.join(" ") || r.toolFailed };
 }

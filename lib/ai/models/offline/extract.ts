@@ -2,7 +2,7 @@
  * Slot extraction: order numbers, the return reason and the customer's comment. Pure functions of
  * the message text, so the same words always give the same arguments.
  */
-import { TYPO_KEEP, TYPO_STEMS } from "./lexicon-intents";
+import { CUES } from "./lexicon-intents";
 import {
   FILLER_WORDS,
   MONEY_AFTER,
@@ -16,6 +16,7 @@ import {
   YEAR_AFTER,
   YEAR_BEFORE,
 } from "./lexicon-reasons";
+import { TYPO_KEEP, TYPO_STEMS } from "./lexicon-typos";
 import { correctText, type Lang, normalize, re } from "./text";
 
 const MARKED = re(`${ORDER_MARKER}[\\s:.\\-]*$`);
@@ -64,6 +65,7 @@ const NEGATION_RES = REASON_NEGATIONS.map((s) => re(s, "giu"));
 const global = (r: RegExp) => new RegExp(r.source, `${r.flags}g`);
 const REASON_REPLACE = REASON_ORDER.flatMap((r) => REASON_RES[r].map(global));
 const INTRO_RES: Record<Lang, RegExp> = { en: re(REASON_INTRO.en), ru: re(REASON_INTRO.ru) };
+const REQUEST_RES = [...CUES.return_request.en, ...CUES.return_request.ru].map((s) => re(s));
 
 /** Normalised, typo-corrected text: what every table pattern runs on. */
 export function canonical(text: string): string {
@@ -117,7 +119,7 @@ export function extractReason(text: string, lang: Lang): ReasonSlot | null {
   const reason = findReason(canonical(text));
   if (reason) {
     const clause = clauses(text).find((c) => findReason(canonical(c)) === reason) ?? "";
-    const explained = afterIntro(clause, lang) ?? clause;
+    const explained = afterIntro(clause, lang) ?? afterRequest(clause) ?? clause;
     if (reason === "other") return { reason, comment: explained ? tidy(explained) : null };
     const enough = informativeWords(explained, lang).length >= 1;
     return { reason, comment: enough ? tidy(explained) : null };
@@ -129,6 +131,19 @@ export function extractReason(text: string, lang: Lang): ReasonSlot | null {
     }
   }
   return null;
+}
+
+/**
+ * "pls refund order 7718 coffee machine is dead on arrival": when the words before the order
+ * number are the request itself, the reason is what follows it.
+ */
+function afterRequest(clause: string): string | null {
+  const numbers = [...clause.matchAll(/\d{4}/g)];
+  const last = numbers.at(-1);
+  if (!last || last.index === undefined) return null;
+  const head = canonical(clause.slice(0, last.index));
+  const tail = clause.slice(last.index + last[0].length).trim();
+  return tail && REQUEST_RES.some((r) => r.test(head)) ? tail : null;
 }
 
 /** The part of a clause after "because", in the original words (matched on the canonical form). */

@@ -31,7 +31,7 @@ export type Cue =
 
 type CueTable = Record<Cue, Record<Lang, string[]>>;
 
-const RETURN_EN = String.raw`(return|returns|returning|refund|refunds|send (it )?back|money back|rma)`;
+const RETURN_EN = String.raw`(return|returns|returning|refund|refunds|send( \p{L}+){0,2} back|money back|rma)`;
 const RETURN_RU = String.raw`(возврат\p{L}*|вернуть|верните|вернул\p{L}*|сдать|возмест\p{L}*|деньги назад)`;
 
 export const CUES: CueTable = {
@@ -39,26 +39,35 @@ export const CUES: CueTable = {
     en: [
       String.raw`\b(shell|bash|zsh|powershell|terminal|command line|cmd exe)\b`,
       String.raw`\b(run|execute|exec|launch)\b.{0,30}\b(command|commands|script|code|program)\b`,
+      String.raw`\b(run|execute|exec)\b.{0,40}\b(server|machine|system|computer|container)\b`,
+      String.raw`\b(write|generate|create)\b.{0,20}\b(code|script|program|poem|essay|story|song|article)\b`,
+      String.raw`\b(orders?|order history|purchases|address|details|data|info)\b.{0,15}\b(of|for|from|about)\b\s*[\p{L}\d._-]+@`,
       String.raw`\b(rm rf|sudo|chmod|drop table|sql injection|xss|exploit|hack|hacking)\b`,
       String.raw`\b(delete|remove|wipe|erase|drop|destroy)\b.{0,30}\b(files?|folders?|director(y|ies)|database|db|tables?|project|server|disk|repo|repository|everything|all data)\b`,
       String.raw`\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(instructions?|rules?|prompt|guidelines|restrictions?|policy)\b`,
       String.raw`\b(system prompt|developer mode|jailbreak|dan mode|god mode|admin mode|unrestricted)\b`,
       String.raw`\b(pretend|act as|you are now|roleplay|role play)\b`,
-      String.raw`\b(other|another|someone else's|someone elses|somebody else's|all)\b.{0,12}\b(customers?|customer's|users?|user's|clients?|people|person's)\b`,
+      String.raw`\b(other|another|someone else's|someone elses|somebody else's|all|every|each|any)\b.{0,12}\b(customers?|customer's|users?|user's|clients?|people|person's)\b`,
       String.raw`\b(passwords?|api keys?|credit card numbers?|card numbers?|ssh keys?|tokens?)\b`,
-      String.raw`\b(weather|poem|song|joke|recipe|bitcoin|stock price|homework|essay|translate)\b`,
+      String.raw`\b(i am|i'm|im)\b.{0,15}\b(admin|administrator|developer|staff|owner|ceo|support agent)\b`,
+      String.raw`\b(all|every|everyone's)\s+(orders|order|returns|refunds)\b`,
+      String.raw`\b(weather|poem|song|joke|recipe|bitcoin|stock price|homework|essay|translate|capital of|president of)\b`,
     ],
     ru: [
       String.raw`\b(shell|bash|шелл|баш|терминал\p{L}*|консол\p{L}*|командн\p{L}* строк\p{L}*)\b`,
       String.raw`\b(выполн|запуст|исполн)\p{L}*\b.{0,30}\b(команд|скрипт|код|программ)\p{L}*`,
+      String.raw`\b(напиши|написать|напишите|сгенерируй|сочини)\b.{0,20}\b(код|скрипт|программ|стих|сочинени|эссе|рассказ|песн)\p{L}*`,
+      String.raw`\b(заказ\p{L}*|адрес\p{L}*|данны\p{L}*|истори\p{L}*)\b.{0,15}[\p{L}\d._-]+@`,
       String.raw`\b(rm rf|sudo|взлом\p{L}*|хак\p{L}*|sql инъекц\p{L}*)\b`,
-      String.raw`\b(удал|стер|сотр|снес|уничтож|очист)\p{L}*\b.{0,30}\b(файл|папк|каталог|директори|баз|таблиц|проект|сервер|диск|репозитори|вс[её]\b)\p{L}*`,
+      String.raw`\b(удал|стер|сотр|снес|уничтож|очист)\p{L}*\b.{0,30}\b(файл|папк|каталог|директори|баз|таблиц|проект|сервер|диск|репозитори|истори|вс[её]\b|всю\b|весь\b)\p{L}*`,
       String.raw`\b(игнорир|проигнорир|забудь|забыть|отмени)\p{L}*\b.{0,40}\b(инструкц|правил|указани|промпт|ограничени)\p{L}*`,
       String.raw`\b(системн\p{L}* (промпт|инструкц\p{L}*)|режим\p{L}* разработчика|джейлбрейк\p{L}*)\b`,
       String.raw`\b(притворись|представь что ты|ты теперь|сыграй роль)\b`,
       String.raw`\b(чуж\p{L}*|друг\p{L}* (клиент|пользовател|покупател|человек)\p{L}*|всех (клиентов|пользователей|покупателей))\b`,
       String.raw`\b(парол\p{L}*|ключ\p{L}* api|api ключ\p{L}*|номер\p{L}* (банковской )?карт\p{L}*|токен\p{L}*)\b`,
-      String.raw`\b(погод\p{L}*|стих\p{L}*|анекдот\p{L}*|рецепт\p{L}*|биткоин\p{L}*|домашн\p{L}* задани\p{L}*|сочинени\p{L}*|переведи)\b`,
+      String.raw`\bя\b.{0,10}\b(администратор|админ|разработчик|владелец|сотрудник)\p{L}*`,
+      String.raw`\b(все|всех|всем|каждого|каждому)\s+(заказ|возврат)\p{L}*`,
+      String.raw`\b(погод\p{L}*|стих\p{L}*|анекдот\p{L}*|рецепт\p{L}*|биткоин\p{L}*|домашн\p{L}* задани\p{L}*|сочинени\p{L}*|переведи|столиц\p{L}*|президент\p{L}*)\b`,
     ],
   },
   unsupported: {
@@ -67,12 +76,14 @@ export const CUES: CueTable = {
       String.raw`\b(change|edit|modify)\b.{0,30}\b(address|payment|order|delivery date)\b`,
       String.raw`\b(talk|speak|chat|connect me)\b.{0,20}\b(human|person|operator|manager|supervisor|real agent|someone)\b`,
       String.raw`\b(exchange|swap)\b.{0,30}\b(for|it|size|color|colour)\b`,
+      String.raw`\b(delete|close|remove|deactivate)\b.{0,20}\b(account|profile)\b`,
     ],
     ru: [
       String.raw`\b(отмени|отмените|отменить|удали|удалите|удалить|отзовите|отозвать)\b.{0,30}\b(заказ|возврат|заявк|доставк)\p{L}*`,
       String.raw`\b(измените|изменить|поменяйте|поменять|смените|сменить|исправьте|исправить)\b.{0,30}\b(адрес|оплат|заказ|дат)\p{L}*`,
       String.raw`\b(оператор\p{L}*|живым человеком|живой человек|менеджер\p{L}*|соедини\p{L}*)\b`,
       String.raw`\b(обмен\p{L}*|обменя\p{L}*)\b`,
+      String.raw`\b(удали|удалите|удалить|закройте|закрыть)\b.{0,20}\b(аккаунт|профил|учетн)\p{L}*`,
     ],
   },
   not_requesting: {
@@ -98,6 +109,7 @@ export const CUES: CueTable = {
       String.raw`\b(i'm|i am|im|we are|we're)\b.{0,10}\b(returning|sending it back)\b`,
       String.raw`\b(want|need|would like|demand)\b.{0,10}\b(my money back|a refund|refund)\b`,
       String.raw`^(new )?(return|refund)\b`,
+      `^(need|want|wanna|gotta) (to )?${RETURN_EN}`,
     ],
     ru: [
       String.raw`\b(оформ|офрм|созда|сдела|откро|откры|завед|завест|зарегистрир|пода|запуст|инициир)\p{L}*\b.{0,30}\b(возврат|заявк|рекламаци)\p{L}*`,
@@ -110,9 +122,13 @@ export const CUES: CueTable = {
     en: [
       String.raw`\b(can|could|may)\s+(i|we)\b.{0,25}\b${RETURN_EN}`,
       String.raw`\bis it (possible|ok|okay|too late)\b.{0,25}\b${RETURN_EN}`,
+      String.raw`\b(is there a way|any way|is there any way)\b.{0,25}\b${RETURN_EN}`,
+      String.raw`\b(do|will|would|can|could) (i|we) get\b.{0,20}\b(money back|refund|refunded)\b`,
+      String.raw`\bif (i|we) (return|send)\b`,
       String.raw`\b${RETURN_EN}\s*(policy|policies|terms|conditions|rules|window|period|deadline|options?)\b`,
       String.raw`\b(how|when|what|until when|how long|how many days|what if)\b.{0,30}\b${RETURN_EN}`,
-      String.raw`\b(returnable|non returnable|eligible for (a )?(return|refund))\b`,
+      String.raw`\b(returnable|non returnable|refundable|eligible for (a )?(return|refund))\b`,
+      String.raw`\b(be|get|been) (returned|refunded|sent back)\b`,
       String.raw`\b(do|does) you\s+(accept|take|allow|do)\s+returns\b`,
       String.raw`\bam i (able|allowed|eligible)\b.{0,20}\b${RETURN_EN}`,
       String.raw`\b(know|wondering|wonder|curious|tell me)\b.{0,20}\b(if|whether|how|about)\b.{0,30}\b${RETURN_EN}`,
@@ -121,12 +137,13 @@ export const CUES: CueTable = {
     ],
     ru: [
       String.raw`\b(можно|могу|может|можем|возможно)\b.{0,25}\b${RETURN_RU}`,
-      String.raw`\b(услови|правил|срок|политик|порядок)\p{L}*\b.{0,20}\bвозврат\p{L}*`,
+      String.raw`\b(услови|правил|срок|политик|порядок|причин)\p{L}*\b.{0,20}\bвозврат\p{L}*`,
       String.raw`\bвозврат\p{L}*\b.{0,20}\b(услови|правил|срок|политик|порядок)\p{L}*`,
       String.raw`\b(как|когда|до какого|сколько|что если)\b.{0,30}\b${RETURN_RU}`,
       String.raw`\b(подлежит|подлежат|принимаете|принимают)\b.{0,20}\bвозврат\p{L}*`,
       String.raw`\b(какие|что) (товары|вещи)\b.{0,30}\b${RETURN_RU}`,
       String.raw`\b(интересует|подскажите|расскажите)\b.{0,30}\b${RETURN_RU}`,
+      String.raw`\b(деньги|средства|оплата)\b.{0,20}\b(вернут|возвращ|придут|поступ)\p{L}*`,
       String.raw`\b${RETURN_RU}.{0,40}\bкак (это )?(сделать|быть|оформить)\b`,
     ],
   },
@@ -154,12 +171,14 @@ export const CUES: CueTable = {
       String.raw`\b(has|have|did|is)\b.{0,20}\b(shipped|arrived|been sent|left|out for delivery)\b`,
       String.raw`\b(hasn't|hasnt|haven't|havent|didn't|didnt|not yet|still not|never)\b.{0,20}\b(arrived|come|came|shipped|delivered|received)\b`,
       String.raw`\b(check|look up|lookup|find)\b.{0,15}\border\b`,
+      String.raw`\b(show|list|see|view)\b.{0,15}\borders\b`,
     ],
     ru: [
       String.raw`\b(где|куда)\b`,
       String.raw`\b(статус|отслед|трек|трэк|доставк|доставят|доставлен|придет|прибуд|приед|отправ|посылк)\p{L}*`,
       String.raw`\bкогда\b`,
       String.raw`\b(что с|как там|что там|состояни\p{L}*|в пути|провер\p{L}*|узна\p{L}* про)\b`,
+      String.raw`\b(покажи|показать|покажите|список)\b.{0,15}\bзаказ\p{L}*`,
     ],
   },
   affirm: {
@@ -201,58 +220,3 @@ export const CUES: CueTable = {
     ],
   },
 };
-
-/**
- * Stems the typo corrector may restore (see correctToken): words that carry intent and are long
- * enough that one wrong letter is still clearly them.
- */
-export const TYPO_STEMS = [
-  "return",
-  "refund",
-  "order",
-  "where",
-  "status",
-  "tracking",
-  "damag",
-  "broke",
-  "defect",
-  "faulty",
-  "working",
-  "create",
-  "request",
-  "policy",
-  "delivered",
-  "shipped",
-  "cracked",
-  "hello",
-  "thanks",
-  "please",
-  "возврат",
-  "вернуть",
-  "заказ",
-  "статус",
-  "поврежд",
-  "разбит",
-  "сломан",
-  "работает",
-  "оформ",
-  "создайте",
-  "заявк",
-  "доставк",
-  "здравствуйте",
-  "спасибо",
-  "пожалуйста",
-  "условия",
-];
-
-/** Real words that sit one typo away from a stem and must stay as they are. */
-export const TYPO_KEEP = new Set([
-  "older",
-  "border",
-  "ordered",
-  "orders",
-  "police",
-  "retain",
-  "statue",
-  "were",
-]);

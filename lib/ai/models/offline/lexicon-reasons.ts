@@ -15,7 +15,7 @@ export const REASON_CUES: Record<Reason, Record<Lang, string[]>> = {
       String.raw`\b(damag\p{L}*|broke|broken|breaks|smashed|cracked|cracks?|shattered|dented|dents?|scratched|scratches|bent|crushed|torn|ripped|chipped|in pieces|destroyed)\b`,
     ],
     ru: [
-      String.raw`\b(поврежд\p{L}*|разбит\p{L}*|разбил\p{L}*|сломан\p{L}*|сломал\p{L}*|треснул\p{L}*|трещин\p{L}*|помят\p{L}*|поцарапан\p{L}*|царапин\p{L}*|вмятин\p{L}*|раздавлен\p{L}*|порван\p{L}*|деформир\p{L}*|бит(ый|ая|ое|ые|ым|ой)|раскол\p{L}*|покорежен\p{L}*)\b`,
+      String.raw`\b(поврежд\p{L}*|разбит\p{L}*|разбил\p{L}*|сломан\p{L}*|сломал\p{L}*|треснул\p{L}*|трещин\p{L}*|помят\p{L}*|поцарапан\p{L}*|царапин\p{L}*|вмятин\p{L}*|раздавлен\p{L}*|порван\p{L}*|деформир\p{L}*|бит(ый|ая|ое|ые|ым|ой)|раскол\p{L}*|покорежен\p{L}*|отбит\p{L}*|отколот\p{L}*|расколот\p{L}*)\b`,
     ],
   },
   defective: {
@@ -78,7 +78,7 @@ export const FILLER_WORDS: Record<Lang, string[]> = {
     "received delivered when in on at of for to with from just totally completely very really all also " +
     "already please pls return request refund create file open make start submit want would like need " +
     "because since as reason number no hi hello thanks unfortunately sadly which there here one whole " +
-    "upon arrival seems seem looks look like kind sort bit quite"
+    "upon arrival seems seem looks look like kind sort bit quite unit they them their he she him her"
   ).split(" "),
   ru: (
     "я мне мой моя мое мои меня мы он она оно они его ее это этот эта и а но в во на с со к по за из у о об " +
@@ -86,6 +86,6 @@ export const FILLER_WORDS: Record<Lang, string[]> = {
     "пришел пришла пришло пришли приехал приехала доставили получил получила полностью совсем весь вся все " +
     "очень уже пожалуйста возврат возврата заявку заявка оформите оформить создайте создать хочу прошу " +
     "причина причине том потому здравствуйте привет спасибо сожалению просто тоже еще нужно вернуть верните " +
-    "деньги оказался оказалась оказалось вообще прям прямо просто сразу при получении"
+    "деньги оказался оказалась оказалось вообще прям прямо просто сразу при получении их ее её им"
   ).split(" "),
 };

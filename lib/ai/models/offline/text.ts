@@ -5,7 +5,7 @@
 export type Lang = "en" | "ru";
 
 const LETTER_OR_DIGIT = String.raw`[\p{L}\p{N}]`;
-const BOUNDARY = String.raw`(?:(?<!${LETTER_OR_DIGIT})(?=${LETTER_OR_DIGIT})|(?<=${LETTER_OR_DIGIT})(?!${LETTER_OR_DIGIT}))`;
+const BOUNDARY = `(?:(?<!${LETTER_OR_DIGIT})(?=${LETTER_OR_DIGIT})|(?<=${LETTER_OR_DIGIT})(?!${LETTER_OR_DIGIT}))`;
 
 /** Builds a case-insensitive Unicode regex in which `\b` is a real word boundary in any script. */
 export function re(source: string, flags = "iu"): RegExp {
@@ -14,14 +14,14 @@ export function re(source: string, flags = "iu"): RegExp {
 
 /**
  * Lower case, ё -> е, typographic apostrophes -> ', punctuation -> spaces (keeping # and № for
- * order numbers and ' for "don't"), one space between tokens.
+ * order numbers, ' for "don't" and @ for e-mail addresses), one space between tokens.
  */
 export function normalize(text: string): string {
   return text
     .toLowerCase()
     .replaceAll("ё", "е")
     .replace(/[’‘`´]/g, "'")
-    .replace(/[^\p{L}\p{N}#№'\s]/gu, " ")
+    .replace(/[^\p{L}\p{N}#№'@\s]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
 }

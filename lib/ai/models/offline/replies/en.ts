@@ -16,7 +16,7 @@ function statusSentence(o: OrderFacts): string {
   const byStatus: Record<string, string> = {
     processing: `is being prepared${eta}.`,
     shipped: `has been shipped${o.shippedAt ? ` on ${day(o.shippedAt, "en")}` : ""}${eta}.`,
-    in_transit: `is on its way${shipped}${eta}.`,
+    in_transit: `${o.shippedAt ? "has been" : "is"} on its way${shipped}${eta}.`,
     delivered: `was delivered${o.deliveredAt ? ` on ${day(o.deliveredAt, "en")}` : ""}.`,
     cancelled: "was cancelled.",
   };
@@ -80,8 +80,10 @@ export const en: Replies = {
     const not = p.notReturnable.length ? ` Not returnable: ${p.notReturnable.join("; ")}.` : "";
     return `You can return a delivered order within ${p.windowDays} days of delivery${reasons}.${refund}${not}`;
   },
-  howToAsk:
-    "If you'd like to return something, tell me the order number and the reason, and I'll prepare a request for you to confirm.",
+  howToAsk: (id) =>
+    id
+      ? `If you'd like to return it, tell me the reason, and I'll prepare a request for order ${id} for you to confirm.`
+      : "If you'd like to return something, tell me the order number and the reason, and I'll prepare a request for you to confirm.",
   existingReturn: (r) => {
     const when = r.createdAt ? `, created on ${day(r.createdAt, "en")}` : "";
     const refund = r.refund

@@ -35,7 +35,7 @@ export type Replies = {
   orderReturnability: (o: OrderFacts, windowDays: number | null) => string;
   policy: (p: PolicyFacts) => string;
   /** Closing line after answering a question about returns: how to actually ask for one. */
-  howToAsk: string;
+  howToAsk: (orderId: string | null) => string;
   existingReturn: (r: ReturnFacts) => string;
   proposed: (orderId: string | null) => string;
   businessError: (code: string, orderId: string | null) => string;

@@ -1,0 +1,79 @@
+/**
+ * What customers actually type, in both languages, through the real loop with the real tools:
+ * each row's final message must produce the expected behaviour class, and the reply must come in
+ * the customer's language. The behaviour is read from what the customer would see (tool calls,
+ * the reply text), and cross-checked against the model's own label. Prints the share right.
+ *
+ * Reproduce: npx vitest run tests/unit/offline-model-utterances.test.ts
+ */
+import { beforeAll, expect, it } from "vitest";
+import { type Core, newChat, setupCore } from "../integration/action-core/fixtures";
+import { Chat, replyLanguage, type Turn } from "./offline-model-harness";
+import { UTTERANCES } from "./offline-model-utterances.table";
+
+let core: Core;
+beforeAll(async () => {
+  core = await setupCore();
+});
+
+type Observed =
+  | { class: "no_tool_reply" | "clarify" | "refuse" | "get_return_policy" }
+  | { class: "get_order_status"; orderIds: string[] }
+  | { class: "create_return_request"; args: unknown };
+
+// A clarifying question is a question about the order, its number or the reason; a refusal is an
+// apology that says it cannot. Defined here, from the text, not from the model's templates.
+const CLARIFYING =
+  /which order|number|reason|prepare a return request|какой|какого|номер|причин|подготовить заявку/i;
+const REFUSAL = /^(sorry|извините)[\s,][^.]*(can't|cannot|не могу)/iu;
+
+function observe(turn: Turn): Observed {
+  const names = turn.decided.map((c) => c.toolName);
+  const create = turn.decided.find((c) => c.toolName === "create_return_request");
+  if (create) return { class: "create_return_request", args: create.input };
+  if (names.includes("get_return_policy")) return { class: "get_return_policy" };
+  if (names.length > 0 && names.every((n) => n === "get_order_status")) {
+    return {
+      class: "get_order_status",
+      orderIds: turn.decided.map((c) => (c.input as { orderId: string }).orderId),
+    };
+  }
+  if (REFUSAL.test(turn.text)) return { class: "refuse" };
+  const questions = turn.text.match(/[^.?!]*\?/g) ?? [];
+  if (questions.some((q) => CLARIFYING.test(q))) return { class: "clarify" };
+  return { class: "no_tool_reply" };
+}
+
+const LABEL_FOR: Record<Observed["class"], string> = {
+  no_tool_reply: "small_talk",
+  clarify: "clarify",
+  refuse: "refuse",
+  get_return_policy: "policy",
+  get_order_status: "status",
+  create_return_request: "propose",
+};
+
+it(`classifies ${UTTERANCES.length} customer utterances correctly, in the customer's language`, async () => {
+  expect(UTTERANCES.length).toBeGreaterThanOrEqual(60);
+  const wrong: unknown[] = [];
+  for (const row of UTTERANCES) {
+    const chat = new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) });
+    const says = Array.isArray(row.say) ? row.say : [row.say];
+    let turn: Turn | undefined;
+    for (const text of says) turn = await chat.say(text);
+    const observed = observe(turn!);
+    const problems: string[] = [];
+    if (JSON.stringify(observed) !== JSON.stringify(row.expect)) problems.push("behaviour");
+    if (turn!.behaviour !== LABEL_FOR[observed.class])
+      problems.push(`model label ${turn!.behaviour}`);
+    // A proposal ends the turn without model text (the app writes the confirmation).
+    if (turn!.text && replyLanguage(turn!.text) !== row.lang) problems.push("language");
+    if (problems.length)
+      wrong.push({ say: row.say, problems, expected: row.expect, observed, reply: turn!.text });
+  }
+  const right = UTTERANCES.length - wrong.length;
+  console.log(
+    `offline model utterances: ${right}/${UTTERANCES.length} right (${((100 * right) / UTTERANCES.length).toFixed(1)}%)`,
+  );
+  expect(wrong).toEqual([]);
+});
