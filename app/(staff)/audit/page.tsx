@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import { AppHeader } from "@/components/app-header";
+import { AuditFilters } from "@/components/audit/audit-filters";
+import { AuditTable } from "@/components/audit/audit-table";
+import { Pager } from "@/components/audit/pager";
+import { StatusChart } from "@/components/audit/status-chart";
+import {
+  type AuditRow,
+  countAuditEventsByStatus,
+  getPeopleByIds,
+  keyOf,
+  listAuditEvents,
+} from "@/db/queries/audit";
+import {
+  auditHref,
+  chartRange,
+  cursorParam,
+  exportHref,
+  type PageParams,
+  parsePageFilters,
+} from "@/lib/audit/page-filters";
+import { requireStaffPage } from "@/lib/audit/page-guard";
+import { TOOLS } from "@/lib/tools/registry";
+
+export const metadata: Metadata = { title: "Audit" };
+export const dynamic = "force-dynamic";
+
+const PAGE_SIZE = 50;
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<PageParams> }) {
+  const user = await requireStaffPage();
+  const p = parsePageFilters(await searchParams);
+  const page: { rows: AuditRow[]; hasMore: boolean } = p.noMatch
+    ? { rows: [], hasMore: false }
+    : listAuditEvents({ filters: p.filters, before: p.before, after: p.after, limit: PAGE_SIZE });
+  const { rows } = page;
+  // Moving newer from a page means there is an older one (the cursor row) and vice versa.
+  const hasOlder = p.after ? true : page.hasMore;
+  const hasNewer = p.after ? page.hasMore : p.before !== undefined;
+  const first = rows[0];
+  const last = rows.at(-1);
+  const range = chartRange(p.filters);
+  const counts = countAuditEventsByStatus(range);
+  const people = getPeopleByIds({ ids: rows.flatMap((r) => (r.userId ? [r.userId] : [])) });
+  const href = (changes: Record<string, string | undefined>) => auditHref(p.form, changes);
+  return (
+    <>
+      <AppHeader user={user} />
+      <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6">
+        <h1 className="text-xl font-semibold">Audit</h1>
+        <p className="-mt-2 text-sm text-slate-600">
+          Every tool call, proposal and decision of the assistant, newest first. Times are UTC.
+        </p>
+        <AuditFilters
+          form={p.form}
+          tools={TOOLS.map((t) => t.name)}
+          exportHref={p.noMatch ? null : exportHref(p.filters)}
+          clearChatHref={href({ chat: undefined })}
+        />
+        {p.problems.length > 0 && (
+          <ul
+            role="alert"
+            className="rounded-md bg-amber-50 p-3 text-sm text-amber-900"
+            data-testid="filter-problems"
+          >
+            {p.problems.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        )}
+        <StatusChart counts={counts} range={range} hrefFor={(status) => href({ status })} />
+        <AuditTable rows={rows} people={people} />
+        <Pager
+          newerHref={hasNewer && first ? href({ after: cursorParam(keyOf(first)) }) : null}
+          olderHref={hasOlder && last ? href({ before: cursorParam(keyOf(last)) }) : null}
+          newestHref={p.before || p.after ? href({}) : null}
+        />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+/** Stored JSON shown as indented text. React escapes it: model or customer text inside can
+ *  never become markup. */
+export function JsonView({
+  value,
+  label,
+  testId,
+}: {
+  value: unknown;
+  label: string;
+  testId?: string;
+}) {
+  return (
+    <section aria-label={label} className="min-w-0">
+      <h3 className="mb-1 text-sm font-medium text-slate-700">{label}</h3>
+      {value === null || value === undefined ? (
+        <p className="text-sm text-slate-500">None</p>
+      ) : (
+        <pre
+          className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-900 p-3 text-xs text-slate-100"
+          data-testid={testId}
+        >
+          {JSON.stringify(value, null, 2)}
+        </pre>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import type { AuditStatus } from "@/db/schema";
+
+export const STATUS_LABEL: Record<AuditStatus, string> = {
+  success: "Success",
+  business_error: "Business error",
+  timeout: "Timeout",
+  rejected: "Rejected",
+  technical_error: "Technical error",
+  confirmation_required: "Confirmation required",
+  cancelled: "Cancelled",
+  expired: "Expired",
+  superseded: "Superseded",
+  stale: "Stale",
+};
+
+/** Colour groups: green done, blue waiting on the customer, amber/orange refused or slow,
+ *  red broken, grey ended without effect. The text label always carries the meaning too. */
+export const STATUS_STYLE: Record<AuditStatus, { badge: string; bar: string }> = {
+  success: { badge: "bg-emerald-100 text-emerald-900", bar: "bg-emerald-500" },
+  confirmation_required: { badge: "bg-sky-100 text-sky-900", bar: "bg-sky-500" },
+  business_error: { badge: "bg-amber-100 text-amber-900", bar: "bg-amber-500" },
+  timeout: { badge: "bg-orange-100 text-orange-900", bar: "bg-orange-500" },
+  stale: { badge: "bg-yellow-100 text-yellow-900", bar: "bg-yellow-500" },
+  rejected: { badge: "bg-rose-100 text-rose-900", bar: "bg-rose-500" },
+  technical_error: { badge: "bg-red-100 text-red-900", bar: "bg-red-600" },
+  cancelled: { badge: "bg-slate-200 text-slate-800", bar: "bg-slate-500" },
+  expired: { badge: "bg-zinc-200 text-zinc-800", bar: "bg-zinc-500" },
+  superseded: { badge: "bg-violet-100 text-violet-900", bar: "bg-violet-500" },
+};
+
+export function StatusBadge({ status }: { status: AuditStatus }) {
+  return (
+    <span
+      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status].badge}`}
+      data-testid="status-badge"
+      data-status={status}
+    >
+      {STATUS_LABEL[status]}
+    </span>
+  );
+}
