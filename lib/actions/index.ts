@@ -8,5 +8,6 @@ export {
   getPendingActionForChat,
   recoverInterruptedActions,
   supersedePendingForUser,
+  withdrawProposal,
 } from "./lifecycle";
 export { type ProposeOutcome, proposeAction } from "./propose";

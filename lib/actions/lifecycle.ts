@@ -5,6 +5,7 @@
 import "server-only";
 import {
   type ActionRow,
+  getActionById,
   getActionForUser as getActionRowForUser,
   getPendingActionRowForChat,
   listActionsByStatus,
@@ -74,6 +75,30 @@ export function supersedePendingForUser({
     if (transition(row, { from: "pending", to: "superseded", now, decidedBy: "system" })) n++;
   }
   return n;
+}
+
+/**
+ * A proposal whose turn then failed (the provider broke off after the tool call): the customer
+ * never saw its card in a saved message, so it must not stay pending and lock the chat.
+ */
+export function withdrawProposal({
+  actionId,
+  now = new Date(),
+}: {
+  actionId: string;
+  now?: Date;
+}): boolean {
+  const row = getActionById({ id: actionId });
+  if (!row) return false;
+  return (
+    transition(row, {
+      from: "pending",
+      to: "superseded",
+      now,
+      decidedBy: "system",
+      errorCode: "turn_failed",
+    }) !== null
+  );
 }
 
 /** The sweep: expires every pending action past its TTL. Returns how many it expired. */

@@ -15,6 +15,7 @@ import {
   type UIMessageStreamWriter,
 } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
+import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { overrunText, proposalText } from "@/lib/chat/app-text";
 import { detectLanguage } from "@/lib/chat/language";
@@ -112,7 +113,12 @@ export async function runChatTurn({
       });
     },
     onFinish: ({ responseMessage, isAborted }) => {
-      if (failed || isAborted) return;
+      if (failed || isAborted) {
+        // Nothing of this turn is kept, so neither is a card it may have proposed.
+        const pending = proposal as PendingActionDto | null;
+        if (pending) withdrawProposal({ actionId: pending.id });
+        return;
+      }
       saveTurn({
         chat,
         userMessage,
