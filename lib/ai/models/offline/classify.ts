@@ -41,3 +41,13 @@ export function isFragment(u: Utterance): boolean {
   const asks = ["return_request", "return_question", "order_status", "forbidden", "unsupported"];
   return (u.ids.length > 0 || u.reason !== null) && !asks.some((c) => u.cues.has(c as Cue));
 }
+
+export const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has(c));
+
+/** An explicit request to create a return, not a question about one. */
+export const requests = (u: Utterance) =>
+  has(u, "return_request") && !has(u, "asking", "not_requesting");
+
+/** Part of a conversation about a return: a request, a question, a "yes", or just its details. */
+export const isReturnRelated = (u: Utterance) =>
+  has(u, "return_request", "return_question", "affirm") || isFragment(u);

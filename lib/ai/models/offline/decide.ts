@@ -4,9 +4,8 @@
  * requesting", then explicit requests (which need an order number and a reason), then answers
  * to our own questions, then complaints (offer, never act), status, small talk.
  */
-import { isFragment, type Utterance } from "./classify";
+import { has, isFragment, isReturnRelated, requests, type Utterance } from "./classify";
 import { type Conversation, lastMentionedOrder } from "./conversation";
-import type { Cue } from "./lexicon-intents";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 
@@ -28,16 +27,11 @@ type Rule = { name: string; when: (x: Ctx) => boolean; act: (x: Ctx) => Decision
 
 const MAX_PARALLEL_LOOKUPS = 3;
 
-const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has(c));
-const requests = (u: Utterance) => has(u, "return_request") && !has(u, "asking", "not_requesting");
-const returnRelated = (u: Utterance) =>
-  has(u, "return_request", "return_question", "affirm") || isFragment(u);
-
 /** The earlier messages of the current return conversation, most recent first. */
 function returnThread(c: Conversation): Utterance[] {
   const out: Utterance[] = [];
   for (const t of c.thread) {
-    if (!returnRelated(t)) break;
+    if (!isReturnRelated(t)) break;
     out.push(t);
   }
   return out;

@@ -1,3 +1,12 @@
 export type { Behaviour } from "./decide";
+export { extractOrderNumbers } from "./extract";
 export { OfflineLanguageModel, type OfflineModelOptions } from "./model";
-export { type OpenReturn, parseSummary, renderSummary, type SummaryFacts } from "./summary-format";
+export { openReturnRequest } from "./open-request";
+export {
+  EMPTY_FACTS,
+  type OpenReturn,
+  parseSummary,
+  renderSummary,
+  type SummaryFacts,
+} from "./summary-format";
+export { detectLanguage, type Lang } from "./text";
