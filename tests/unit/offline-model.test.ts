@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { confirmAction } from "@/lib/actions";
 import { getChatModel } from "@/lib/ai/models";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/models/info";
+import { OfflineLanguageModel } from "@/lib/ai/models/offline";
 import {
   type Core,
   newChat,
@@ -227,6 +228,16 @@ describe("as a LanguageModelV3", () => {
     const turn = await annaChat({ tools: null }).say("Where is order 8041?");
     expect(turn.calls).toEqual([]);
     expect(turn.text).toMatch(/can't look that up/);
+  });
+
+  it("says it cannot do structured output instead of failing silently", async () => {
+    const result = await new OfflineLanguageModel().doGenerate({
+      prompt: [{ role: "user", content: [{ type: "text", text: "Hello!" }] }],
+      responseFormat: { type: "json", schema: { type: "object" } },
+    });
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ type: "unsupported", feature: "responseFormat" }),
+    ]);
   });
 
   it("getChatModel() gives the offline model when no API key is configured", () => {

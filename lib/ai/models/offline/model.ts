@@ -11,6 +11,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
+  SharedV3Warning,
 } from "@ai-sdk/provider";
 import { OFFLINE_MODEL_ID } from "../info";
 import { answerFromResults } from "./answer";
@@ -47,6 +48,19 @@ function promptTokens(options: LanguageModelV3CallOptions): number {
       )
     );
   }, 0);
+}
+
+/** Structured output is not something rules can produce; say so instead of failing silently. */
+function warnings(options: LanguageModelV3CallOptions): SharedV3Warning[] {
+  return options.responseFormat?.type === "json"
+    ? [
+        {
+          type: "unsupported",
+          feature: "responseFormat",
+          details: "the offline model answers in text only",
+        },
+      ]
+    : [];
 }
 
 function usage(input: number, output: number): LanguageModelV3Usage {
@@ -119,7 +133,7 @@ export class OfflineLanguageModel implements LanguageModelV3 {
       finishReason,
       usage,
       providerMetadata,
-      warnings: [],
+      warnings: warnings(options),
       response: { id: `resp_${this.generateId()}`, modelId: this.modelId, timestamp: new Date() },
     };
   }
@@ -127,7 +141,7 @@ export class OfflineLanguageModel implements LanguageModelV3 {
   async doStream(options: LanguageModelV3CallOptions) {
     const { content, usage, finishReason, providerMetadata } = this.content(options);
     const parts: LanguageModelV3StreamPart[] = [
-      { type: "stream-start", warnings: [] },
+      { type: "stream-start", warnings: warnings(options) },
       {
         type: "response-metadata",
         id: `resp_${this.generateId()}`,
