@@ -7,6 +7,9 @@ import { freePort, throwawayDir } from "./tests/e2e/server.mjs";
 // Reuse the values chosen by the first evaluation: Playwright loads this file in every worker.
 process.env.E2E_PORT ??= String(freePort());
 process.env.E2E_DATA_DIR ??= throwawayDir("e2e");
+process.env.E2E_PORT_STRICT ??= String(freePort());
+process.env.E2E_PORT_NO_MODEL ??= String(freePort());
+process.env.E2E_PORT_DEAD ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR as string;
 export const baseURL = `http://127.0.0.1:${port}`;
@@ -46,22 +49,60 @@ export default defineConfig({
     launchOptions,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } }],
-  webServer: {
-    // The production build, started exactly as `npm start` does, on a throwaway database.
-    command: `node scripts/ensure-build.mjs && npx next start -p ${port} -H 127.0.0.1`,
-    url: `${baseURL}/api/health`,
-    timeout: 300_000,
+  webServer: [
+    {
+      // The production build, started exactly as `npm start` does, on a throwaway database.
+      command: `node scripts/ensure-build.mjs && npx next start -p ${port} -H 127.0.0.1`,
+      url: `${baseURL}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATABASE_PATH: path.join(dataDir, "app.db"),
+        SEED_DEMO: "1",
+        MODEL_PROVIDER: "offline",
+        OPENAI_API_KEY: "",
+        CHAT_RATE_LIMIT_PER_MINUTE: "1000",
+      },
+    },
+    // Two more servers on the same build, for tests/e2e/chat-strict.spec.ts and
+    // chat-errors.spec.ts (see tests/e2e/servers.ts): proposals that expire in 3 s and a low
+    // message rate limit; and an OpenAI-compatible provider that refuses connections, so a turn
+    // fails the way a provider outage does.
+    extraServer(Number(process.env.E2E_PORT_STRICT), "strict", {
+      PENDING_ACTION_TTL_SECONDS: "3",
+      CHAT_RATE_LIMIT_PER_MINUTE: "3",
+    }),
+    extraServer(Number(process.env.E2E_PORT_NO_MODEL), "no-model", {
+      MODEL_PROVIDER: "openai",
+      OPENAI_API_KEY: "e2e-unused-key",
+      // Nothing listens on this port.
+      OPENAI_BASE_URL: `http://127.0.0.1:${process.env.E2E_PORT_DEAD}/v1`,
+    }),
+  ],
+});
+
+/** Starts after the main server (webServers start in order), so the build already exists. */
+function extraServer(p: number, name: string, env: Record<string, string>) {
+  return {
+    command: `npx next start -p ${p} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${p}/api/health`,
+    timeout: 120_000,
     reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
     env: {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_PATH: path.join(dataDir, "app.db"),
+      DATABASE_PATH: path.join(dataDir, name, "app.db"),
       SEED_DEMO: "1",
       MODEL_PROVIDER: "offline",
       OPENAI_API_KEY: "",
       CHAT_RATE_LIMIT_PER_MINUTE: "1000",
+      ...env,
     },
-  },
-});
+  };
+}

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
 
 /** Page object for /sign-in. */
 export class SignInPage {
@@ -115,4 +115,11 @@ export class OrdersPage {
   returnBadge(id: string) {
     return this.order(id).getByText("Return requested", { exact: true });
   }
+}
+
+/** A full-page screenshot kept in test-results/ and attached to the report. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, animations: "disabled" });
+  await testInfo.attach(name, { path: file, contentType: "image/png" });
 }

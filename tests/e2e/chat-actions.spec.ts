@@ -1,0 +1,56 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage, OrdersPage, SignInPage, screenshot } from "./pages";
+
+/**
+ * Confirm-card robustness on Anna's order 9307 (returnable; 7718 is kept for chat.spec.ts):
+ * a reload keeps the open card, a double click sends one confirm, and a second tab that confirms
+ * afterwards is told the request was already decided, without an error page.
+ */
+test("reload keeps the card; a double click confirms once; a second tab sees 'already decided'", async ({
+  page,
+  context,
+}, testInfo) => {
+  await new SignInPage(page).demo("anna");
+  const chat = new ChatPage(page);
+  const id = await chat.startNewChat();
+  await chat.ask("Create a return request for order 9307. It is defective.");
+  await expect(chat.card.getByTestId("confirm-order")).toContainText("9307");
+
+  await page.reload();
+  await expect(chat.card).toBeVisible();
+  await expect(chat.card).toHaveAttribute("data-state", "pending");
+  await expect(chat.card).toBeFocused();
+  await expect(chat.composer).toBeDisabled();
+
+  const second = new ChatPage(await context.newPage());
+  await second.open(id);
+  await expect(second.card.getByTestId("confirm-button")).toBeEnabled();
+
+  const confirms: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && /\/api\/actions\/[^/]+\/confirm$/.test(r.url()))
+      confirms.push(r.url());
+  });
+  // Two clicks in one task, before React re-renders the button as disabled: a fast double click
+  // on a slow device. Only the card's ref guard can stop the second one.
+  await chat.card.getByTestId("confirm-button").evaluate((button: HTMLButtonElement) => {
+    button.click();
+    button.click();
+  });
+  await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
+    /^Return request created\. Request ID: \S+\.$/,
+  );
+  expect(confirms).toHaveLength(1);
+  await screenshot(page, testInfo, "5-confirmed");
+
+  await second.card.getByTestId("confirm-button").click();
+  await expect(second.card.getByTestId("confirm-outcome")).toHaveText(
+    "Already decided in another tab: confirmed.",
+  );
+  await expect(second.page.getByTestId("chat-log")).toBeVisible();
+  await expect(second.composer).toBeEnabled();
+
+  const orders = new OrdersPage(page);
+  await orders.goto();
+  await expect(orders.returnBadge("9307")).toHaveCount(1);
+});
