@@ -5,9 +5,6 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmAction } from "@/lib/actions";
-import { getChatModel } from "@/lib/ai/models";
-import { OFFLINE_MODEL_ID } from "@/lib/ai/models/info";
-import { OfflineLanguageModel } from "@/lib/ai/models/offline";
 import {
   type Core,
   newChat,
@@ -211,39 +208,5 @@ describe("answers come from tool results, which are data", () => {
     });
     expect(again.text).toContain(`По заказу 7718 уже есть заявка на возврат (${result.requestId}`);
     expect(returnsFor(core.db, "7718")).toHaveLength(1);
-  });
-});
-
-describe("as a LanguageModelV3", () => {
-  it("works with generateText too, and reports the same usage for the same prompt", async () => {
-    const a = await annaChat({ mode: "generate" }).say("Where is order 8041?");
-    const b = await annaChat({ mode: "stream" }).say("Where is order 8041?");
-    expect(a.calls).toEqual(b.calls);
-    expect(a.text).toBe(b.text);
-    expect(a.inputTokens).toBeGreaterThan(0);
-    expect([a.inputTokens, a.outputTokens]).toEqual([b.inputTokens, b.outputTokens]);
-  });
-
-  it("without tools it says it cannot look things up instead of calling one", async () => {
-    const turn = await annaChat({ tools: null }).say("Where is order 8041?");
-    expect(turn.calls).toEqual([]);
-    expect(turn.text).toMatch(/can't look that up/);
-  });
-
-  it("says it cannot do structured output instead of failing silently", async () => {
-    const result = await new OfflineLanguageModel().doGenerate({
-      prompt: [{ role: "user", content: [{ type: "text", text: "Hello!" }] }],
-      responseFormat: { type: "json", schema: { type: "object" } },
-    });
-    expect(result.warnings).toEqual([
-      expect.objectContaining({ type: "unsupported", feature: "responseFormat" }),
-    ]);
-  });
-
-  it("getChatModel() gives the offline model when no API key is configured", () => {
-    const { model, info } = getChatModel();
-    expect(info).toEqual({ provider: "offline", id: OFFLINE_MODEL_ID });
-    expect(model.modelId).toBe(OFFLINE_MODEL_ID);
-    expect(model.specificationVersion).toBe("v3");
   });
 });
