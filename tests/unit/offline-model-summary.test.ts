@@ -143,6 +143,16 @@ describe("offline summary", () => {
       },
     ]);
   });
+
+  it("forgets the unfinished request once the customer moved on", async () => {
+    const summary =
+      "Customer language: en\nUnfinished return request: order unknown, reason damaged";
+    const chat = new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) }, { summary });
+    await chat.say("Where is 8041?");
+    const turn = await chat.say("I want to return order 9307");
+    expect(turn.calls).toEqual([]);
+    expect(turn.text).toContain("What is the reason for returning order 9307");
+  });
 });
 
 describe("the summary is data", () => {

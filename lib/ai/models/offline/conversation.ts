@@ -7,8 +7,8 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
-import { classify, type Utterance } from "./classify";
-import { parseSummary, type SummaryFacts } from "./summary-format";
+import { classify, isReturnRelated, type Utterance } from "./classify";
+import { type OpenReturn, parseSummary, type SummaryFacts } from "./summary-format";
 import type { Lang } from "./text";
 
 export type ToolOutcome = {
@@ -32,6 +32,11 @@ export type Conversation = {
    */
   thread: Utterance[];
   summary: SummaryFacts | null;
+  /**
+   * The summary's unfinished return request, if nothing since the fold closed it: no proposal and
+   * every later customer message still about that return.
+   */
+  summaryOpen: OpenReturn | null;
   /** The customer's language: of the latest message with letters, else the summary's, else en. */
   lang: Lang;
 };
@@ -94,7 +99,9 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
   const earlier = users.slice(threadStart, Math.max(threadStart, users.length - 1));
   const thread = earlier.reverse().slice(0, THREAD_LIMIT);
   const lang = [...users].reverse().find((u) => u.lang)?.lang ?? summary?.lang ?? "en";
-  return { users, last, outcomes, thread, summary, lang };
+  const stillOpen = threadStart === 0 && earlier.every(isReturnRelated);
+  const summaryOpen = stillOpen ? (summary?.open ?? null) : null;
+  return { users, last, outcomes, thread, summary, summaryOpen, lang };
 }
 
 /** The order most recently mentioned by the customer, here or in the summary. */

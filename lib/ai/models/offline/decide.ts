@@ -40,7 +40,7 @@ function returnThread(c: Conversation): Utterance[] {
 /** The customer already asked for a return, or described a problem we offered to return. */
 const returnOpen = (c: Conversation) =>
   returnThread(c).some((t) => requests(t) || (isFragment(t) && t.reason !== null)) ||
-  (c.thread.length === 0 && c.summary?.open != null);
+  c.summaryOpen !== null;
 
 /** Our last answer ended with an offer to prepare a return (complaint or question about returns). */
 const offered = (c: Conversation) =>
@@ -59,7 +59,7 @@ function slots({ u, c }: Ctx): Slots {
   const chain = [u, ...returnThread(c)];
   const withIds = chain.find((t) => t.ids.length > 0);
   const withReason = chain.find((t) => t.reason !== null)?.reason;
-  const open = c.summary?.open;
+  const open = c.summaryOpen;
   const summaryId = open?.orderId ? [open.orderId] : [];
   return {
     ids: withIds?.ids ?? summaryId,
