@@ -14,8 +14,6 @@ import { toolDescriptors } from "@/lib/tools/registry";
 export type TurnToolHooks = {
   /** A write was accepted as a proposal; the turn must stop and show the card. */
   onProposal(action: PendingActionDto): void;
-  /** True once this turn has proposed: one decision at a time. */
-  hasProposal(): boolean;
 };
 
 export function buildAiTools(
@@ -23,12 +21,15 @@ export function buildAiTools(
   hooks: TurnToolHooks,
 ): ToolSet {
   const tools: ToolSet = {};
+  // Parallel tool calls run concurrently: the slot is taken synchronously, before any await,
+  // so two writes in one response can never both become cards.
+  let writeSlotTaken = false;
   for (const d of toolDescriptors()) {
     tools[d.name] = tool({
       description: d.description,
       inputSchema: jsonSchema<Record<string, unknown>>(d.inputJsonSchema),
       execute: async (input: unknown, { toolCallId }) => {
-        if (d.access === "write" && hooks.hasProposal()) {
+        if (d.access === "write" && writeSlotTaken) {
           // A second write in the same turn (parallel calls) would put two cards on screen.
           const error = {
             status: "rejected" as const,
@@ -46,6 +47,7 @@ export function buildAiTools(
           });
           return { ok: false, error };
         }
+        if (d.access === "write") writeSlotTaken = true;
         const outcome = await executeToolCall(d.name, input, { ...ctx, toolCallId });
         if (outcome.kind === "proposal") hooks.onProposal(outcome.action);
         return modelView(outcome);

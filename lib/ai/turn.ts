@@ -18,6 +18,7 @@ import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { overrunText, proposalText } from "@/lib/chat/app-text";
+import { foldLongChat } from "@/lib/chat/fold";
 import { detectLanguage } from "@/lib/chat/language";
 import { loadTurnHistory, saveTurn } from "@/lib/chat/persist";
 import type { ChatUIMessage } from "@/lib/chat/types";
@@ -65,7 +66,6 @@ export async function runChatTurn({
     },
     execute: async ({ writer }) => {
       const tools = buildAiTools(ctx, {
-        hasProposal: () => proposal !== null,
         onProposal: (action) => {
           proposal = action;
           writer.write({ type: "data-pending-action", id: action.id, data: action });
@@ -112,7 +112,7 @@ export async function runChatTurn({
         finishReason: proposal ? "tool-calls" : (last?.finishReason ?? "stop"),
       });
     },
-    onFinish: ({ responseMessage, isAborted }) => {
+    onFinish: async ({ responseMessage, isAborted }) => {
       if (failed || isAborted) {
         // Nothing of this turn is kept, so neither is a card it may have proposed.
         const pending = proposal as PendingActionDto | null;
@@ -127,6 +127,7 @@ export async function runChatTurn({
         promptVersion: ACTIVE_PROMPT_VERSION,
         usage: usage ?? null,
       });
+      await foldLongChat({ chatId: chat.id, userId });
     },
   });
 

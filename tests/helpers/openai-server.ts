@@ -31,8 +31,11 @@ export type Script =
   /** Several calls = parallel tool calls in one response. `text` streams before them. */
   | { type: "tool-calls"; calls: ScriptedCall[]; text?: string; usage?: Usage }
   | { type: "error"; status: number; message?: string; headers?: Record<string, string> }
-  /** Streams `text` (default "Let me check"), then drops the connection without finish or [DONE]. */
-  | { type: "cut"; text?: string }
+  /**
+   * Streams `text` (default "Let me check") and any complete `calls`, then drops the connection
+   * without finish or [DONE].
+   */
+  | { type: "cut"; text?: string; calls?: ScriptedCall[] }
   /** Sends the headers (and `text`, if any) and then nothing: the client must give up. */
   | { type: "hang"; text?: string };
 
@@ -97,8 +100,8 @@ function streamScript(res: http.ServerResponse, model: string, script: Script, n
     finish(script.finishReason ?? "stop", script.usage);
     return;
   }
-  if (script.type === "tool-calls") {
-    script.calls.forEach((call, index) => {
+  const sendCalls = (calls: ScriptedCall[]) =>
+    calls.forEach((call, index) => {
       const args =
         typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
       const id = call.id ?? `call_${n}_${index}`;
@@ -107,13 +110,17 @@ function streamScript(res: http.ServerResponse, model: string, script: Script, n
       });
       for (const p of pieces(args)) send({ tool_calls: [{ index, function: { arguments: p } }] });
     });
+  if (script.type === "tool-calls") {
+    sendCalls(script.calls);
     finish("tool_calls", script.usage);
     return;
   }
   if (script.type === "cut") {
-    if (!text) send({ content: "Let me check" });
-    // Once what was sent is flushed, drop the connection: no finish_reason, no [DONE].
-    res.write("", () => res.socket?.destroy());
+    if (!text && !script.calls) send({ content: "Let me check" });
+    if (script.calls) sendCalls(script.calls);
+    // Once what was sent is flushed (and read: a moment later), drop the connection: no
+    // finish_reason, no [DONE].
+    res.write("", () => setTimeout(() => res.socket?.destroy(), 50));
   }
   // "hang": leave the response open; close() ends it.
 }

@@ -45,6 +45,7 @@ export async function readTurn(res: Response): Promise<TurnResult> {
   const text = (message?.parts ?? [])
     .filter((p) => p.type === "text")
     .map((p) => p.text)
+    .filter((t) => t !== "")
     .join("\n");
   const errors = chunks
     .filter((c) => c.type === "error")

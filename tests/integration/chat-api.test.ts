@@ -8,7 +8,7 @@ import { POST as sendRoute } from "@/app/api/chats/[id]/messages/route";
 import { GET as getChatRoute } from "@/app/api/chats/[id]/route";
 import { POST as createChatRoute } from "@/app/api/chats/route";
 import { getDb } from "@/db";
-import { pendingActions } from "@/db/schema";
+import { chats, pendingActions } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
@@ -196,6 +196,19 @@ describe("chat and action API", () => {
     const again = await (await anna.getChat(chat)).json();
     expect(again.messages).toHaveLength(view.messages.length);
     expect(returnsFor("7718")).toEqual([]);
+  });
+
+  it("folds a long chat into a deterministic summary with the offline model", async () => {
+    resetRateLimits();
+    const chat = await boris.newChat();
+    for (let i = 0; i < 13; i++) await boris.say(chat, i % 2 ? "Where is order 2255?" : "Hello!");
+    const row = getDb().select().from(chats).where(eq(chats.id, chat)).get()!;
+    expect(row.summarizedThrough).toBe(18);
+    expect(row.summary).toContain("2255");
+    resetRateLimits();
+    const next = await boris.say(chat, "And where is it now?");
+    expect(next.errors).toEqual([]);
+    expect(messageCount(chat)).toBe(28);
   });
 
   it("confirm ignores a body that names other arguments", async () => {
