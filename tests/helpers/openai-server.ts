@@ -27,7 +27,8 @@ export type ScriptedCall = {
 export type Usage = { prompt_tokens: number; completion_tokens: number };
 
 export type Script =
-  | { type: "text"; text: string; usage?: Usage; finishReason?: string }
+  /** `delayMs` spaces the text deltas out, like a slow model (for disconnect tests). */
+  | { type: "text"; text: string; usage?: Usage; finishReason?: string; delayMs?: number }
   /** Several calls = parallel tool calls in one response. `text` streams before them. */
   | { type: "tool-calls"; calls: ScriptedCall[]; text?: string; usage?: Usage }
   | { type: "error"; status: number; message?: string; headers?: Record<string, string> }
@@ -94,8 +95,19 @@ function streamScript(res: http.ServerResponse, model: string, script: Script, n
   };
   send({ role: "assistant", content: "" });
   const text = "text" in script ? script.text : undefined;
-  for (const p of pieces(text ?? "")) if (p) send({ content: p });
+  const slow = script.type === "text" && !!script.delayMs;
+  if (!slow) for (const p of pieces(text ?? "")) if (p) send({ content: p });
 
+  if (script.type === "text" && script.delayMs) {
+    const rest = script.text.split(/(?<= )/);
+    const tick = () => {
+      const word = rest.shift();
+      if (word === undefined) return finish(script.finishReason ?? "stop", script.usage);
+      send({ content: word });
+      setTimeout(tick, script.delayMs);
+    };
+    return tick();
+  }
   if (script.type === "text") {
     finish(script.finishReason ?? "stop", script.usage);
     return;

@@ -205,6 +205,26 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(messageCount(chat)).toBe(28);
   });
 
+  it("a browser that goes away mid-answer still gets its turn saved", async () => {
+    server.enqueue({
+      type: "text",
+      text: "Order 8041 is on its way and should arrive soon.",
+      delayMs: 30,
+    });
+    const chat = await anna.newChat();
+    const res = await anna.post(chat, { text: "Where is order 8041?" });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(messageCount(chat)).toBe(0);
+    for (let i = 0; i < 200 && messageCount(chat) < 2; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const view = await (await anna.getChat(chat)).json();
+    expect(view.messages.at(-1).parts.at(-1).text).toBe(
+      "Order 8041 is on its way and should arrive soon.",
+    );
+  });
+
   it("none of the misbehaviour above created a return", () => {
     for (const id of ["7718", "8041", "9307", "5120"]) expect(returnsFor(id)).toEqual([]);
   });
