@@ -102,11 +102,15 @@ function streamScript(res: http.ServerResponse, model: string, script: Script, n
     const rest = script.text.split(/(?<= )/);
     const tick = () => {
       const word = rest.shift();
-      if (word === undefined) return finish(script.finishReason ?? "stop", script.usage);
+      if (word === undefined) {
+        finish(script.finishReason ?? "stop", script.usage);
+        return;
+      }
       send({ content: word });
       setTimeout(tick, script.delayMs);
     };
-    return tick();
+    tick();
+    return;
   }
   if (script.type === "text") {
     finish(script.finishReason ?? "stop", script.usage);
