@@ -1,6 +1,7 @@
 import { queryAuditEvents } from "@/lib/audit/query";
 import { requireStaff } from "@/lib/auth/session";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -15,3 +16,6 @@ export const GET = handler(async (req) => {
   const page = queryAuditEvents(new URL(req.url).searchParams);
   return json(page, { headers: { "Cache-Control": "no-store" } });
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

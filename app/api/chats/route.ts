@@ -1,6 +1,7 @@
 import { requireUser } from "@/lib/auth/session";
 import { listChats, startChat } from "@/lib/chat/service";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -16,3 +17,6 @@ export const GET = handler(async (req) => {
   const user = await requireUser(req.headers);
   return json({ chats: listChats({ userId: user.id }) });
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");

@@ -1,5 +1,6 @@
 import { pingDatabase } from "@/db/queries/health";
 import { modelInfo } from "@/lib/ai/models/info";
+import { notAllowed } from "@/lib/http/methods";
 
 export const dynamic = "force-dynamic";
 
@@ -16,3 +17,6 @@ export async function GET(): Promise<Response> {
     headers: { "Cache-Control": "no-store" },
   });
 }
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

@@ -2,6 +2,7 @@ import { auditCsvStream } from "@/lib/audit/export";
 import { auditFilterParams, filtersOf, parseSearchParams } from "@/lib/audit/query";
 import { requireStaff } from "@/lib/auth/session";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 
 export const dynamic = "force-dynamic";
 
@@ -21,3 +22,6 @@ export const GET = handler(async (req) => {
     },
   });
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

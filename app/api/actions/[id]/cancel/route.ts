@@ -1,6 +1,7 @@
 import { requireUser } from "@/lib/auth/session";
 import { cancel } from "@/lib/chat/decide";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -10,3 +11,6 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   const user = await requireUser(req.headers);
   return json(cancel({ actionId: id, userId: user.id }));
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { GET, PUT, PATCH, DELETE } = notAllowed("POST");

@@ -4,6 +4,7 @@ import { assertNoPendingAction, requireChat } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 import { rateLimit } from "@/lib/http/rate-limit";
 import { normalizeMessageText, sendMessageBody } from "./schema";
 
@@ -22,3 +23,6 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
   return runChatTurn({ userId: user.id, chat, text });
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { GET, PUT, PATCH, DELETE } = notAllowed("POST");
