@@ -36,8 +36,14 @@ function createAuth() {
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     rateLimit: { enabled: false },
-    // better-auth skips its origin check under test runners; we want tests to see production behaviour.
-    advanced: { disableOriginCheck: false },
+    advanced: {
+      // better-auth skips its origin check under test runners; we want tests to see production behaviour.
+      disableOriginCheck: false,
+      // Left alone, better-auth marks cookies Secure (and __Secure- prefixed) whenever
+      // NODE_ENV=production, so `npm start` served on plain http://host:3000 could never keep a
+      // session. Secure follows the configured URL; without one, per request (secure-cookies.ts).
+      useSecureCookies: env().BETTER_AUTH_URL?.startsWith("https://") ?? false,
+    },
     logger: { level: "error" },
     plugins: [nextCookies()],
   });
