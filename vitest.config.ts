@@ -9,7 +9,11 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    include: [
+      "tests/unit/**/*.test.ts",
+      "tests/integration/**/*.test.ts",
+      "tests/system/**/*.test.ts",
+    ],
     environment: "node",
     pool: "forks",
     // Each file gets its own SQLite file (tests/helpers/db.ts); a generous hook timeout covers

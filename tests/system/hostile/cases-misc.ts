@@ -1,0 +1,182 @@
+/**
+ * Wrong methods on every route (405 in the JSON contract, with Allow), unknown API paths
+ * (JSON 404, not the HTML page), the audit API's parameters, the health endpoint, decided
+ * actions, and pages hit with tricks (no 5xx, no stack trace).
+ */
+import type { Case } from "./types";
+
+const ROUTES: [string, string[]][] = [
+  ["/api/health", ["GET"]],
+  ["/api/chats", ["GET", "POST"]],
+  ["/api/chats/{emptyChat}", ["GET"]],
+  ["/api/chats/{emptyChat}/messages", ["POST"]],
+  ["/api/actions/{pendingAction}/confirm", ["POST"]],
+  ["/api/actions/{pendingAction}/cancel", ["POST"]],
+  ["/api/audit", ["GET"]],
+  ["/api/audit/export", ["GET"]],
+];
+
+const methods: Case[] = ROUTES.flatMap(([path, allowed]) =>
+  ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    .filter((m) => !allowed.includes(m))
+    .map(
+      (method): Case => ({
+        name: `${method} ${path}`,
+        method,
+        path,
+        as: path.startsWith("/api/audit") ? "staff" : "anna",
+        status: 405,
+        code: "method_not_allowed",
+      }),
+    ),
+);
+
+const unknownApi: Case[] = [
+  ["/api/nope", "GET"],
+  ["/api/chats/{emptyChat}/messages/extra", "GET"],
+  ["/api/actions/{pendingAction}", "POST"],
+  ["/api/actions/{pendingAction}/execute", "POST"],
+  ["/api/admin", "DELETE"],
+].map(([path, method]) => ({
+  name: `unknown API path: ${method} ${path}`,
+  method,
+  path: path!,
+  status: 404,
+  code: "not_found",
+}));
+
+const audit: Case[] = [
+  ["customer reads the audit", "/api/audit", "anna", 403, "forbidden"],
+  ["customer exports the audit", "/api/audit/export", "anna", 403, "forbidden"],
+  ["limit is not a number", "/api/audit?limit=abc", "staff", 400, "invalid_request"],
+  ["limit zero", "/api/audit?limit=0", "staff", 400, "invalid_request"],
+  ["limit over 200", "/api/audit?limit=100000", "staff", 400, "invalid_request"],
+  ["negative limit", "/api/audit?limit=-1", "staff", 400, "invalid_request"],
+  ["status not in the list", "/api/audit?status=hacked", "staff", 400, "invalid_request"],
+  ["from is not a date", "/api/audit?from=yesterday", "staff", 400, "invalid_request"],
+  ["SQL in from", "/api/audit?from=2024-01-01%27%20OR%201%3D1--", "staff", 400, "invalid_request"],
+  ["forged cursor", "/api/audit?cursor=c1.Li4vLi4v", "staff", 400, "invalid_request"],
+  ["cursor of junk", "/api/audit?cursor=%27%3B--", "staff", 400, "invalid_request"],
+  [
+    "repeated parameter",
+    "/api/audit?status=success&status=rejected",
+    "staff",
+    400,
+    "invalid_request",
+  ],
+  ["unknown parameter", "/api/audit?stauts=success", "staff", 400, "invalid_request"],
+  [
+    "from after to",
+    "/api/audit?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z",
+    "staff",
+    400,
+    "invalid_request",
+  ],
+  ["very long userId", `/api/audit?userId=${"u".repeat(3000)}`, "staff", 400, "invalid_request"],
+  ["export with a cursor", "/api/audit/export?cursor=c1.MTIz", "staff", 400, "invalid_request"],
+  [
+    "export with a bad status",
+    "/api/audit/export?status=%3Cscript%3E",
+    "staff",
+    400,
+    "invalid_request",
+  ],
+].map(([name, path, as, status, code]) => ({
+  name: `audit: ${name}`,
+  path: path as string,
+  as: as as Case["as"],
+  status: status as number,
+  code: code as string,
+}));
+
+const malformed: Case[] = [
+  ["GET", "/api/chats/%E0%A4%A"],
+  ["POST", "/api/chats/%ZZ/messages"],
+  ["POST", "/api/actions/%ZZ/confirm"],
+  ["POST", "/api/actions/%E0%A4%A/cancel"],
+].map(([method, path]) => ({
+  name: `malformed escape: ${method} ${path}`,
+  method,
+  path: path!,
+  status: 400,
+  code: "invalid_request",
+}));
+
+const decided: Case[] = [
+  ["confirm a cancelled action", "{cancelledAction}/confirm", 409, "already_decided"],
+  ["cancel a cancelled action", "{cancelledAction}/cancel", 409, "already_decided"],
+  ["confirm a superseded action", "{supersededAction}/confirm", 409, "superseded"],
+  ["cancel a superseded action", "{supersededAction}/cancel", 409, "superseded"],
+].map(([name, tail, status, code]) => ({
+  name: name as string,
+  method: "POST",
+  path: `/api/actions/${tail}`,
+  status: status as number,
+  code: code as string,
+}));
+
+const health: Case[] = [
+  {
+    name: "health: TRACE is refused by Node's fetch layer inside Next before any route code runs",
+    method: "TRACE",
+    path: "/api/health",
+    status: 500,
+    code: null,
+  },
+  {
+    name: "health: unknown method is refused by Next before any route code runs",
+    method: "PROPFIND",
+    path: "/api/health",
+    status: 400,
+    code: null,
+  },
+];
+
+/** Pages: HTML is fine here, but never a 5xx or a stack trace. */
+// The chat page answers an id that is not yours with its own "chat not found" view (200);
+// security-headers.test.ts checks that nothing of the other chat is in it.
+const pages: Case[] = [
+  ["chat page of an unknown id", "/chat/00000000-0000-0000-0000-000000000000", "anna", 200],
+  ["chat page of boris's chat", "/chat/{borisChat}", "anna", 200],
+  ["chat page with markup in the id", "/chat/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "anna", 200],
+  ["chat page with an encoded traversal", "/chat/..%2F..%2Fapi%2Fhealth", "anna", 200],
+  ["chat page with a very long id", `/chat/${"c".repeat(4000)}`, "anna", 200],
+  ["chat page with a malformed escape", "/chat/%E0%A4%A", "anna", 400],
+  ["chat page with an invalid escape", "/chat/%ZZ", "anna", 400],
+  ["chat page signed out", "/chat/{emptyChat}", "none", 307],
+  ["orders page signed out", "/", "none", 307],
+  ["unknown page", "/wp-admin/install.php", "none", 404],
+  ["dotfile probe", "/.env", "none", 404],
+  ["traversal to the database", "/..%2F..%2Fdata%2Fapp.db", "none", 404],
+  ["staff opens a customer's chat page", "/chat/{emptyChat}", "staff", 307],
+].map(([name, path, as, status]) => ({
+  name: `page: ${name}`,
+  path: path as string,
+  as: as as Case["as"],
+  status: status as number,
+}));
+
+const serverActions: Case[] = [
+  {
+    name: "page: forged server action id",
+    method: "POST",
+    path: "/",
+    headers: {
+      "next-action": "0123456789abcdef0123456789abcdef01234567",
+      "content-type": "text/plain",
+    },
+    body: "[]",
+    status: 400,
+  },
+];
+
+export const miscCases: Case[] = [
+  ...methods,
+  ...unknownApi,
+  ...audit,
+  ...malformed,
+  ...decided,
+  ...health,
+  ...pages,
+  ...serverActions,
+];

@@ -1,0 +1,96 @@
+/**
+ * A running production server on a throwaway demo database, with customers signed in over
+ * HTTP and actions in every state the hostile cases need. Built once per test file.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { HttpCustomer, pendingActionOf } from "@/bench/lib/client";
+import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
+
+export const DIST_DIR = ".next-system";
+const RETURN_7718 = "Create a return request for order 7718. The item arrived damaged.";
+const RETURN_4410 = "Create a return request for order 4410. The item arrived damaged.";
+
+export type World = {
+  server: Server;
+  base: string;
+  dbFile: string;
+  anna: HttpCustomer;
+  boris: HttpCustomer;
+  staff: HttpCustomer;
+  /** Values substituted for {name} in the case tables. */
+  ids: Record<string, string>;
+  stop: () => Promise<void>;
+};
+
+async function propose(c: HttpCustomer, chatId: string, text: string): Promise<string> {
+  const action = pendingActionOf(await c.say(chatId, text));
+  if (!action) throw new Error(`no proposal for "${text}"`);
+  return action.id;
+}
+
+export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+  ensureBuild(DIST_DIR);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-system-"));
+  const dbFile = path.join(dir, "app.db");
+  const server = await startServer({
+    distDir: DIST_DIR,
+    dbPath: dbFile,
+    // The hostile cases are about validation, not about the per-minute message budget.
+    env: { CHAT_RATE_LIMIT_PER_MINUTE: "10000", ...env },
+  });
+  const base = server.url;
+  const [anna, boris, staff] = await Promise.all([
+    HttpCustomer.signIn(base, "anna@example.com"),
+    HttpCustomer.signIn(base, "boris@example.com"),
+    HttpCustomer.signIn(base, "staff@example.com"),
+  ]);
+
+  // Order matters: a new chat supersedes the user's pending actions in other chats.
+  const supersededChat = await anna.newChat();
+  const supersededAction = await propose(anna, supersededChat, RETURN_7718);
+  const emptyChat = await anna.newChat();
+  // The first refusal of a superseded action notes it in the chat once; do it before the cases.
+  await (await anna.decide(supersededAction, "confirm")).text();
+  const cancelledChat = await anna.newChat();
+  const cancelledAction = await propose(anna, cancelledChat, RETURN_7718);
+  await (await anna.decide(cancelledAction, "cancel")).text();
+  const pendingChat = await anna.newChat();
+  const pendingAction = await propose(anna, pendingChat, RETURN_7718);
+  const borisChat = await boris.newChat();
+  const borisAction = await propose(boris, borisChat, RETURN_4410);
+
+  // A cookie that was valid until its session was signed out.
+  const gone = await HttpCustomer.signIn(base, "anna@example.com");
+  const out = await gone.fetch("/api/auth/sign-out", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
+  if (out.status !== 200) throw new Error(`sign-out: ${out.status} ${await out.text()}`);
+  await out.text();
+
+  return {
+    server,
+    base,
+    dbFile,
+    anna,
+    boris,
+    staff,
+    ids: {
+      emptyChat,
+      pendingChat,
+      pendingAction,
+      supersededAction,
+      cancelledAction,
+      borisChat,
+      borisAction,
+      signedOutCookie: gone.cookie,
+    },
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
