@@ -15,7 +15,10 @@ export function JsonView({
       {value === null || value === undefined ? (
         <p className="text-sm text-slate-500">None</p>
       ) : (
+        // Focusable so keyboard users can scroll a long plan (axe: scrollable-region-focusable).
         <pre
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+          tabIndex={0}
           className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-900 p-3 text-xs text-slate-100"
           data-testid={testId}
         >

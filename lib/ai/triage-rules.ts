@@ -180,12 +180,15 @@ export function triageByRules(messages: TranscriptMessage[], actions: StaffActio
   const f = factsOf(messages, actions);
   const category = categoryOf(f);
   const sentiment = sentimentOf(f.userText);
-  const troubled = f.action?.status === "failed" || has(f.userText, URGENT);
-  const urgency: Triage["urgency"] = troubled
-    ? "high"
-    : f.action?.status === "stale" || (sentiment === "negative" && category === "return_request")
-      ? "medium"
-      : "low";
+  // Urgency is about staff: something broke, or an upset customer whose return is still open.
+  const open = !f.action || f.action.status === "pending" || f.action.status === "executing";
+  const urgency: Triage["urgency"] =
+    f.action?.status === "failed" || has(f.userText, URGENT)
+      ? "high"
+      : f.action?.status === "stale" ||
+          (sentiment === "negative" && category === "return_request" && open)
+        ? "medium"
+        : "low";
   const { summary, nextStep } = summaryAndNext(category, f);
   return TRIAGE.parse({
     category,

@@ -58,7 +58,7 @@ const action = (
 });
 
 describe("triage by rules (offline)", () => {
-  it("a confirmed return of a damaged item: negative, refund next", () => {
+  it("a confirmed return of a damaged item: negative but settled, refund next", () => {
     const t = triageByRules(
       [
         msg("user", "Create a return request for order 7718. The item arrived damaged."),
@@ -69,10 +69,18 @@ describe("triage by rules (offline)", () => {
     expect(t).toEqual({
       category: "return_request",
       sentiment: "negative",
-      urgency: "medium",
+      urgency: "low",
       summary: "Customer asked to return order 7718 (damaged); the return request was created.",
       nextStep: "Process return RR-1 for order 7718 and refund it to Visa •••• 4242.",
     });
+  });
+
+  it("an upset customer whose return is still open is medium urgency", () => {
+    const said = msg("user", "Return 7718, it arrived broken.");
+    expect(triageByRules([said], [action("pending")]).urgency).toBe("medium");
+    expect(triageByRules([said], []).urgency).toBe("medium");
+    expect(triageByRules([said], [action("cancelled")]).urgency).toBe("low");
+    expect(triageByRules([said], [action("stale")]).urgency).toBe("medium");
   });
 
   it("a failed return is high urgency whatever the mood", () => {

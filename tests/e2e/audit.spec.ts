@@ -1,0 +1,150 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { ApiCustomer, AuditPage } from "./audit-pages";
+import { SignInPage } from "./pages";
+
+/**
+ * Staff audit, end to end against the production build. Anna makes real events through the chat
+ * API (a status question, a return proposal she cancels). Nothing is confirmed here: the demo's
+ * returnable orders belong to the chat specs, which run later against the same database.
+ */
+test.describe.configure({ mode: "serial" });
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+  ).toEqual([]);
+}
+
+let chatId: string;
+let actionId: string;
+
+test.beforeAll(async ({ baseURL }) => {
+  const anna = await ApiCustomer.signIn(baseURL!, "anna@example.com");
+  chatId = await anna.newChat();
+  expect(await anna.say(chatId, "Where is order 8041?")).toBeNull();
+  const proposed = await anna.say(
+    chatId,
+    "Create a return request for order 7718. The item arrived damaged.",
+  );
+  expect(proposed).not.toBeNull();
+  actionId = proposed!;
+  await anna.cancel(actionId);
+  await anna.api.dispose();
+});
+
+test("visitors are sent to sign in and customers away, from the pages and the APIs", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  for (const path of [
+    "/audit",
+    `/audit/chats/${chatId}`,
+    `/audit/actions/${actionId}`,
+    "/audit/events/1",
+  ]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/sign-in$/);
+  }
+  const anon = await playwright.request.newContext({ baseURL });
+  for (const path of ["/api/audit", "/api/audit/export", `/api/staff/chats/${chatId}`]) {
+    expect((await anon.get(path)).status(), path).toBe(401);
+  }
+  await anon.dispose();
+
+  await new SignInPage(page).demo("anna");
+  for (const path of ["/audit", `/audit/chats/${chatId}`, `/audit/actions/${actionId}`]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("order-list")).toBeVisible();
+  }
+  for (const path of ["/api/audit", "/api/audit/export", `/api/staff/chats/${chatId}`]) {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(403);
+    expect((await res.json()).error.code).toBe("forbidden");
+  }
+  const triage = await page.request.post(`/api/staff/chats/${chatId}/triage`, {
+    headers: { origin: baseURL! },
+  });
+  expect(triage.status()).toBe(403);
+});
+
+test("staff go from the table to the action's timeline and the chat transcript", async ({
+  page,
+}) => {
+  await new SignInPage(page).demo("staff");
+  await page.getByTestId("nav-audit").click();
+  const audit = new AuditPage(page);
+  await expect(audit.rows.first()).toBeVisible();
+  await expect(audit.chart).toContainText("Events by status");
+  await expectNoSeriousA11yViolations(page);
+
+  await audit.filter({ status: "cancelled", customer: "anna@example.com" });
+  await expect(page).toHaveURL(/status=cancelled/);
+  const row = audit.rows.first();
+  await expect(row.getByTestId("status-badge")).toHaveText("Cancelled");
+  await expect(row.getByTestId("audit-customer")).toHaveText("anna@example.com");
+  await expect(row.getByTestId("audit-tool")).toHaveText("create_return_request");
+  await expect(
+    audit.chart.getByTestId("chart-cancelled").getByTestId("chart-count"),
+  ).not.toHaveText("0");
+
+  await row.getByTestId("audit-row-link").click();
+  await expect(page.getByTestId("event-heading")).toBeVisible();
+  await expect(page.getByTestId("event-arguments")).toContainText('"orderId": "7718"');
+  await expect(page.getByTestId("plan-summary")).toContainText("return order 7718");
+  const steps = audit.timeline.getByTestId("timeline-step");
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0)).toContainText("Proposed");
+  await expect(steps.nth(0)).toContainText("by the assistant");
+  await expect(steps.nth(1)).toContainText("Cancelled");
+  await expect(steps.nth(1)).toContainText("Anna Petrova <anna@example.com>");
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByTestId("open-transcript").click();
+  await expect(page).toHaveURL(new RegExp(`/audit/chats/${chatId}$`));
+  const messages = page.getByTestId("transcript-message");
+  await expect(messages.first()).toContainText("Where is order 8041?");
+  await expect(page.getByTestId("transcript-proposal")).toContainText("create_return_request");
+  await expect(page.getByTestId("transcript-outcome")).toContainText("cancelled");
+  // Read-only: no composer, no confirm buttons.
+  await expect(page.getByRole("textbox")).toHaveCount(0);
+  await expect(page.getByTestId("confirm-button")).toHaveCount(0);
+
+  await expect(page.getByTestId("triage-none")).toBeVisible();
+  await page.getByTestId("run-triage").click();
+  await expect(page.getByTestId("triage-category")).toHaveText("return request");
+  await expect(page.getByTestId("triage-sentiment")).toHaveText("negative");
+  await expect(page.getByTestId("triage-summary")).toContainText("7718");
+  await page.reload();
+  await expect(page.getByTestId("triage-summary")).toContainText("7718");
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("staff page through events and export the filtered ones as CSV", async ({ page }) => {
+  await new SignInPage(page).demo("staff");
+  const audit = new AuditPage(page);
+  await audit.goto(`?chat=${chatId}`);
+  await expect(page.getByTestId("filter-chat")).toContainText(chatId);
+  // Status call, proposal, cancel: three events in this chat, newest first.
+  await expect(audit.rows).toHaveCount(3);
+  await expect(audit.rows.getByTestId("status-badge")).toHaveText([
+    "Cancelled",
+    "Confirmation required",
+    "Success",
+  ]);
+
+  const href = await page.getByTestId("export-csv").getAttribute("href");
+  const csv = await page.request.get(href!);
+  expect(csv.headers()["content-type"]).toMatch(/^text\/csv/);
+  const lines = (await csv.text()).trim().split("\r\n");
+  expect(lines).toHaveLength(4);
+  expect(lines[1]).toContain(",cancelled,");
+
+  // Keyset pages: a bad cursor is reported, not a crash.
+  await audit.goto(`?chat=${chatId}&before=garbage`);
+  await expect(page.getByTestId("filter-problems")).toContainText("page link was damaged");
+});
