@@ -1,6 +1,13 @@
 import Link from "next/link";
 import type { ChatSummary } from "@/lib/chat-client/schemas";
-import { formatDateTime } from "@/lib/format/date";
+
+/** When a chat was started, to the minute: seconds are noise in a list. */
+const started = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
 
 type Props = {
   chats: ChatSummary[] | null;
@@ -35,7 +42,7 @@ export function ChatSidebar({ chats, currentId, open, id }: Props) {
                 >
                   <span className="block truncate">{c.title || "New chat"}</span>
                   <span className="block text-xs font-normal text-slate-600">
-                    {formatDateTime(c.createdAt)}
+                    {started.format(new Date(c.createdAt))}
                   </span>
                 </Link>
               </li>

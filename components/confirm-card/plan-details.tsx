@@ -1,6 +1,6 @@
+import { LocalDate } from "@/components/chat/local-date";
 import { argumentRows, itemRows } from "@/lib/chat-client/action-view";
 import type { PendingAction } from "@/lib/chat-client/schemas";
-import { formatDate } from "@/lib/format/date";
 import { formatMoney } from "@/lib/format/money";
 
 /**
@@ -23,7 +23,7 @@ export function PlanDetails({ action }: { action: PendingAction }) {
             {plan.order?.deliveredAt && (
               <span className="text-slate-600">
                 {" "}
-                · delivered {formatDate(plan.order.deliveredAt)}
+                · delivered <LocalDate iso={plan.order.deliveredAt} />
               </span>
             )}
           </dd>
@@ -56,7 +56,12 @@ export function PlanDetails({ action }: { action: PendingAction }) {
         </>
       )}
       {plan.windowEndsAt && (
-        <Row label="Return window" value={`until ${formatDate(plan.windowEndsAt)}`} />
+        <>
+          <dt className="text-slate-600">Return window</dt>
+          <dd>
+            until <LocalDate iso={plan.windowEndsAt} />
+          </dd>
+        </>
       )}
     </dl>
   );

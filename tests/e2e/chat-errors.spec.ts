@@ -85,3 +85,18 @@ test.describe("chat errors when the model provider is down", () => {
     await expect(chat.userMessages).toHaveCount(0);
   });
 });
+
+test("someone else's chat reads as missing, with a way back", async ({ page }) => {
+  await new SignInPage(page).demo("anna");
+  const annas = await new ChatPage(page).startNewChat();
+  await page.getByTestId("sign-out").click();
+  await new SignInPage(page).demo("boris");
+  await page.goto(`/chat/${annas}`);
+  await expect(page.getByTestId("chat-error")).toHaveText(
+    "This chat does not exist or is not yours. Open your chats",
+  );
+  await expect(page.getByTestId("chat-composer")).toHaveCount(0);
+  await page.getByRole("link", { name: "Open your chats" }).click();
+  await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+  await expect(page.getByTestId("chat-composer")).toBeEnabled();
+});
