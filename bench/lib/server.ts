@@ -45,6 +45,8 @@ export type ServerOptions = {
   env?: Record<string, string>;
   /** Node flags for the server process, e.g. ["--cpu-prof"]. */
   nodeArgs?: string[];
+  /** A restart after a crash comes back on the same address. Default: a free port. */
+  port?: number;
 };
 
 export type Server = {
@@ -58,7 +60,7 @@ export type Server = {
 };
 
 export async function startServer(opts: ServerOptions): Promise<Server> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
