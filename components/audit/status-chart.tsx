@@ -23,7 +23,7 @@ export function StatusChart({
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4" data-testid="status-chart">
       <figcaption className="mb-3 text-sm text-slate-700">
-        <span className="font-medium">Events by status</span>{" "}
+        <span className="font-medium">Events by status</span> (all customers and tools){" "}
         {range.chosen ? "in the chosen range" : "in the last 7 days"} ({formatUtc(range.from)} –{" "}
         {formatUtc(range.to)}): <span data-testid="chart-total">{total}</span> in total
       </figcaption>
