@@ -90,9 +90,9 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
       data-action-id={action.id}
       data-state={outcome?.kind ?? "pending"}
     >
-      <h3 id={titleId} className="font-semibold">
+      <h2 id={titleId} className="font-semibold">
         {copy.title}
-      </h3>
+      </h2>
       <p id={summaryId} className="mt-1 text-sm text-slate-700" data-testid="confirm-summary">
         {actionSummary(action)}
       </p>

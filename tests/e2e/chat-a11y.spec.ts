@@ -15,10 +15,10 @@ async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, name: s
   const serious = results.violations.filter(
     (v) => v.impact === "serious" || v.impact === "critical",
   );
-  await testInfo.attach(`axe-${name}.json`, {
-    body: JSON.stringify(results.violations, null, 2),
-    contentType: "application/json",
-  });
+  // Every finding (moderate and minor too) is kept next to the screenshots for review.
+  const file = testInfo.outputPath(`axe-${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(results.violations, null, 2));
+  await testInfo.attach(`axe-${name}`, { path: file, contentType: "application/json" });
   expect(
     serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
   ).toEqual([]);

@@ -54,3 +54,27 @@ test("reload keeps the card; a double click confirms once; a second tab sees 'al
   await orders.goto();
   await expect(orders.returnBadge("9307")).toHaveCount(1);
 });
+
+test("a card retired by a new chat says so when clicked, without an error page", async ({
+  page,
+  context,
+}) => {
+  // Boris's 4410: nothing is created here (chat-ru.spec.ts confirms 4410 later in the run).
+  await new SignInPage(page).demo("boris");
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  await chat.ask("Create a return request for order 4410. The item arrived damaged.");
+  await expect(chat.composer).toBeDisabled();
+
+  // Starting a new chat elsewhere supersedes the proposal waiting here.
+  const elsewhere = new ChatPage(await context.newPage());
+  await elsewhere.startNewChat();
+
+  await chat.card.getByTestId("confirm-button").click();
+  await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
+    "No longer valid: a newer request or a new chat replaced it. Nothing was created.",
+  );
+  await expect(chat.composer).toBeEnabled();
+  await page.reload();
+  await expect(chat.card).toHaveAttribute("data-state", "superseded");
+});
