@@ -1,0 +1,141 @@
+/**
+ * Security headers and session cookies of the production server (issue 7.3): what a browser
+ * receives on pages, API answers and errors, and the cookie attributes over HTTP and HTTPS.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PASSWORD } from "@/bench/lib/client";
+import { type Server, startServer } from "@/bench/lib/server";
+import { send } from "./lib/raw-http";
+import { DIST_DIR, startWorld, type World } from "./lib/world";
+
+let w: World;
+
+beforeAll(async () => {
+  w = await startWorld();
+}, 15 * 60_000);
+
+afterAll(async () => {
+  await w?.stop();
+});
+
+/** Parses one Set-Cookie line into its name and lower-cased attributes. */
+function cookieOf(line: string) {
+  const [pair, ...attrs] = line.split(";").map((s) => s.trim());
+  const [name] = pair!.split("=");
+  const map = new Map(attrs.map((a) => [a.split("=")[0]!.toLowerCase(), a.split("=")[1] ?? ""]));
+  return { name: name!, attrs: map };
+}
+
+async function signIn(base: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base, ...headers },
+    body: JSON.stringify({ email: "boris@example.com", password: DEMO_PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie().map(cookieOf);
+}
+
+describe("security headers", () => {
+  const targets: [string, string, string?][] = [
+    ["the orders page", "/"],
+    ["the sign-in page", "/sign-in"],
+    ["a chat page", "/chat/{emptyChat}"],
+    ["the health API", "/api/health"],
+    ["a JSON API answer", "/api/chats"],
+    ["a JSON API error", "/api/chats/unknown"],
+    ["a refused POST", "/api/actions/unknown/confirm", "POST"],
+    ["an unknown API path", "/api/nope"],
+    ["the HTML 404 page", "/no-such-page"],
+  ];
+
+  it.each(targets)("%s carries them", async (_, rawPath, method = "GET") => {
+    const res = await send(w.base, {
+      method,
+      path: rawPath.replace("{emptyChat}", w.ids.emptyChat!),
+      headers: { cookie: w.anna.cookie },
+    });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).toContain("form-action 'self'");
+    // eval is for the dev server's hot reload only.
+    expect(csp).not.toContain("unsafe-eval");
+    expect(res.headers["x-frame-options"]).toBe("DENY");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(res.headers["x-powered-by"]).toBeUndefined();
+  });
+
+  it("keeps session-bound API answers out of shared caches", async () => {
+    const res = await w.anna.fetch(`/api/chats/${w.ids.pendingChat}`);
+    expect(res.headers.get("cache-control") ?? "").toMatch(/no-store|private/);
+  });
+});
+
+describe("session cookies", () => {
+  it("over plain HTTP: HttpOnly, SameSite=Lax, Path=/, not Secure (or the browser drops it)", async () => {
+    const [session] = (await signIn(w.base)).filter((c) => c.name.endsWith("session_token"));
+    expect(session?.name).toBe("better-auth.session_token");
+    expect(session?.attrs.has("httponly")).toBe(true);
+    expect(session?.attrs.get("samesite")?.toLowerCase()).toBe("lax");
+    expect(session?.attrs.get("path")).toBe("/");
+    expect(session?.attrs.has("secure")).toBe(false);
+  });
+
+  it("behind a TLS proxy (X-Forwarded-Proto: https): every cookie is also Secure", async () => {
+    const cookies = await signIn(w.base, { "x-forwarded-proto": "https" });
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const c of cookies) {
+      expect(c.attrs.has("secure"), c.name).toBe(true);
+      expect(c.attrs.has("httponly"), c.name).toBe(true);
+    }
+  });
+
+  it("sign-out expires the session cookie", async () => {
+    const res = await w.boris.fetch("/api/auth/sign-out", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    const session = res.headers
+      .getSetCookie()
+      .map(cookieOf)
+      .find((c) => c.name.endsWith("session_token"));
+    expect(session?.attrs.get("max-age")).toBe("0");
+    const after = await w.boris.fetch("/api/chats");
+    expect(after.status).toBe(401);
+  });
+});
+
+describe("session cookies with an https BETTER_AUTH_URL", () => {
+  let server: Server;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-https-"));
+    server = await startServer({
+      distDir: DIST_DIR,
+      dbPath: path.join(dir, "app.db"),
+      env: { BETTER_AUTH_URL: "https://returns.example" },
+    });
+  }, 5 * 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("uses the __Secure- prefix and Secure on every cookie", async () => {
+    const cookies = await signIn(server.url);
+    const session = cookies.find((c) => c.name.endsWith("session_token"));
+    expect(session?.name).toBe("__Secure-better-auth.session_token");
+    for (const c of cookies) expect(c.attrs.has("secure"), c.name).toBe(true);
+  });
+});
