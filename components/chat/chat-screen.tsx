@@ -14,16 +14,22 @@ type Initial = { ok: true; data: ChatSnapshot } | { ok: false; status: number };
  * (loaded by the page, so a reload shows an open proposal again).
  */
 export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initial }) {
-  const [chats, setChats] = useState<ChatSummary[] | null>(null);
+  const [chats, setChats] = useState<ChatSummary[] | "failed" | null>(null);
   const [listOpen, setListOpen] = useState(false);
 
   const refreshChats = useCallback(() => {
-    void fetchChats().then((r) => r.ok && setChats(r.data));
+    void fetchChats().then((r) => setChats(r.ok ? r.data : "failed"));
   }, []);
-  useEffect(refreshChats, [refreshChats]);
+  // Also when the page moves to another chat: a chat just created is not in the old list, and
+  // the phone-sized list panel should close behind the chosen chat.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chatId is the trigger, not an input
+  useEffect(() => {
+    refreshChats();
+    setListOpen(false);
+  }, [chatId, refreshChats]);
 
   const title =
-    chats?.find((c) => c.id === chatId)?.title ||
+    (Array.isArray(chats) ? chats.find((c) => c.id === chatId)?.title : null) ||
     (initial.ok ? initial.data.chat.title : null) ||
     "New chat";
 

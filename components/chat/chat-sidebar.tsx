@@ -10,7 +10,8 @@ const started = new Intl.DateTimeFormat("en-GB", {
 });
 
 type Props = {
-  chats: ChatSummary[] | null;
+  /** null while loading. */
+  chats: ChatSummary[] | "failed" | null;
   currentId: string;
   /** Small screens: the list is a panel the customer opens from the toolbar. */
   open: boolean;
@@ -28,6 +29,10 @@ export function ChatSidebar({ chats, currentId, open, id }: Props) {
       <h2 className="px-4 pt-4 pb-2 text-sm font-semibold text-slate-700">Your chats</h2>
       {chats === null ? (
         <p className="px-4 pb-4 text-sm text-slate-600">Loading…</p>
+      ) : chats === "failed" ? (
+        <p className="px-4 pb-4 text-sm text-slate-700">
+          Your chats could not be loaded. Reload the page to try again.
+        </p>
       ) : (
         <ul className="max-h-60 overflow-y-auto pb-2 md:max-h-none" data-testid="chat-list">
           {chats.map((c) => {
