@@ -22,9 +22,14 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
   // Final states decided in this page (click, countdown). They win over the stored status, which
   // was read before the decision.
   const [decided, setDecided] = useState<Record<string, CardOutcome>>({});
-  const onOutcome = useCallback((id: string, outcome: CardOutcome) => {
-    setDecided((d) => (d[id] ? d : { ...d, [id]: outcome }));
-  }, []);
+  const { dismissProblem } = session;
+  const onOutcome = useCallback(
+    (id: string, outcome: CardOutcome) => {
+      setDecided((d) => (d[id] ? d : { ...d, [id]: outcome }));
+      dismissProblem("action_pending");
+    },
+    [dismissProblem],
+  );
 
   const stored = useMemo(() => collectOutcomes(messages), [messages]);
   const decidedIds = useMemo(() => new Set(Object.keys(decided)), [decided]);

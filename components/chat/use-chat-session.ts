@@ -1,6 +1,6 @@
 "use client";
 import { useChat } from "@ai-sdk/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { fetchChatSnapshot } from "@/lib/chat-client/api";
 import { type ChatProblem, isRequestRejected, toChatProblem } from "@/lib/chat-client/errors";
 import type { ChatMessage, ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
@@ -82,6 +82,11 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     void sendMessage({ text });
   }
 
+  /** Drops the banner if it is of this kind (e.g. "decide first" once the card is decided). */
+  const dismissProblem = useCallback((kind: ChatProblem["kind"]) => {
+    setProblem((p) => (p?.kind === kind ? null : p));
+  }, []);
+
   function retry() {
     setProblem(null);
     // regenerate() drops a partial answer and resends the last user text (turnRequestBody).
@@ -100,5 +105,6 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     serverPending,
     send,
     retry,
+    dismissProblem,
   };
 }

@@ -111,9 +111,17 @@ test.describe("chat: the eight scenarios (English)", () => {
     expect(after.messages).toEqual(before.messages);
     expect(after.pendingAction.id).toBe(before.pendingAction.id);
 
+    // Deciding in the tab that was refused clears its "decide first" banner; the first tab,
+    // which still shows the card as open, learns it was decided there.
+    await other.card.getByTestId("cancel-button").click();
+    await expect(other.card.getByTestId("confirm-outcome")).toHaveText(
+      "Cancelled. Nothing was created.",
+    );
+    await expect(other.error).toHaveCount(0);
+    await expect(other.composer).toBeEnabled();
     await chat.card.getByTestId("cancel-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      "Cancelled. Nothing was created.",
+      "Already decided in another tab: cancelled.",
     );
     await other.page.close();
   });
