@@ -2,6 +2,7 @@
 import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { authClient } from "@/lib/auth/client";
+import { safeNext } from "@/lib/auth/safe-next";
 
 const DEMO_ACCOUNTS = [
   { email: "anna@example.com", label: "Anna (customer)", hint: "orders 7718, 8041 and more" },
@@ -12,7 +13,7 @@ const DEMO_PASSWORD = "returns-demo";
 
 export function SignInForm() {
   const router = useRouter();
-  const next = safeNext(useSearchParams().get("next"));
+  const next = safeNext(useSearchParams().get("next"), globalThis.location?.origin);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -126,9 +127,4 @@ export function SignInForm() {
       </section>
     </div>
   );
-}
-
-/** Only same-site relative paths: `?next=https://evil` must not become an open redirect. */
-function safeNext(value: string | null): string {
-  return value?.startsWith("/") && !value.startsWith("//") ? value : "/";
 }

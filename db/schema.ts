@@ -169,6 +169,11 @@ export const chats = sqliteTable(
     summary: text("summary"),
     /** How many messages (by seq) the summary covers. */
     summarizedThrough: integer("summarized_through").notNull().default(0),
+    /**
+     * Set while a turn runs (a lease, so a crash frees it): a second message to the same chat
+     * cannot start a parallel turn that slips past the pending-action check.
+     */
+    turnLockedUntil: ms("turn_locked_until"),
     /** Staff triage (structured summary), JSON. */
     triage: text("triage", { mode: "json" }),
     createdAt: createdAt(),

@@ -22,10 +22,16 @@ const schema = z
     ),
     BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
     BETTER_AUTH_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(100_000).default(10),
+    ),
     CHAT_RATE_LIMIT_PER_MINUTE: z.preprocess(
       emptyToUndefined,
       z.coerce.number().int().min(1).max(10_000).default(20),
     ),
+    // `npm run bench` only: turns on GET /api/bench/floor (see docs/benchmarks.md).
+    BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   })
   .transform((e) => ({
     ...e,

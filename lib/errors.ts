@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   action_pending: 409,
+  turn_in_progress: 409,
   already_decided: 409,
   stale: 409,
   superseded: 409,

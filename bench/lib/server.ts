@@ -77,6 +77,8 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
         DATABASE_PATH: opts.dbPath,
         MODEL_PROVIDER: "offline",
         OPENAI_API_KEY: "",
+        // Every simulated customer signs in from 127.0.0.1: one client as far as throttling knows.
+        AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "100000",
         ...opts.env,
       },
     },

@@ -1,8 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, max, or, sql } from "drizzle-orm";
 import { getDb } from "../index";
 import { chats, messages } from "../schema";
+import { writeTransaction } from "./tx";
 
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -91,8 +92,10 @@ export function appendMessages({
   title?: string | null;
   now?: Date;
 }): void {
-  const db = getDb();
-  db.transaction((tx) => {
+  // BEGIN IMMEDIATE: read max(seq) and write under one lock, so another process queues instead
+  // of failing the lock upgrade after a completed turn.
+  writeTransaction(() => {
+    const tx = getDb();
     const last = tx
       .select({ seq: max(messages.seq) })
       .from(messages)
@@ -137,4 +140,31 @@ export function saveChatSummary({
     .set({ summary, summarizedThrough: throughSeq })
     .where(eq(chats.id, chatId))
     .run();
+}
+
+/**
+ * Takes the chat's turn lease if it is free (or its holder died and the lease ran out).
+ * One conditional UPDATE: the database decides between two simultaneous messages.
+ */
+export function acquireTurnLock({
+  chatId,
+  leaseMs,
+  now = new Date(),
+}: {
+  chatId: string;
+  leaseMs: number;
+  now?: Date;
+}): boolean {
+  const r = getDb()
+    .update(chats)
+    .set({ turnLockedUntil: new Date(now.getTime() + leaseMs) })
+    .where(
+      and(eq(chats.id, chatId), or(isNull(chats.turnLockedUntil), lt(chats.turnLockedUntil, now))),
+    )
+    .run();
+  return r.changes === 1;
+}
+
+export function releaseTurnLock({ chatId }: { chatId: string }): void {
+  getDb().update(chats).set({ turnLockedUntil: null }).where(eq(chats.id, chatId)).run();
 }

@@ -30,6 +30,7 @@ export type SummaryMessage = { role: string; parts: readonly unknown[] };
 const MAX_ORDERS = 10;
 const MAX_ACTIONS = 6;
 const MAX_CHARS = 1500;
+const SUMMARY_TIMEOUT_MS = 30_000;
 
 const TEXT = z.object({ type: z.literal("text"), text: z.string() });
 const TOOL = z.object({
@@ -217,6 +218,8 @@ export async function summarizeConversation({
     system: SUMMARY_PROMPT.text,
     prompt: `${previous}<transcript>\n${transcript(messages)}\n</transcript>`,
     maxRetries: MODEL_CALL_SETTINGS.maxRetries,
+    // Runs after the answer is out, but a hung provider must not leave work dangling forever.
+    abortSignal: AbortSignal.timeout(SUMMARY_TIMEOUT_MS),
   });
   return text.trim().slice(0, MAX_CHARS);
 }

@@ -50,6 +50,9 @@ export function buildAiTools(
         if (d.access === "write") writeSlotTaken = true;
         const outcome = await executeToolCall(d.name, input, { ...ctx, toolCallId });
         if (outcome.kind === "proposal") hooks.onProposal(outcome.action);
+        // A write that proposed nothing (rejected, refused by policy) frees the slot: the model
+        // may correct itself in the next step.
+        else if (d.access === "write") writeSlotTaken = false;
         return modelView(outcome);
       },
     });

@@ -36,10 +36,13 @@ export async function runChatTurn({
   userId,
   chat,
   text,
+  onDone,
 }: {
   userId: string;
   chat: ChatRow;
   text: string;
+  /** Called exactly once when the turn is over, saved or not. */
+  onDone: () => void;
 }): Promise<Response> {
   const { model, info } = getChatModel();
   const lang = detectLanguage(text);
@@ -112,22 +115,32 @@ export async function runChatTurn({
         finishReason: proposal ? "tool-calls" : (last?.finishReason ?? "stop"),
       });
     },
-    onFinish: async ({ responseMessage, isAborted }) => {
-      if (failed || isAborted) {
-        // Nothing of this turn is kept, so neither is a card it may have proposed.
+    onFinish: ({ responseMessage, isAborted }) => {
+      try {
+        if (failed || isAborted) {
+          // Nothing of this turn is kept, so neither is a card it may have proposed.
+          const pending = proposal as PendingActionDto | null;
+          if (pending) withdrawProposal({ actionId: pending.id });
+          return;
+        }
+        saveTurn({
+          chat,
+          userMessage,
+          assistantMessage: { ...responseMessage, id: assistantId },
+          model: info.id,
+          promptVersion: ACTIVE_PROMPT_VERSION,
+          usage: usage ?? null,
+        });
+      } catch (err) {
+        console.error("[returns-desk] could not save the turn", err);
         const pending = proposal as PendingActionDto | null;
         if (pending) withdrawProposal({ actionId: pending.id });
         return;
+      } finally {
+        onDone();
       }
-      saveTurn({
-        chat,
-        userMessage,
-        assistantMessage: { ...responseMessage, id: assistantId },
-        model: info.id,
-        promptVersion: ACTIVE_PROMPT_VERSION,
-        usage: usage ?? null,
-      });
-      await foldLongChat({ chatId: chat.id, userId });
+      // After the answer is out: folding may call the model again and must not hold the stream.
+      void foldLongChat({ chatId: chat.id, userId });
     },
   });
 

@@ -53,6 +53,8 @@ export function parseSearchParams<S extends z.ZodType>(
   const raw: Record<string, string> = {};
   for (const [key, value] of params) {
     if (key in raw) throw new AppError("invalid_request", `${key}: give it once`);
+    // An empty value is an unset filter: HTML forms and api.md's own template send `status=`.
+    if (value.trim() === "") continue;
     raw[key] = value;
   }
   const parsed = schema.safeParse(raw);

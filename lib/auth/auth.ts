@@ -35,7 +35,16 @@ function createAuth() {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    rateLimit: { enabled: false },
+    // Password guessing is throttled per client IP (each try also costs a scrypt hash).
+    rateLimit: {
+      enabled: true,
+      storage: "memory",
+      window: 60,
+      max: 600,
+      customRules: {
+        "/sign-in/email": { window: 60, max: env().AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE },
+      },
+    },
     advanced: {
       // better-auth skips its origin check under test runners; we want tests to see production behaviour.
       disableOriginCheck: false,

@@ -15,10 +15,12 @@ export function confirm({ actionId, userId }: { actionId: string; userId: string
   try {
     const out = confirmAction({ actionId, userId });
     const { requestId, orderId, createdNow } = out.result;
-    recordOutcome({
-      action: out.action,
-      outcome: { actionId, status: "executed", result: { requestId, orderId, createdNow } },
-    });
+    noteQuietly(() =>
+      recordOutcome({
+        action: out.action,
+        outcome: { actionId, status: "executed", result: { requestId, orderId, createdNow } },
+      }),
+    );
     return out;
   } catch (err) {
     noteFailure(err, actionId, userId);
@@ -29,11 +31,25 @@ export function confirm({ actionId, userId }: { actionId: string; userId: string
 export function cancel({ actionId, userId }: { actionId: string; userId: string }) {
   try {
     const out = cancelAction({ actionId, userId });
-    recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } });
+    noteQuietly(() =>
+      recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } }),
+    );
     return out;
   } catch (err) {
     noteFailure(err, actionId, userId);
     throw err;
+  }
+}
+
+/**
+ * The decision is already committed; the note in the history is secondary. Failing to write it
+ * must not turn a created return into an error for the customer.
+ */
+function noteQuietly(write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    console.error("[returns-desk] could not note the decision in the chat", err);
   }
 }
 
@@ -43,6 +59,6 @@ function noteFailure(err: unknown, actionId: string, userId: string): void {
   if (!action) return;
   const status = action.status as ActionOutcomeStatus;
   if (NOTED_ERRORS.has(err.code) || (err.code === "internal_error" && status === "failed")) {
-    recordOutcome({ action, outcome: { actionId, status } });
+    noteQuietly(() => recordOutcome({ action, outcome: { actionId, status } }));
   }
 }

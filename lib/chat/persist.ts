@@ -9,10 +9,27 @@ import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/d
 import { getActionForUser } from "@/lib/actions";
 import type { ChatUIMessage } from "./types";
 
-const PARTS = z.array(z.looseObject({ type: z.string() }));
+const PART = z.looseObject({ type: z.string() });
+/** The fields the server itself reads from our data parts; the rest is carried as stored. */
+const DATA_PARTS: Record<string, z.ZodType> = {
+  "data-pending-action": z.looseObject({ data: z.looseObject({ id: z.string() }) }),
+  "data-action-outcome": z.looseObject({
+    data: z.looseObject({ actionId: z.string(), status: z.string() }),
+  }),
+};
 
+/**
+ * Stored JSON is checked on the way out: a part that does not parse (a corrupt or foreign row)
+ * is dropped and logged rather than failing every read and every turn of the chat.
+ */
 export function rowToUIMessage(row: MessageRow): ChatUIMessage {
-  const parts = PARTS.parse(row.parts) as ChatUIMessage["parts"];
+  const raw = Array.isArray(row.parts) ? row.parts : [];
+  const parts = raw.filter((p) => {
+    const base = PART.safeParse(p);
+    const ok = base.success && (DATA_PARTS[base.data.type]?.safeParse(p).success ?? true);
+    if (!ok) console.error(`[returns-desk] dropped a malformed part of message ${row.id}`);
+    return ok;
+  }) as ChatUIMessage["parts"];
   return { id: row.id, role: row.role, parts };
 }
 

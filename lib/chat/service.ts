@@ -5,12 +5,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import {
+  acquireTurnLock,
   appendMessages,
   type ChatRow,
   createChat,
   getChatForUser,
   listChatsForUser,
   listMessages,
+  releaseTurnLock,
 } from "@/db/queries/chats";
 import {
   getPendingActionForChat,
@@ -63,20 +65,32 @@ export function getChatView({ chatId, userId }: { chatId: string; userId: string
   return { chat: summary(chat), messages, pendingAction };
 }
 
-/** Nothing may be said while a decision is pending: 409 with the action's id. */
-export function assertNoPendingAction({
-  chatId,
-  userId,
-}: {
-  chatId: string;
-  userId: string;
-}): void {
+/** A turn that outlives this is presumed dead (crashed process) and its lease lapses. */
+const TURN_LEASE_MS = 3 * 60_000;
+
+/**
+ * Starts a turn: one at a time per chat (a lease in the database, so two simultaneous messages
+ * cannot both pass), and nothing may be said while a decision is pending (409 with the action's
+ * id). The caller must call endTurn() when the turn is over, whatever happened.
+ */
+export function beginTurn({ chatId, userId }: { chatId: string; userId: string }): void {
+  if (!acquireTurnLock({ chatId, leaseMs: TURN_LEASE_MS })) {
+    throw new AppError(
+      "turn_in_progress",
+      "The assistant is still answering your previous message.",
+    );
+  }
   const pending = getPendingActionForChat({ chatId, userId });
   if (pending) {
+    releaseTurnLock({ chatId });
     throw new AppError("action_pending", "Confirm or cancel the proposed action first.", {
       details: { actionId: pending.id },
     });
   }
+}
+
+export function endTurn({ chatId }: { chatId: string }): void {
+  releaseTurnLock({ chatId });
 }
 
 /**

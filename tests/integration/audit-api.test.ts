@@ -174,7 +174,6 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
       "?cursor=c1.bm9wZQ",
       "?stauts=success",
       "?status=success&status=rejected",
-      "?tool=",
     ];
     for (const q of bad) {
       const res = await get(q);
@@ -184,6 +183,13 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
       expect(typeof body.error.message).toBe("string");
     }
     expect((await get("?limit=200")).status).toBe(200);
+  });
+
+  it("treats empty parameters as unset, as api.md's own template sends them", async () => {
+    const empty = await get("?status=&tool=&chatId=&userId=&from=&to=&cursor=&limit=");
+    expect(empty.status).toBe(200);
+    const plain = await get("");
+    expect(await empty.json()).toEqual(await plain.json());
   });
 });
 

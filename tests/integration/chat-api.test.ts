@@ -8,7 +8,7 @@ import { POST as sendRoute } from "@/app/api/chats/[id]/messages/route";
 import { GET as getChatRoute } from "@/app/api/chats/[id]/route";
 import { POST as createChatRoute } from "@/app/api/chats/route";
 import { getDb } from "@/db";
-import { chats, pendingActions } from "@/db/schema";
+import { chats, messages, pendingActions } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
@@ -110,23 +110,28 @@ describe("chat and action API", () => {
     expect(messageCount(chat)).toBe(2);
   });
 
-  it("ignores history, roles and tool calls sent by the browser", async () => {
+  it("a corrupt stored part is dropped, not a 500 for the whole chat", async () => {
     const chat = await anna.newChat();
-    const res = await anna.post(chat, {
-      text: "Hello!",
-      messages: [
-        {
-          role: "assistant",
-          parts: [{ type: "tool-create_return_request", input: { orderId: "7718" } }],
-        },
-      ],
-      tool: "create_return_request",
-      arguments: { orderId: "7718", reason: "damaged" },
-    });
+    await anna.say(chat, "Hello!");
+    getDb()
+      .insert(messages)
+      .values({
+        id: "corrupt-1",
+        chatId: chat,
+        seq: 3,
+        role: "assistant",
+        parts: [
+          { type: "data-pending-action", data: { nope: true } },
+          { type: "text", text: "still here" },
+        ],
+      })
+      .run();
+    const res = await anna.getChat(chat);
     expect(res.status).toBe(200);
-    await res.text();
-    expect(auditStatuses(chat)).toEqual([]);
-    expect(returnsFor("7718")).toEqual([]);
+    expect((await res.json()).messages.at(-1).parts).toEqual([
+      { type: "text", text: "still here" },
+    ]);
+    expect((await anna.say(chat, "Where is order 8041?")).errors).toEqual([]);
   });
 
   it("rate-limits a user's messages with 429 and Retry-After", async () => {

@@ -84,6 +84,16 @@ describe("foundation: database, demo store, sign-in, health", () => {
     expect((await res.json()).error.code).toBe("invalid_origin");
   });
 
+  it("unknown auth paths and wrong methods answer the JSON contract too", async () => {
+    for (const req of [request("/api/auth/no-such-endpoint"), request("/api/auth/sign-in/email")]) {
+      const res = await authGet(req);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect((await res.json()).error.code).toMatch(/^[a-z_0-9]+$/);
+    }
+  });
+
   it("the session cookie identifies the user and their role", async () => {
     const cookie = await signIn("staff@example.com");
     const res = await authGet(request("/api/auth/get-session", { cookie }));

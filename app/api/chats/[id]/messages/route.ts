@@ -1,6 +1,6 @@
 import { runChatTurn } from "@/lib/ai/turn";
 import { requireUser } from "@/lib/auth/session";
-import { assertNoPendingAction, requireChat } from "@/lib/chat/service";
+import { beginTurn, endTurn, requireChat } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
@@ -19,9 +19,20 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   const user = await requireUser(req.headers);
   const chat = requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
-  assertNoPendingAction({ chatId: chat.id, userId: user.id });
   rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
-  return runChatTurn({ userId: user.id, chat, text });
+  beginTurn({ chatId: chat.id, userId: user.id });
+  try {
+    // From here the turn owns the lease and releases it when its stream is done.
+    return await runChatTurn({
+      userId: user.id,
+      chat,
+      text,
+      onDone: () => endTurn({ chatId: chat.id }),
+    });
+  } catch (err) {
+    endTurn({ chatId: chat.id });
+    throw err;
+  }
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
