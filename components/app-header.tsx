@@ -33,7 +33,10 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             Audit
           </Link>
         )}
-        <span className="ml-auto text-sm text-slate-600" data-testid="current-user">
+        <span
+          className="ml-auto max-w-[9rem] truncate text-sm text-slate-600 sm:max-w-none"
+          data-testid="current-user"
+        >
           {user.name}
         </span>
         <SignOutButton />

@@ -31,7 +31,7 @@ export function OrderList({ orders }: { orders: OrderWithItems[] }) {
           data-testid={`order-${o.id}`}
         >
           <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-            <h3 className="font-semibold">Order {o.id}</h3>
+            <h2 className="font-semibold">Order {o.id}</h2>
             <span
               className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[o.status]}`}
               data-testid="order-status"
