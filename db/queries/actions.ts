@@ -25,6 +25,22 @@ export function getActionForUser({ id, userId }: { id: string; userId: string })
   );
 }
 
+/** Several of the user's actions in one query (the cards of one chat). */
+export function listActionsForUser({
+  ids,
+  userId,
+}: {
+  ids: string[];
+  userId: string;
+}): ActionRow[] {
+  if (ids.length === 0) return [];
+  return getDb()
+    .select()
+    .from(pendingActions)
+    .where(and(inArray(pendingActions.id, ids), eq(pendingActions.userId, userId)))
+    .all();
+}
+
 export function chatBelongsToUser({ chatId, userId }: { chatId: string; userId: string }): boolean {
   const row = getDb()
     .select({ id: chats.id })

@@ -68,13 +68,24 @@ export function listMessages({
     .all();
 }
 
-export function countMessages({ chatId }: { chatId: string }): number {
-  const row = getDb()
-    .select({ n: sql<number>`count(*)` })
-    .from(messages)
-    .where(eq(messages.chatId, chatId))
-    .get();
-  return row?.n ?? 0;
+export function messageExists({ id }: { id: string }): boolean {
+  return (
+    getDb().select({ id: messages.id }).from(messages).where(eq(messages.id, id)).get() !==
+    undefined
+  );
+}
+
+/** The newest message the customer wrote in the chat (for replying in their language). */
+export function lastUserMessage({ chatId }: { chatId: string }): MessageRow | null {
+  return (
+    getDb()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.chatId, chatId), eq(messages.role, "user")))
+      .orderBy(desc(messages.seq))
+      .limit(1)
+      .get() ?? null
+  );
 }
 
 /**

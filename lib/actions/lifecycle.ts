@@ -9,6 +9,7 @@ import {
   getActionForUser as getActionRowForUser,
   getPendingActionRowForChat,
   listActionsByStatus,
+  listActionsForUser,
   listDuePendingActions,
   listPendingForUser,
 } from "@/db/queries/actions";
@@ -58,6 +59,20 @@ export function getActionForUser({
 }): PendingActionDto | null {
   const row = getActionRowForUser({ id: actionId, userId });
   return row ? toPendingActionDto(expireIfDue(row, now)) : null;
+}
+
+/** The current state of several actions at once, by id (lazy expiry applied); others' are absent. */
+export function getActionsForUser({
+  actionIds,
+  userId,
+  now = new Date(),
+}: {
+  actionIds: string[];
+  userId: string;
+  now?: Date;
+}): Map<string, PendingActionDto> {
+  const rows = listActionsForUser({ ids: actionIds, userId });
+  return new Map(rows.map((row) => [row.id, toPendingActionDto(expireIfDue(row, now))]));
 }
 
 /** A new chat replaces the proposals of the user's other chats. Returns how many it superseded. */

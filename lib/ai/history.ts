@@ -14,7 +14,9 @@ export async function toModelMessages(messages: ChatUIMessage[]): Promise<ModelM
         const a = part.data;
         return {
           type: "text",
-          text: `[App note: a confirmation card for ${a.tool} ${JSON.stringify(a.arguments)} was shown to the customer (action ${a.id}, status now: ${a.status}). Only the customer's click decides.]`,
+          // Only fields the server controls: the customer's free-text comment stays out, so it
+          // cannot forge an app note.
+          text: `[App note: a confirmation card for ${a.tool} (order ${a.arguments.orderId}, reason ${a.arguments.reason}) was shown to the customer (action ${a.id}, status now: ${a.status}). Only the customer's click decides.]`,
         };
       }
       if (part.type === "data-action-outcome") {

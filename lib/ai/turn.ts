@@ -17,7 +17,7 @@ import {
 import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { overrunText, proposalText } from "@/lib/chat/app-text";
+import { modelErrorText, overrunText, proposalText } from "@/lib/chat/app-text";
 import { foldLongChat } from "@/lib/chat/fold";
 import { detectLanguage } from "@/lib/chat/language";
 import { loadTurnHistory, saveTurn } from "@/lib/chat/persist";
@@ -29,8 +29,6 @@ import { auditUnroutableCall, buildAiTools } from "./tools";
 
 /** The loop's bound: reads feed back into the model at most this many times. */
 export const MAX_STEPS = 5;
-
-const SAFE_ERROR = "model_unavailable: The assistant is unavailable right now. Please try again.";
 
 export async function runChatTurn({
   userId,
@@ -65,7 +63,7 @@ export async function runChatTurn({
     onError: (error) => {
       failed = true;
       console.error("[returns-desk] chat turn failed", error);
-      return SAFE_ERROR;
+      return modelErrorText(lang);
     },
     execute: async ({ writer }) => {
       const tools = buildAiTools(ctx, {
@@ -95,7 +93,7 @@ export async function runChatTurn({
         generateMessageId: () => assistantId,
         onError: () => {
           failed = true;
-          return SAFE_ERROR;
+          return modelErrorText(lang);
         },
       });
       for await (const chunk of ui) writer.write(chunk);

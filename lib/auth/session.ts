@@ -29,3 +29,10 @@ export async function requireStaff(headers: Headers): Promise<CurrentUser> {
   if (user.role !== "staff") throw new AppError("forbidden", "This page is for support staff.");
   return user;
 }
+
+/** Chats and decisions are the customer's own; staff read them on the audit page instead. */
+export async function requireCustomer(headers: Headers): Promise<CurrentUser> {
+  const user = await requireUser(headers);
+  if (user.role !== "customer") throw new AppError("forbidden", "Chats are for customers.");
+  return user;
+}

@@ -81,7 +81,7 @@ export const ChatSummarySchema = z.object({
 });
 export type ChatSummary = z.infer<typeof ChatSummarySchema>;
 
-/** Data parts the server puts into assistant messages (see /tmp contract: data-pending-action, data-action-outcome). */
+/** Data parts the server puts into assistant messages (data-pending-action, data-action-outcome; lib/chat/types.ts). */
 export type ChatDataParts = {
   "pending-action": PendingAction;
   "action-outcome": ActionOutcomeData;

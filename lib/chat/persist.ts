@@ -6,7 +6,7 @@ import "server-only";
 import type { LanguageModelUsage } from "ai";
 import { z } from "zod";
 import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/db/queries/chats";
-import { getActionForUser } from "@/lib/actions";
+import { getActionsForUser } from "@/lib/actions";
 import type { ChatUIMessage } from "./types";
 
 const PART = z.looseObject({ type: z.string() });
@@ -44,12 +44,16 @@ export function loadTurnHistory(chat: ChatRow): ChatUIMessage[] {
  * (executed, expired, ...) so the UI after a reload and the model's next turn both see the truth.
  */
 export function withCurrentActions(messages: ChatUIMessage[], userId: string): ChatUIMessage[] {
+  const ids = messages.flatMap((m) =>
+    m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
+  );
+  const current = getActionsForUser({ actionIds: ids, userId });
   return messages.map((m) => ({
     ...m,
     parts: m.parts.map((p) => {
       if (p.type !== "data-pending-action") return p;
-      const current = getActionForUser({ actionId: p.data.id, userId });
-      return current ? { ...p, data: current } : p;
+      const now = current.get(p.data.id);
+      return now ? { ...p, data: now } : p;
     }),
   }));
 }

@@ -10,8 +10,10 @@ import {
   type ChatRow,
   createChat,
   getChatForUser,
+  lastUserMessage,
   listChatsForUser,
   listMessages,
+  messageExists,
   releaseTurnLock,
 } from "@/db/queries/chats";
 import {
@@ -95,7 +97,8 @@ export function endTurn({ chatId }: { chatId: string }): void {
 
 /**
  * Appends the outcome of a decision to the action's chat, in the customer's language; once per
- * action, however many times a stale tab asks again.
+ * action, however many times a stale tab asks again. The message id is derived from the action,
+ * so the primary key settles a race between two processes.
  */
 export function recordOutcome({
   action,
@@ -104,27 +107,26 @@ export function recordOutcome({
   action: PendingActionDto;
   outcome: ActionOutcome;
 }): void {
-  const history = listMessages({ chatId: action.chatId }).map(rowToUIMessage);
-  const partId = `outcome-${action.id}`;
-  if (history.some((m) => m.parts.some((p) => p.type === "data-action-outcome" && p.id === partId)))
-    return;
-  const lastUserText = history
-    .filter((m) => m.role === "user")
-    .flatMap((m) => m.parts)
-    .filter((p) => p.type === "text")
-    .at(-1);
-  const lang = detectLanguage(lastUserText?.text ?? "");
-  appendMessages({
-    chatId: action.chatId,
-    items: [
-      {
-        id: randomUUID(),
-        role: "assistant",
-        parts: [
-          { type: "data-action-outcome", id: partId, data: outcome },
-          { type: "text", text: outcomeText(outcome, action.arguments.orderId, lang) },
-        ],
-      },
-    ],
-  });
+  const id = `outcome-${action.id}`;
+  if (messageExists({ id })) return;
+  const last = lastUserMessage({ chatId: action.chatId });
+  const lastText = last ? rowToUIMessage(last).parts.find((p) => p.type === "text") : undefined;
+  const lang = detectLanguage(lastText?.text ?? "");
+  try {
+    appendMessages({
+      chatId: action.chatId,
+      items: [
+        {
+          id,
+          role: "assistant",
+          parts: [
+            { type: "data-action-outcome", id, data: outcome },
+            { type: "text", text: outcomeText(outcome, action.arguments.orderId, lang) },
+          ],
+        },
+      ],
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw err;
+  }
 }

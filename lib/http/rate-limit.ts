@@ -19,6 +19,14 @@ export function rateLimit(key: string, limit: number, windowMs = 60_000, now = D
   }
   hits.push(now);
   windows.set(key, hits);
+  if (windows.size > SWEEP_ABOVE) sweep(now, windowMs);
+}
+
+/** Keys of users who went quiet are dropped, so the map does not grow with every user ever seen. */
+const SWEEP_ABOVE = 10_000;
+function sweep(now: number, windowMs: number): void {
+  for (const [key, hits] of windows)
+    if (hits.every((t) => now - t >= windowMs)) windows.delete(key);
 }
 
 export function resetRateLimits(): void {

@@ -15,7 +15,7 @@ describe("foundation: database, demo store, sign-in, health", () => {
   });
 
   it("health reports ok with the offline model", async () => {
-    const res = await health();
+    const res = await health(request("/api/health"), { params: Promise.resolve({}) });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "ok",

@@ -131,6 +131,37 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(t.text).toMatch(/what happened/);
   });
 
+  it("a write the model corrects after a rejection still becomes the one card", async () => {
+    const t = await turn(
+      "Return 7718 please, it is damaged",
+      {
+        type: "tool-calls",
+        calls: [{ name: "create_return_request", arguments: { orderId: "77", reason: "damaged" } }],
+      },
+      {
+        type: "tool-calls",
+        calls: [
+          { name: "create_return_request", arguments: { orderId: "7718", reason: "damaged" } },
+        ],
+      },
+    );
+    expect(auditStatuses(t.chat)).toEqual([
+      "create_return_request:rejected",
+      "create_return_request:confirmation_required",
+    ]);
+    expect(pendingActionPart(t.message)?.data.arguments).toEqual({
+      orderId: "7718",
+      reason: "damaged",
+      comment: null,
+    });
+    // While the card waits, a new message is refused before any model call.
+    server.requests.length = 0;
+    const refused = await anna.post(t.chat, { text: "Where is order 8041?" });
+    expect(refused.status).toBe(409);
+    expect(server.requests).toHaveLength(0);
+    await anna.cancel(pendingActionPart(t.message)!.data.id);
+  });
+
   it("a model that loops on tools is stopped at the step bound with a polite message", async () => {
     const loop: Script = {
       type: "tool-calls",

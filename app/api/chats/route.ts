@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/session";
+import { requireCustomer } from "@/lib/auth/session";
 import { listChats, startChat } from "@/lib/chat/service";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
@@ -8,13 +8,13 @@ export const dynamic = "force-dynamic";
 
 /** Start a new chat; pending actions in the user's other chats are superseded. */
 export const POST = handler(async (req) => {
-  const user = await requireUser(req.headers);
+  const user = await requireCustomer(req.headers);
   return json({ chat: startChat({ userId: user.id }) }, { status: 201 });
 });
 
 /** The user's own chats, newest first. */
 export const GET = handler(async (req) => {
-  const user = await requireUser(req.headers);
+  const user = await requireCustomer(req.headers);
   return json({ chats: listChats({ userId: user.id }) });
 });
 

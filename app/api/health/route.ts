@@ -1,10 +1,11 @@
 import { pingDatabase } from "@/db/queries/health";
 import { modelInfo } from "@/lib/ai/models/info";
+import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export const GET = handler(async () => {
   let db: "ok" | "error" = "error";
   try {
     db = pingDatabase() ? "ok" : "error";
@@ -16,7 +17,7 @@ export async function GET(): Promise<Response> {
     status: db === "ok" ? 200 : 503,
     headers: { "Cache-Control": "no-store" },
   });
-}
+});
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
 export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

@@ -4,6 +4,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { insertReturnRequestIfAbsent } from "@/db/queries/returns";
 import { orders, pendingActions } from "@/db/schema";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
@@ -76,22 +77,6 @@ describe("confirm", () => {
     expect(auditFor(core.db, action.id)[1]).toMatchObject({
       result: { requestId: result.requestId, createdNow: true },
     });
-  });
-
-  it("executes the stored arguments whatever the caller passes", async () => {
-    const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    const smuggled: object = {
-      arguments: { orderId: "9307", reason: "other", comment: "refund me twice" },
-      refund: { amount: 1 },
-    };
-    const { result } = confirmAction({ actionId: action.id, userId: core.anna, ...smuggled });
-    expect(result).toMatchObject({
-      orderId: "7718",
-      reason: "damaged",
-      comment: null,
-      refund: { amount: 25890 },
-    });
-    expect(returnsFor(core.db, "9307")).toEqual([]);
   });
 
   it("a replayed confirm answers already_decided and executes nothing", async () => {
@@ -284,5 +269,26 @@ describe("one return per order", () => {
     expect(second.result).toEqual({ ...first.result, createdNow: false });
     expect(second.action.status).toBe("executed");
     expect(returnsFor(core.db, "7718")).toHaveLength(1);
+  });
+});
+
+describe("the UNIQUE order_id guard itself", () => {
+  it("a second insert for the same order returns null and leaves exactly one row", () => {
+    const row = (id: string, operationId: string) => ({
+      id,
+      orderId: "7718",
+      userId: core.anna,
+      reason: "damaged" as const,
+      comment: null,
+      refundAmountMinor: 25890,
+      refundCurrency: "EUR",
+      refundDestination: "Visa •••• 4242",
+      actionId: null,
+      operationId,
+      createdAt: new Date(),
+    });
+    expect(insertReturnRequestIfAbsent(row("RR-FIRST000", "op-1"))?.id).toBe("RR-FIRST000");
+    expect(insertReturnRequestIfAbsent(row("RR-SECOND00", "op-2"))).toBeNull();
+    expect(returnsFor(core.db, "7718").map((r) => r.id)).toEqual(["RR-FIRST000"]);
   });
 });

@@ -9,6 +9,7 @@ import { payloadHash } from "@/lib/actions/hash";
 import { createReturnRequest } from "@/lib/tools/create-return-request";
 import { executeToolCall } from "@/lib/tools/executor";
 import { modelView } from "@/lib/tools/model-view";
+import { ToolBusinessError } from "@/lib/tools/types";
 import {
   actionRow,
   auditFor,
@@ -169,13 +170,28 @@ describe("plan()", () => {
     const before = rowCounts(core.db);
     const changes = totalChanges();
     const ctx = { userId: core.anna, chatId: chat, now: new Date() };
+    const outcomes: Record<string, string> = {};
     for (const orderId of ["7718", "8041", "5120", "6390", "4410", "9307"]) {
       try {
-        await createReturnRequest.plan({ orderId, reason: "damaged", comment: null }, ctx);
-      } catch {
-        // Refusals are expected for most of these; the point is what they wrote: nothing.
+        const out = await createReturnRequest.plan(
+          { orderId, reason: "damaged", comment: null },
+          ctx,
+        );
+        outcomes[orderId] = out.kind;
+      } catch (err) {
+        // Refusals are business errors with a code; anything else (a crash) fails the test.
+        if (!(err instanceof ToolBusinessError)) throw err;
+        outcomes[orderId] = err.code;
       }
     }
+    expect(outcomes).toEqual({
+      "7718": "plan",
+      "8041": "not_delivered",
+      "5120": "return_window_passed",
+      "6390": "order_cancelled",
+      "4410": "order_not_found",
+      "9307": "plan",
+    });
     expect(totalChanges()).toBe(changes);
     expect(rowCounts(core.db)).toEqual(before);
   });

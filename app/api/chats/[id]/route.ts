@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/session";
+import { requireCustomer } from "@/lib/auth/session";
 import { getChatView } from "@/lib/chat/service";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
@@ -7,7 +7,7 @@ import { json } from "@/lib/http/respond";
 export const dynamic = "force-dynamic";
 
 export const GET = handler<{ id: string }>(async (req, { id }) => {
-  const user = await requireUser(req.headers);
+  const user = await requireCustomer(req.headers);
   return json(getChatView({ chatId: id, userId: user.id }));
 });
 

@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/session";
+import { requireCustomer } from "@/lib/auth/session";
 import { cancel } from "@/lib/chat/decide";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** Drops the proposal without running anything. */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
-  const user = await requireUser(req.headers);
+  const user = await requireCustomer(req.headers);
   return json(cancel({ actionId: id, userId: user.id }));
 });
 

@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/session";
+import { requireCustomer } from "@/lib/auth/session";
 import { confirm } from "@/lib/chat/decide";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** Executes exactly the stored arguments, once. Any body is ignored: the id is the whole request. */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
-  const user = await requireUser(req.headers);
+  const user = await requireCustomer(req.headers);
   return json(confirm({ actionId: id, userId: user.id }));
 });
 

@@ -1,5 +1,5 @@
 import { runChatTurn } from "@/lib/ai/turn";
-import { requireUser } from "@/lib/auth/session";
+import { requireCustomer } from "@/lib/auth/session";
 import { beginTurn, endTurn, requireChat } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const body = await readJson(req, sendMessageBody);
-  const user = await requireUser(req.headers);
+  const user = await requireCustomer(req.headers);
   const chat = requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
   rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
