@@ -7,7 +7,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
     <header className="border-b border-slate-200 bg-white">
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3"
+        className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 sm:gap-x-4"
       >
         <Link href="/" className="font-semibold text-brand-700">
           Returns Desk
@@ -34,7 +34,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
           </Link>
         )}
         <span
-          className="ml-auto max-w-[9rem] truncate text-sm text-slate-600 sm:max-w-none"
+          className="ml-auto max-w-[5.5rem] truncate text-sm text-slate-600 sm:max-w-none"
           data-testid="current-user"
         >
           {user.name}
