@@ -2,6 +2,7 @@ import { loadTranscript } from "@/lib/audit/transcript";
 import { requireStaff } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -38,3 +39,6 @@ export const GET = handler<{ id: string }>(async (req, { id }) => {
     { headers: { "Cache-Control": "no-store" } },
   );
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE } = notAllowed("GET");

@@ -2,6 +2,7 @@ import { triageChat } from "@/lib/ai/triage";
 import { requireStaff } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
 import { rateLimit } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 
@@ -20,3 +21,6 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   if (!triage) throw new AppError("not_found", "No such chat.");
   return json({ triage }, { headers: { "Cache-Control": "no-store" } });
 });
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { GET, PUT, PATCH, DELETE } = notAllowed("POST");
