@@ -10,9 +10,9 @@ import path from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpCustomer, pendingActionOf } from "@/bench/lib/client";
-import { seedStore } from "@/bench/lib/seed";
+import { returnableOrders, seedStore } from "@/bench/lib/seed";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
-import { actionStates, brokenInvariants, returnableOrders } from "./lib/crash-checks";
+import { actionStates, brokenInvariants } from "./lib/crash-checks";
 import { openReadOnly } from "./lib/db-snapshot";
 import { DIST_DIR } from "./lib/world";
 
@@ -38,7 +38,7 @@ const boot = async () => {
     distDir: DIST_DIR,
     dbPath: dbFile,
     port,
-    env: { CHAT_RATE_LIMIT_PER_MINUTE: "10000" },
+    env: { CHAT_RATE_LIMIT_PER_MINUTE: "10000", AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "10000" },
   });
   port = Number(new URL(server.url).port);
   return server;

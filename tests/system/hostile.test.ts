@@ -9,12 +9,13 @@ import { authCases } from "./hostile/cases-auth";
 import { idCases } from "./hostile/cases-ids";
 import { messageCases } from "./hostile/cases-messages";
 import { miscCases } from "./hostile/cases-misc";
+import { routingCases } from "./hostile/cases-routing";
 import type { Case } from "./hostile/types";
 import { openReadOnly, snapshot } from "./lib/db-snapshot";
 import { type RawRequest, send } from "./lib/raw-http";
 import { startWorld, type World } from "./lib/world";
 
-const CASES: Case[] = [...idCases, ...messageCases, ...authCases, ...miscCases];
+const CASES: Case[] = [...idCases, ...messageCases, ...authCases, ...routingCases, ...miscCases];
 
 /** What must never reach a client: stack frames, file paths, internal error types. */
 const LEAK =

@@ -138,21 +138,22 @@ export const idCases: Case[] = [
     status: 404,
     code: "not_found",
   },
+  // Chats and decisions are the customers': staff are refused outright, whoever owns the id.
   {
     name: "staff confirms anna's action",
     as: "staff",
     method: "POST",
     path: "/api/actions/{pendingAction}/confirm",
-    status: 404,
-    code: "not_found",
+    status: 403,
+    code: "forbidden",
   },
   {
     name: "staff cancels boris's action",
     as: "staff",
     method: "POST",
     path: "/api/actions/{borisAction}/cancel",
-    status: 404,
-    code: "not_found",
+    status: 403,
+    code: "forbidden",
   },
   {
     name: "confirm with a forged body naming boris's action",

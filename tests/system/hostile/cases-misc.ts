@@ -1,49 +1,8 @@
 /**
- * Wrong methods on every route (405 in the JSON contract, with Allow), unknown API paths
- * (JSON 404, not the HTML page), the audit API's parameters, the health endpoint, decided
- * actions, and pages hit with tricks (no 5xx, no stack trace).
+ * The audit and staff APIs' access and parameters, decided actions, methods Next refuses
+ * before our code runs, and pages hit with tricks (HTML is fine there: no 5xx, no stack trace).
  */
 import type { Case } from "./types";
-
-const ROUTES: [string, string[]][] = [
-  ["/api/health", ["GET"]],
-  ["/api/chats", ["GET", "POST"]],
-  ["/api/chats/{emptyChat}", ["GET"]],
-  ["/api/chats/{emptyChat}/messages", ["POST"]],
-  ["/api/actions/{pendingAction}/confirm", ["POST"]],
-  ["/api/actions/{pendingAction}/cancel", ["POST"]],
-  ["/api/audit", ["GET"]],
-  ["/api/audit/export", ["GET"]],
-];
-
-const methods: Case[] = ROUTES.flatMap(([path, allowed]) =>
-  ["GET", "POST", "PUT", "PATCH", "DELETE"]
-    .filter((m) => !allowed.includes(m))
-    .map(
-      (method): Case => ({
-        name: `${method} ${path}`,
-        method,
-        path,
-        as: path.startsWith("/api/audit") ? "staff" : "anna",
-        status: 405,
-        code: "method_not_allowed",
-      }),
-    ),
-);
-
-const unknownApi: Case[] = [
-  ["/api/nope", "GET"],
-  ["/api/chats/{emptyChat}/messages/extra", "GET"],
-  ["/api/actions/{pendingAction}", "POST"],
-  ["/api/actions/{pendingAction}/execute", "POST"],
-  ["/api/admin", "DELETE"],
-].map(([path, method]) => ({
-  name: `unknown API path: ${method} ${path}`,
-  method,
-  path: path!,
-  status: 404,
-  code: "not_found",
-}));
 
 const audit: Case[] = [
   ["customer reads the audit", "/api/audit", "anna", 403, "forbidden"],
@@ -89,18 +48,76 @@ const audit: Case[] = [
   code: code as string,
 }));
 
-const malformed: Case[] = [
-  ["GET", "/api/chats/%E0%A4%A"],
-  ["POST", "/api/chats/%ZZ/messages"],
-  ["POST", "/api/actions/%ZZ/confirm"],
-  ["POST", "/api/actions/%E0%A4%A/cancel"],
-].map(([method, path]) => ({
-  name: `malformed escape: ${method} ${path}`,
-  method,
-  path: path!,
-  status: 400,
-  code: "invalid_request",
+/** Staff endpoints: nobody else learns anything, ids behave like everywhere else. */
+const staff: Case[] = [
+  ["customer reads a transcript", "GET", "/api/staff/chats/{emptyChat}", "anna", 403, "forbidden"],
+  [
+    "customer triages a chat",
+    "POST",
+    "/api/staff/chats/{emptyChat}/triage",
+    "anna",
+    403,
+    "forbidden",
+  ],
+  [
+    "signed out reads a transcript",
+    "GET",
+    "/api/staff/chats/{emptyChat}",
+    "none",
+    401,
+    "unauthenticated",
+  ],
+  [
+    "signed out triages",
+    "POST",
+    "/api/staff/chats/{emptyChat}/triage",
+    "none",
+    401,
+    "unauthenticated",
+  ],
+  [
+    "unknown chat transcript",
+    "GET",
+    "/api/staff/chats/00000000-0000-0000-0000-000000000000",
+    "staff",
+    404,
+    "not_found",
+  ],
+  [
+    "unknown chat triage",
+    "POST",
+    "/api/staff/chats/00000000-0000-0000-0000-000000000000/triage",
+    "staff",
+    404,
+    "not_found",
+  ],
+  ["transcript with markup id", "GET", "/api/staff/chats/%3Cscript%3E", "staff", 404, "not_found"],
+  [
+    "transcript with a malformed escape",
+    "GET",
+    "/api/staff/chats/%ZZ",
+    "staff",
+    400,
+    "invalid_request",
+  ],
+].map(([name, method, path, as, status, code]) => ({
+  name: `staff API: ${name}`,
+  method: method as string,
+  path: path as string,
+  as: as as Case["as"],
+  status: status as number,
+  code: code as string,
 }));
+
+const staffCrossSite: Case = {
+  name: "staff API: triage from another site with the staff cookie",
+  method: "POST",
+  path: "/api/staff/chats/{emptyChat}/triage",
+  as: "staff",
+  headers: { origin: "http://evil.example" },
+  status: 403,
+  code: "forbidden_origin",
+};
 
 const decided: Case[] = [
   ["confirm a cancelled action", "{cancelledAction}/confirm", 409, "already_decided"],
@@ -171,10 +188,9 @@ const serverActions: Case[] = [
 ];
 
 export const miscCases: Case[] = [
-  ...methods,
-  ...unknownApi,
   ...audit,
-  ...malformed,
+  ...staff,
+  staffCrossSite,
   ...decided,
   ...health,
   ...pages,

@@ -60,20 +60,3 @@ export function actionStates(db: Database.Database, ids: string[]): Map<string, 
   }
   return out;
 }
-
-/** Customers of the large seed, each with one four-digit order that is returnable today. */
-export function returnableOrders(
-  db: Database.Database,
-  limit: number,
-): { email: string; orderId: string }[] {
-  const since = Date.now() - 25 * 86_400_000;
-  return db
-    .prepare(
-      `SELECT u.email email, min(o.id) orderId FROM orders o JOIN user u ON u.id = o.user_id
-       WHERE o.status = 'delivered' AND length(o.id) = 4 AND o.delivered_at >= ?
-         AND u.email LIKE 'customer%@bench.example.com'
-         AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.order_id = o.id)
-       GROUP BY u.id ORDER BY u.email LIMIT ?`,
-    )
-    .all(since, limit) as { email: string; orderId: string }[];
-}

@@ -38,7 +38,11 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
     distDir: DIST_DIR,
     dbPath: dbFile,
     // The hostile cases are about validation, not about the per-minute message budget.
-    env: { CHAT_RATE_LIMIT_PER_MINUTE: "10000", ...env },
+    env: {
+      CHAT_RATE_LIMIT_PER_MINUTE: "10000",
+      AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "10000",
+      ...env,
+    },
   });
   const base = server.url;
   const [anna, boris, staff] = await Promise.all([
