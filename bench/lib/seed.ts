@@ -3,6 +3,7 @@
  * (customers customer{N}@bench.example.com, password returns-demo), written before the server
  * starts so start-up finds a ready database.
  */
+import type Database from "better-sqlite3";
 import { openDatabase } from "@/db";
 import { seedDemo, seedLarge } from "@/db/seed";
 
@@ -17,4 +18,21 @@ export async function seedStore(
   } finally {
     db.$client.close();
   }
+}
+
+/** Customers of the large seed, each with one four-digit order that is returnable today. */
+export function returnableOrders(
+  db: Database.Database,
+  limit: number,
+): { email: string; orderId: string }[] {
+  const since = Date.now() - 25 * 86_400_000;
+  return db
+    .prepare(
+      `SELECT u.email email, min(o.id) orderId FROM orders o JOIN user u ON u.id = o.user_id
+       WHERE o.status = 'delivered' AND length(o.id) = 4 AND o.delivered_at >= ?
+         AND u.email LIKE 'customer%@bench.example.com'
+         AND NOT EXISTS (SELECT 1 FROM return_requests r WHERE r.order_id = o.id)
+       GROUP BY u.id ORDER BY u.email LIMIT ?`,
+    )
+    .all(since, limit) as { email: string; orderId: string }[];
 }

@@ -1,0 +1,93 @@
+/**
+ * The load benchmark's results as Markdown, and their place in docs/benchmarks.md: only the
+ * block between the bench:load:results markers is rewritten, so the hand-written notes around
+ * it (what was profiled and changed) and other benchmarks' sections stay as they are.
+ */
+import fs from "node:fs";
+import type { StepStats } from "./stats";
+
+const SECTION = ["<!-- bench:load:start -->", "<!-- bench:load:end -->"] as const;
+const RESULTS = ["<!-- bench:load:results:start -->", "<!-- bench:load:results:end -->"] as const;
+
+export type LoadReport = {
+  date: string;
+  machine: string;
+  command: string;
+  customers: number;
+  flows: number;
+  store: string;
+  wallSeconds: number;
+  totalRequests: number;
+  steps: StepStats[];
+  floors: { health: StepStats; stream: StepStats };
+  peakRssBytes: number;
+  idleRssBytes: number;
+  failures: string[];
+};
+
+const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : "–");
+const x = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? `${(a / b).toFixed(1)}×` : "–");
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+export function renderResults(r: LoadReport): string {
+  const floorOf = (step: string) => (step.startsWith("turn:") ? r.floors.stream : r.floors.health);
+  const row = (s: StepStats, floor?: StepStats) =>
+    `| ${s.step} | ${s.count} | ${s.errors} | ${s.rps.toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ` +
+    (floor
+      ? `${floor.step.replace("floor: ", "")} | ${x(s.p50, floor.p50)} | ${x(s.p95, floor.p95)} |`
+      : "– | – | – |");
+  const lines = [
+    `Run ${r.date} on ${r.machine}.`,
+    `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, one \`next start\` process.`,
+    `${r.customers} customers at once, ${r.flows} customer flows in all (sign in, new chat, order status, return proposal, then confirm or cancel, alternating):`,
+    `${r.totalRequests} requests in ${r.wallSeconds.toFixed(1)} s = **${(r.totalRequests / r.wallSeconds).toFixed(1)} requests/s** overall.`,
+    `Server memory (RSS of the process tree, sampled every 100 ms): ${mib(r.idleRssBytes)} after warm-up, **peak ${mib(r.peakRssBytes)}**.`,
+    "",
+    "Times in milliseconds, per request, measured by the client over loopback; req/s is each step's count over its own busy window.",
+    "",
+    "| step | requests | errors | req/s | p50 | p95 | p99 | floor | p50 / floor | p95 / floor |",
+    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    ...r.steps.map((s) => row(s, floorOf(s.step))),
+    row(r.floors.health),
+    row(r.floors.stream),
+    "",
+    `Floors, same server, same run, same concurrency: \`GET /api/health\` (no session, one \`SELECT 1\`) for the JSON steps; ` +
+      `\`GET /api/bench/floor\` for the chat turns: a bare UI message stream of the turns' mean size ` +
+      `(${r.floors.stream.meanBytes.toFixed(0)} bytes; turns: ${meanTurnBytes(r.steps)} bytes) with no session, database or model.`,
+  ];
+  if (r.failures.length) {
+    lines.push(
+      "",
+      `Errors (${r.failures.length}), first 5:`,
+      ...r.failures.slice(0, 5).map((f) => `- ${f}`),
+    );
+  }
+  return lines.join("\n");
+}
+
+function meanTurnBytes(steps: StepStats[]): string {
+  const turns = steps.filter((s) => s.step.startsWith("turn:") && s.count > 0);
+  const total = turns.reduce((a, s) => a + s.meanBytes * s.count, 0);
+  const n = turns.reduce((a, s) => a + s.count, 0);
+  return n ? (total / n).toFixed(0) : "–";
+}
+
+/** Puts the results into docs/benchmarks.md, creating the section (with its markers) if needed. */
+export function writeResults(file: string, markdown: string): void {
+  const doc = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  const block = `${RESULTS[0]}\n${markdown}\n${RESULTS[1]}`;
+  let next: string;
+  if (doc.includes(RESULTS[0]) && doc.includes(RESULTS[1])) {
+    const a = doc.indexOf(RESULTS[0]);
+    const b = doc.indexOf(RESULTS[1]) + RESULTS[1].length;
+    next = doc.slice(0, a) + block + doc.slice(b);
+  } else {
+    const section = `${SECTION[0]}\n## Load (\`npm run bench\`)\n\n${block}\n${SECTION[1]}\n`;
+    next = doc.includes(SECTION[0])
+      ? doc.slice(0, doc.indexOf(SECTION[0])) +
+        section +
+        doc.slice(doc.indexOf(SECTION[1]) + SECTION[1].length + 1)
+      : `${doc.trimEnd()}\n\n${section}`;
+  }
+  fs.writeFileSync(file, next);
+}
