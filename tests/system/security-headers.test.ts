@@ -72,6 +72,19 @@ describe("security headers", () => {
     expect(res.headers["x-powered-by"]).toBeUndefined();
   });
 
+  it("serves the chat turn as an untransformed stream (no gzip, no proxy buffering)", async () => {
+    const chat = await w.anna.newChat();
+    const res = await w.anna.fetch(`/api/chats/${chat}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "accept-encoding": "gzip, deflate, br" },
+      body: JSON.stringify({ text: "Where is order 8041?" }),
+    });
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.headers.get("cache-control")).toContain("no-transform");
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(await res.text()).toContain("8041");
+  });
+
   it("keeps session-bound API answers out of shared caches", async () => {
     const res = await w.anna.fetch(`/api/chats/${w.ids.pendingChat}`);
     expect(res.headers.get("cache-control") ?? "").toMatch(/no-store|private/);
