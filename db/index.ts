@@ -19,10 +19,39 @@ const MIGRATIONS = path.join(process.cwd(), "db", "migrations");
 type Cache = { path: string; db: Db };
 const g = globalThis as unknown as { __returnsDeskDb?: Cache };
 
+/**
+ * Drizzle prepares (compiles) every query each time it runs, and compiling SQL is a measurable
+ * share of a chat turn or a confirm (docs/benchmarks.md). Our SQL texts are few and
+ * parameterized, so the compiled statements are kept per text (bounded, least recently used
+ * first out). A cached statement is reused only when it is idle (not in the middle of an
+ * iterate()) and with its result mode reset, because drizzle switches statements to raw mode.
+ */
+function cacheStatements(client: Database.Database, max = 256): void {
+  const compile = client.prepare.bind(client);
+  const cache = new Map<string, Database.Statement>();
+  const prepare = (source: string): Database.Statement => {
+    const hit = cache.get(source);
+    if (hit && !hit.busy) {
+      cache.delete(source);
+      cache.set(source, hit);
+      if (hit.reader) hit.raw(false).pluck(false).expand(false);
+      return hit;
+    }
+    const stmt = compile(source);
+    if (!hit) {
+      cache.set(source, stmt);
+      if (cache.size > max) cache.delete(cache.keys().next().value as string);
+    }
+    return stmt;
+  };
+  client.prepare = prepare as typeof client.prepare;
+}
+
 /** Opens (creating folders), configures and migrates a database file. */
 export function openDatabase(file: string): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const client = new Database(file);
+  cacheStatements(client);
   client.pragma("journal_mode = WAL");
   client.pragma("foreign_keys = ON");
   client.pragma("busy_timeout = 5000");
