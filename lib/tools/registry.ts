@@ -44,10 +44,20 @@ export type ToolDescriptor = {
  * through executeToolCall, which validates, audits and rejects.
  */
 export function toolDescriptors(registry: ToolRegistry = toolRegistry): ToolDescriptor[] {
-  return [...registry.values()].map((t) => ({
-    name: t.name,
-    description: t.description,
-    access: t.access,
-    inputJsonSchema: z.toJSONSchema(t.args, { io: "input" }) as Record<string, unknown>,
-  }));
+  // A registry never changes, and converting zod to JSON Schema on every chat turn was a
+  // visible share of the turn (docs/benchmarks.md): build once per registry.
+  let list = descriptorCache.get(registry);
+  if (!list) {
+    list = [...registry.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      access: t.access,
+      inputJsonSchema: z.toJSONSchema(t.args, { io: "input" }) as Record<string, unknown>,
+    }));
+    descriptorCache.set(registry, list);
+  }
+  // Copies: a caller that edits a schema must not change what the next turn advertises.
+  return list.map((d) => ({ ...d, inputJsonSchema: structuredClone(d.inputJsonSchema) }));
 }
+
+const descriptorCache = new WeakMap<ToolRegistry, ToolDescriptor[]>();
