@@ -52,6 +52,13 @@ const nextConfig = (phase: string): NextConfig => ({
         source: "/api/chats/:id/messages",
         headers: [{ key: "Cache-Control", value: "no-store, no-transform" }],
       },
+      {
+        // Confirm/cancel answers are ~1.5 KB: gzip saves a kilobyte but runs on the libuv pool,
+        // where the click waited behind other customers' sign-in hashing (p95 3x, see
+        // docs/benchmarks.md).
+        source: "/api/actions/:path*",
+        headers: [{ key: "Cache-Control", value: "no-store, no-transform" }],
+      },
     ];
   },
 });

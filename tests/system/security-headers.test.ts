@@ -72,6 +72,19 @@ describe("security headers", () => {
     expect(res.headers["x-powered-by"]).toBeUndefined();
   });
 
+  it("answers a confirm uncompressed (small, and gzip would queue it behind sign-in hashing)", async () => {
+    const res = await w.anna.fetch(`/api/actions/${w.ids.pendingAction}/confirm`, {
+      method: "POST",
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(res.status).toBe(200);
+    // Over the 1 KB threshold at which Next would otherwise compress.
+    expect((await res.text()).length).toBeGreaterThan(1024);
+    expect(res.headers.get("cache-control")).toContain("no-transform");
+    expect(res.headers.get("content-encoding")).toBeNull();
+  });
+
+  // After the decision test: a new chat supersedes the proposal it cancels.
   it("serves the chat turn as an untransformed stream (no gzip, no proxy buffering)", async () => {
     const chat = await w.anna.newChat();
     const res = await w.anna.fetch(`/api/chats/${chat}/messages`, {
