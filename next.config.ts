@@ -53,6 +53,11 @@ const nextConfig = (phase: string): NextConfig => ({
         headers: [{ key: "Cache-Control", value: "no-store, no-transform" }],
       },
       {
+        // The load benchmark's floor stream must travel exactly like a chat turn.
+        source: "/api/bench/floor",
+        headers: [{ key: "Cache-Control", value: "no-store, no-transform" }],
+      },
+      {
         // Confirm/cancel answers are ~1.5 KB: gzip saves a kilobyte but runs on the libuv pool,
         // where the click waited behind other customers' sign-in hashing (p95 3x, see
         // docs/benchmarks.md).

@@ -1,11 +1,12 @@
 /**
- * `npm run bench [-- --customers=32 --flows=128 --profile --no-write]`
+ * `npm run bench [-- --customers=32 --flows=128 --serial=24 --profile --no-write]`
  *
  * Builds the production server into .next-bench, seeds a fresh large store, starts `next start`
  * with the offline model, and lets N customers at once go through the whole product: sign in,
  * new chat, "where is my order", "return it", confirm or cancel. Then, on the same server, the
- * floors (health; a bare UI message stream of the same size). Prints the table and writes it
- * into docs/benchmarks.md (only its own results block).
+ * floors (health; a bare UI message stream of the same size). A second, serial phase (one
+ * customer at a time) gives each step's own cost without queueing. Prints the tables and
+ * writes them into docs/benchmarks.md (only its own results block).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -30,6 +31,7 @@ const num = (name: string, fallback: number) => {
 };
 const customers = num("customers", 32);
 const flows = num("flows", customers * 4);
+const serial = num("serial", 24);
 const profile = args.includes("--profile");
 const WARMUP = 4;
 const STORE = { customers: 5000, orders: 20000 };
@@ -49,9 +51,9 @@ const dbFile = path.join(dir, "app.db");
 t = performance.now();
 await seedStore(dbFile, STORE);
 const ro = new Database(dbFile, { readonly: true });
-const people = returnableOrders(ro, flows + WARMUP);
+const people = returnableOrders(ro, WARMUP + flows + serial);
 ro.close();
-if (people.length < flows + WARMUP)
+if (people.length < WARMUP + flows + serial)
   throw new Error(`only ${people.length} customers with a returnable order; lower --flows`);
 log(`store seeded in ${((performance.now() - t) / 1000).toFixed(1)} s: ${dbFile}`);
 
@@ -79,35 +81,25 @@ try {
   if (scratch.failures.length) throw new Error(`warm-up failed: ${scratch.failures[0]}`);
   const idleRss = treeRssBytes(server.pid);
 
-  const rec = new Recorder();
-  const shapes: TurnShape[] = [];
   const memory = sampleMemory(server.pid);
   log(`${flows} flows, ${customers} at once…`);
-  const started = performance.now();
-  const work = people.slice(WARMUP).map((who, i) => ({ who, i }));
-  await pool(work, customers, ({ who, i }) =>
-    customerFlow(server.url, rec, shapes, who, i % 2 === 0 ? "confirm" : "cancel"),
-  );
-  const wall = (performance.now() - started) / 1000;
-  log(`floors, ${flows} requests each…`);
-  await runFloors(server.url, rec, { count: flows, concurrency: customers, shapes });
+  const loaded = await phase(server.url, people.slice(WARMUP, WARMUP + flows), customers);
+  log(`${serial} flows one at a time…`);
+  const alone = await phase(server.url, people.slice(WARMUP + flows), 1);
   const { peakBytes } = memory.stop();
 
-  const steps = STEPS.map((s) => rec.stats(s));
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
-    command: `npm run bench -- --customers=${customers} --flows=${flows}${profile ? " --profile" : ""}`,
+    command: `npm run bench -- --customers=${customers} --flows=${flows} --serial=${serial}${profile ? " --profile" : ""}`,
     customers,
     flows,
     store: `demo + ${STORE.customers} customers, ${STORE.orders} orders`,
-    wallSeconds: wall,
-    totalRequests: steps.reduce((a, s) => a + s.count, 0),
-    steps,
-    floors: { health: rec.stats("floor: health"), stream: rec.stats("floor: stream") },
+    loaded,
+    serial: alone,
     peakRssBytes: peakBytes,
     idleRssBytes: idleRss,
-    failures: rec.failures,
+    failures: [...loaded.failures, ...alone.failures],
   };
   const markdown = renderResults(report);
   console.log(`\n${markdown}\n`);
@@ -115,7 +107,7 @@ try {
     writeResults(path.join(root, "docs/benchmarks.md"), markdown);
     log("results written to docs/benchmarks.md");
   }
-  if (rec.failures.length) process.exitCode = 1;
+  if (report.failures.length) process.exitCode = 1;
 } finally {
   await server.stop("SIGTERM");
   fs.rmSync(dir, { recursive: true, force: true });
@@ -124,4 +116,26 @@ try {
 if (profile) {
   const file = mainProfile(profDir);
   console.log(file ? summarizeProfile(file) : `no profile written to ${profDir}`);
+}
+
+/** Flows for these customers, `concurrency` at a time, then both floors at the same concurrency. */
+async function phase(base: string, who: { email: string; orderId: string }[], concurrency: number) {
+  const rec = new Recorder();
+  const shapes: TurnShape[] = [];
+  const started = performance.now();
+  const work = who.map((w, i) => ({ w, i }));
+  await pool(work, concurrency, ({ w, i }) =>
+    customerFlow(base, rec, shapes, w, i % 2 === 0 ? "confirm" : "cancel"),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  await runFloors(base, rec, { count: Math.max(who.length, 48), concurrency, shapes });
+  const steps = STEPS.map((s) => rec.stats(s));
+  return {
+    concurrency,
+    wallSeconds,
+    totalRequests: steps.reduce((a, s) => a + s.count, 0),
+    steps,
+    floors: { health: rec.stats("floor: health"), stream: rec.stats("floor: stream") },
+    failures: rec.failures,
+  };
 }

@@ -9,6 +9,14 @@ import type { StepStats } from "./stats";
 const SECTION = ["<!-- bench:load:start -->", "<!-- bench:load:end -->"] as const;
 const RESULTS = ["<!-- bench:load:results:start -->", "<!-- bench:load:results:end -->"] as const;
 
+export type Phase = {
+  concurrency: number;
+  wallSeconds: number;
+  totalRequests: number;
+  steps: StepStats[];
+  floors: { health: StepStats; stream: StepStats };
+};
+
 export type LoadReport = {
   date: string;
   machine: string;
@@ -16,10 +24,8 @@ export type LoadReport = {
   customers: number;
   flows: number;
   store: string;
-  wallSeconds: number;
-  totalRequests: number;
-  steps: StepStats[];
-  floors: { health: StepStats; stream: StepStats };
+  loaded: Phase;
+  serial: Phase;
   peakRssBytes: number;
   idleRssBytes: number;
   failures: string[];
@@ -29,31 +35,43 @@ const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFix
 const x = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? `${(a / b).toFixed(1)}×` : "–");
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-export function renderResults(r: LoadReport): string {
-  const floorOf = (step: string) => (step.startsWith("turn:") ? r.floors.stream : r.floors.health);
+/** One table: every step with its floor (JSON steps: health; chat turns: the bare stream). */
+function table(p: Phase): string[] {
+  const floorOf = (step: string) => (step.startsWith("turn:") ? p.floors.stream : p.floors.health);
   const row = (s: StepStats, floor?: StepStats) =>
     `| ${s.step} | ${s.count} | ${s.errors} | ${s.rps.toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ` +
     (floor
       ? `${floor.step.replace("floor: ", "")} | ${x(s.p50, floor.p50)} | ${x(s.p95, floor.p95)} |`
       : "– | – | – |");
+  return [
+    "| step | requests | errors | req/s | p50 | p95 | p99 | floor | p50 / floor | p95 / floor |",
+    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    ...p.steps.map((s) => row(s, floorOf(s.step))),
+    row(p.floors.health),
+    row(p.floors.stream),
+  ];
+}
+
+export function renderResults(r: LoadReport): string {
+  const { loaded, serial } = r;
   const lines = [
     `Run ${r.date} on ${r.machine}.`,
     `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, one \`next start\` process.`,
-    `${r.customers} customers at once, ${r.flows} customer flows in all (sign in, new chat, order status, return proposal, then confirm or cancel, alternating):`,
-    `${r.totalRequests} requests in ${r.wallSeconds.toFixed(1)} s = **${(r.totalRequests / r.wallSeconds).toFixed(1)} requests/s** overall.`,
+    "",
+    `**${r.customers} customers at once**, ${r.flows} customer flows (sign in, new chat, order status, return proposal, then confirm or cancel, alternating): ` +
+      `${loaded.totalRequests} requests in ${loaded.wallSeconds.toFixed(1)} s = **${(loaded.totalRequests / loaded.wallSeconds).toFixed(1)} requests/s**.`,
     `Server memory (RSS of the process tree, sampled every 100 ms): ${mib(r.idleRssBytes)} after warm-up, **peak ${mib(r.peakRssBytes)}**.`,
+    "Times in milliseconds per request, measured by the client over loopback; req/s is each step's count over its own busy window.",
     "",
-    "Times in milliseconds, per request, measured by the client over loopback; req/s is each step's count over its own busy window.",
+    ...table(loaded),
     "",
-    "| step | requests | errors | req/s | p50 | p95 | p99 | floor | p50 / floor | p95 / floor |",
-    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
-    ...r.steps.map((s) => row(s, floorOf(s.step))),
-    row(r.floors.health),
-    row(r.floors.stream),
+    `**One customer at a time** (${serial.steps[0]?.count ?? 0} flows, same server): each step's own cost, without queueing.`,
     "",
-    `Floors, same server, same run, same concurrency: \`GET /api/health\` (no session, one \`SELECT 1\`) for the JSON steps; ` +
-      `\`GET /api/bench/floor\` for the chat turns: a bare UI message stream of the turns' mean size ` +
-      `(${r.floors.stream.meanBytes.toFixed(0)} bytes; turns: ${meanTurnBytes(r.steps)} bytes) with no session, database or model.`,
+    ...table(serial),
+    "",
+    "Floors, same server, same phase, same concurrency: `GET /api/health` (no session, one `SELECT 1`) for the JSON steps; " +
+      "`GET /api/bench/floor` for the chat turns: a bare UI message stream of the turns' mean size " +
+      `(${loaded.floors.stream.meanBytes.toFixed(0)} bytes; turns: ${meanTurnBytes(loaded.steps)} bytes) with no session, database or model.`,
   ];
   if (r.failures.length) {
     lines.push(
