@@ -122,4 +122,30 @@ describe("hostile requests against the production server", () => {
     expect(boris.pendingAction?.id).toBe(vars.borisAction);
     expect(snapshot(db).returns).toBe(0);
   });
+
+  // Last: it changes state. The id is the whole request; a body naming other arguments is ignored.
+  it("confirms exactly the stored arguments whatever the body says", async () => {
+    const res = await send(w.base, {
+      method: "POST",
+      path: `/api/actions/${vars.pendingAction}/confirm`,
+      headers: { cookie: w.anna.cookie, "content-type": "application/json" },
+      body: JSON.stringify({
+        arguments: { orderId: "4410", reason: "other", comment: "<script>alert(1)</script>" },
+        refund: { amount: 999999, destination: "IBAN DE00 evil" },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.text) as {
+      result: {
+        orderId: string;
+        reason: string;
+        comment: string | null;
+        refund: { amount: number };
+      };
+    };
+    expect(body.result).toMatchObject({ orderId: "7718", reason: "damaged", comment: null });
+    expect(body.result.refund.amount).not.toBe(999999);
+    const rows = db.prepare("SELECT order_id FROM return_requests").pluck().all();
+    expect(rows).toEqual(["7718"]);
+  });
 });
