@@ -44,6 +44,16 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
       ...env,
     },
   });
+  try {
+    return await populate(server, dbFile, dir);
+  } catch (err) {
+    // A failed setup must not leave a production server running after the test file.
+    await server.stop();
+    throw err;
+  }
+}
+
+async function populate(server: Server, dbFile: string, dir: string): Promise<World> {
   const base = server.url;
   const [anna, boris, staff] = await Promise.all([
     HttpCustomer.signIn(base, "anna@example.com"),
