@@ -1,29 +1,10 @@
 import type { NextConfig } from "next";
-import { PHASE_DEVELOPMENT_SERVER } from "next/constants";
 import { env } from "./lib/env";
 
 // Fail fast: a wrong variable stops the build/start with a message naming it.
 env();
 
-// Model and user text is rendered as text/markdown, never as HTML; the CSP is the second fence.
-// Only `next dev` needs eval (hot reload). Decided by the phase, not NODE_ENV: `next build`
-// loads this file before it sets NODE_ENV, and the headers it computes then are what
-// `next start` serves, so a NODE_ENV test put 'unsafe-eval' into production.
-const cspFor = (isDev: boolean) =>
-  [
-    "default-src 'self'",
-    `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ""}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-
-const nextConfig = (phase: string): NextConfig => ({
+const nextConfig = (): NextConfig => ({
   // Benchmarks and system tests build into their own folder so they never race the e2e build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
@@ -33,7 +14,7 @@ const nextConfig = (phase: string): NextConfig => ({
       {
         source: "/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: cspFor(phase === PHASE_DEVELOPMENT_SERVER) },
+          // Content-Security-Policy: set per request with a nonce by proxy.ts.
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
           { key: "X-Frame-Options", value: "DENY" },

@@ -1,27 +1,49 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
 
 /**
- * Refuses paths with a malformed percent-escape (`/api/chats/%ZZ`). Next decodes dynamic route
- * params after this point and, on failure, tries to render a /400 page the App Router does not
- * have, answering a bare 500. A client error is a 400, and API clients get the JSON contract.
+ * Runs before every page and API route:
+ * - a per-request CSP nonce: Next.js reads it from the request's CSP header and puts it on the
+ *   scripts it renders (pages are rendered per request anyway: they read the session);
+ * - paths with a malformed percent-escape (`/api/chats/%ZZ`) are refused: Next decodes dynamic
+ *   params after this point and, on failure, tries to render a /400 page the App Router does not
+ *   have, answering a bare 500. A client error is a 400, and API clients get the JSON contract.
  */
 export function proxy(req: NextRequest): NextResponse {
+  if (hasMalformedEscape(req.nextUrl.pathname)) return badUrl(req.nextUrl.pathname);
+  const csp = contentSecurityPolicy({
+    nonce: newNonce(),
+    dev: process.env.NODE_ENV === "development",
+  });
+  const headers = new Headers(req.headers);
+  headers.set("content-security-policy", csp);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set("Content-Security-Policy", csp);
+  return res;
+}
+
+function hasMalformedEscape(pathname: string): boolean {
+  if (!pathname.includes("%")) return false;
   try {
-    if (req.nextUrl.pathname.includes("%")) decodeURIComponent(req.nextUrl.pathname);
-    return NextResponse.next();
+    decodeURIComponent(pathname);
+    return false;
   } catch {
-    if (req.nextUrl.pathname.startsWith("/api/")) {
-      return NextResponse.json(
-        { error: { code: "invalid_request", message: "The URL has a malformed escape." } },
-        { status: 400 },
-      );
-    }
-    return new NextResponse("Bad request: malformed URL.", {
-      status: 400,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-    });
+    return true;
   }
 }
 
-// The routes with dynamic segments; static assets never pass through here.
-export const config = { matcher: ["/api/:path*", "/chat/:path*"] };
+function badUrl(pathname: string): NextResponse {
+  if (pathname.startsWith("/api/")) {
+    return NextResponse.json(
+      { error: { code: "invalid_request", message: "The URL has a malformed escape." } },
+      { status: 400 },
+    );
+  }
+  return new NextResponse("Bad request: malformed URL.", {
+    status: 400,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
+// Everything but static build assets, which carry no markup to protect.
+export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };

@@ -50,3 +50,34 @@ test("markup in a message is shown as text, live and after a reload", async ({ p
   await expectInert(page, chat);
   expect(dialogs).toEqual([]);
 });
+
+test("the CSP lets the app's own scripts run and blocks injected inline script", async ({
+  page,
+}) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const res = await page.goto("/sign-in");
+  const csp = res?.headers()["content-security-policy"] ?? "";
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'/);
+  expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  // The app hydrates and works under the policy: sign in and open a chat.
+  await new SignInPage(page).demo("anna");
+  await new ChatPage(page).startNewChat();
+  expect(violations).toEqual([]);
+  // A nonce is per page view, never reused.
+  const again = (await page.reload())?.headers()["content-security-policy"] ?? "";
+  expect(again).not.toBe(csp);
+  // Markup that somehow reached the DOM cannot run: inline handlers have no nonce.
+  await page.evaluate(() => {
+    document.body.insertAdjacentHTML(
+      "beforeend",
+      '<img src="/no-such-image" onerror="window.__csp=1">',
+    );
+  });
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+  expect(
+    await page.evaluate(() => (window as unknown as { __csp?: number }).__csp),
+  ).toBeUndefined();
+});
