@@ -91,7 +91,8 @@ test("someone else's chat reads as missing, with a way back", async ({ page }) =
   const annas = await new ChatPage(page).startNewChat();
   await page.getByTestId("sign-out").click();
   await new SignInPage(page).demo("boris");
-  await page.goto(`/chat/${annas}`);
+  const res = await page.goto(`/chat/${annas}`);
+  expect(res?.status()).toBe(404);
   await expect(page.getByTestId("chat-error")).toHaveText(
     "This chat does not exist or is not yours. Open your chats",
   );

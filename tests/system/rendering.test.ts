@@ -49,9 +49,9 @@ let proposalChat: string;
 let borisChat: string;
 let comment: string | null | undefined;
 
-async function html(p: string, cookie: string): Promise<string> {
+async function html(p: string, cookie: string, status = 200): Promise<string> {
   const res = await send(server.url, { path: p, headers: { cookie } });
-  expect(res.status, p).toBe(200);
+  expect(res.status, p).toBe(status);
   return res.text;
 }
 
@@ -129,7 +129,8 @@ describe("markup in customer and model text", () => {
   });
 
   it("another customer's chat page shows none of that chat", async () => {
-    const page = await html(`/chat/${borisChat}`, anna.cookie);
+    const page = await html(`/chat/${borisChat}`, anna.cookie, 404);
+    expect(page).toContain("does not exist or is not yours");
     expect(page).not.toContain("4410");
     expect(page).not.toContain("Boris");
   });

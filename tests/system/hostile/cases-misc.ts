@@ -150,14 +150,14 @@ const health: Case[] = [
 ];
 
 /** Pages: HTML is fine here, but never a 5xx or a stack trace. */
-// The chat page answers an id that is not yours with its own "chat not found" view (200);
-// security-headers.test.ts checks that nothing of the other chat is in it.
+// The chat page answers an id that is not yours exactly like an unknown one: its "chat not
+// found" view with HTTP 404; rendering.test.ts checks that nothing of the other chat is in it.
 const pages: Case[] = [
-  ["chat page of an unknown id", "/chat/00000000-0000-0000-0000-000000000000", "anna", 200],
-  ["chat page of boris's chat", "/chat/{borisChat}", "anna", 200],
-  ["chat page with markup in the id", "/chat/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "anna", 200],
-  ["chat page with an encoded traversal", "/chat/..%2F..%2Fapi%2Fhealth", "anna", 200],
-  ["chat page with a very long id", `/chat/${"c".repeat(4000)}`, "anna", 200],
+  ["chat page of an unknown id", "/chat/00000000-0000-0000-0000-000000000000", "anna", 404],
+  ["chat page of boris's chat", "/chat/{borisChat}", "anna", 404],
+  ["chat page with markup in the id", "/chat/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "anna", 404],
+  ["chat page with an encoded traversal", "/chat/..%2F..%2Fapi%2Fhealth", "anna", 404],
+  ["chat page with a very long id", `/chat/${"c".repeat(4000)}`, "anna", 404],
   ["chat page with a malformed escape", "/chat/%E0%A4%A", "anna", 400],
   ["chat page with an invalid escape", "/chat/%ZZ", "anna", 400],
   ["chat page signed out", "/chat/{emptyChat}", "none", 307],

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { AppHeader } from "@/components/app-header";
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { getCurrentUser } from "@/lib/auth/session";
@@ -17,10 +17,12 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   if (!user) redirect(`/sign-in?next=${encodeURIComponent(`/chat/${id}`)}`);
   // Chats are the customers'; staff read them on the audit page.
   if (user.role !== "customer") redirect("/");
+  const initial = loadChat(id, user.id);
+  if (!initial.ok && initial.status === 404) notFound();
   return (
     <div className="flex h-dvh flex-col">
       <AppHeader user={user} />
-      <ChatScreen chatId={id} initial={loadChat(id, user.id)} />
+      <ChatScreen chatId={id} initial={initial} />
     </div>
   );
 }

@@ -1,0 +1,19 @@
+import Link from "next/link";
+
+/** Unknown and someone else's chats look the same (and answer HTTP 404), like the API. */
+export default function ChatNotFound() {
+  return (
+    <main className="mx-auto max-w-xl px-4 py-12">
+      <div
+        role="alert"
+        className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
+        data-testid="chat-error"
+      >
+        This chat does not exist or is not yours.{" "}
+        <Link href="/chat" className="font-medium underline">
+          Open your chats
+        </Link>
+      </div>
+    </main>
+  );
+}
