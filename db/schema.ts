@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ACTION_STATUSES } from "./constants";
 
 const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
 const createdAt = () =>
@@ -204,17 +205,7 @@ export const messages = sqliteTable(
 
 // ---------------------------------------------------------------- safety core
 
-export const ACTION_STATUSES = [
-  "pending",
-  "executing",
-  "executed",
-  "cancelled",
-  "expired",
-  "superseded",
-  "stale",
-  "failed",
-] as const;
-export type ActionStatus = (typeof ACTION_STATUSES)[number];
+export { ACTION_STATUSES, type ActionStatus } from "./constants";
 
 export const pendingActions = sqliteTable(
   "pending_actions",

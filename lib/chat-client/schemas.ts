@@ -5,18 +5,9 @@
  */
 import type { UIMessage } from "ai";
 import { z } from "zod";
+import { ACTION_STATUSES } from "@/db/constants";
 
-export const ACTION_STATUSES = [
-  "pending",
-  "executing",
-  "executed",
-  "cancelled",
-  "expired",
-  "superseded",
-  "stale",
-  "failed",
-] as const;
-export type ActionStatus = (typeof ACTION_STATUSES)[number];
+export { ACTION_STATUSES, type ActionStatus } from "@/db/constants";
 
 const Money = z.object({ amount: z.number().int(), currency: z.string().length(3) });
 
