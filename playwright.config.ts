@@ -66,7 +66,7 @@ export default defineConfig({
         MODEL_PROVIDER: "offline",
         OPENAI_API_KEY: "",
         CHAT_RATE_LIMIT_PER_MINUTE: "1000",
-      AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "1000",
+        AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "1000",
       },
     },
     // Two more servers on the same build, for tests/e2e/chat-strict.spec.ts and

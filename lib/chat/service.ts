@@ -3,7 +3,6 @@
  * pending action, guard a new message, and record a decision's outcome in the history.
  */
 import "server-only";
-import { randomUUID } from "node:crypto";
 import {
   acquireTurnLock,
   appendMessages,

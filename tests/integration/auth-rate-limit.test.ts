@@ -23,7 +23,7 @@ describe("sign-in is throttled per client", () => {
 
   it("answers 429 after the limit, even with the right password, and only for that client", async () => {
     for (let i = 0; i < 3; i++)
-      expect((await signInFrom("203.0.113.7", "guess-" + i)).status).toBe(401);
+      expect((await signInFrom("203.0.113.7", `guess-${i}`)).status).toBe(401);
     const limited = await signInFrom("203.0.113.7", "returns-demo");
     expect(limited.status).toBe(429);
     expect((await limited.json()).error.code).toBe("rate_limited");

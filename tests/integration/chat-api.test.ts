@@ -14,7 +14,7 @@ import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
 import { call } from "../helpers/http";
-import { auditStatuses, messageCount, returnsFor } from "../helpers/inspect";
+import { messageCount, returnsFor } from "../helpers/inspect";
 import { pendingActionPart } from "../helpers/stream";
 
 const RETURN_7718 = "Create a return request for order 7718. The item arrived damaged.";
