@@ -1,5 +1,4 @@
 "use client";
-import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { fetchChats } from "@/lib/chat-client/api";
 import type { ChatSnapshot, ChatSummary } from "@/lib/chat-client/schemas";
@@ -59,30 +58,22 @@ export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initi
         {initial.ok ? (
           <ChatShell key={chatId} snapshot={initial.data} onTurnFinished={refreshChats} />
         ) : (
-          <LoadProblem status={initial.status} />
+          <LoadProblem />
         )}
       </main>
     </div>
   );
 }
 
-function LoadProblem({ status }: { status: number }) {
+/** Unknown and foreign chats never get here (the page answers 404); this is a server fault. */
+function LoadProblem() {
   return (
     <div
       role="alert"
       className="m-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
       data-testid="chat-error"
     >
-      {status === 404 ? (
-        <>
-          This chat does not exist or is not yours.{" "}
-          <Link href="/chat" className="font-medium underline">
-            Open your chats
-          </Link>
-        </>
-      ) : (
-        "The conversation could not be loaded. Reload the page to try again."
-      )}
+      The conversation could not be loaded. Reload the page to try again.
     </div>
   );
 }

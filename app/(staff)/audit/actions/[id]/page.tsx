@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AppHeader } from "@/components/app-header";
 import { ActionLifeView } from "@/components/audit/action-life";
+import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadActionLife } from "@/lib/audit/timeline";
 
@@ -16,17 +15,8 @@ export default async function AuditActionPage({ params }: { params: Promise<{ id
   const life = loadActionLife({ actionId: id });
   if (!life) notFound();
   return (
-    <>
-      <AppHeader user={user} />
-      <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link href="/audit" className="text-brand-700 underline">
-            Audit
-          </Link>{" "}
-          / action
-        </nav>
-        <ActionLifeView life={life} />
-      </main>
-    </>
+    <AuditDetailShell user={user} crumb="action">
+      <ActionLifeView life={life} />
+    </AuditDetailShell>
   );
 }

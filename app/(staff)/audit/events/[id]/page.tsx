@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AppHeader } from "@/components/app-header";
 import { ActionLifeView } from "@/components/audit/action-life";
+import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { formatDuration, formatUtc } from "@/components/audit/format";
 import { JsonView } from "@/components/audit/json-view";
 import { StatusBadge } from "@/components/audit/status-badge";
@@ -41,60 +41,51 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
     ["Tool call id", event.toolCallId ?? "—"],
   ];
   return (
-    <>
-      <AppHeader user={user} />
-      <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link href="/audit" className="text-brand-700 underline">
-            Audit
-          </Link>{" "}
-          / event {event.id}
-        </nav>
-        <h1 className="text-xl font-semibold" data-testid="event-heading">
-          Audit event {event.id}
-        </h1>
-        <section className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4">
-          <dl
-            className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm"
-            data-testid="event-facts"
-          >
-            {facts.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="text-slate-600">{k}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
-          {event.chatId && (
-            <p className="flex flex-wrap gap-4 text-sm">
-              <Link
-                href={`/audit/chats/${event.chatId}`}
-                className="text-brand-700 underline"
-                data-testid="event-transcript-link"
-              >
-                Open the chat transcript
-              </Link>
-              <Link
-                href={`/audit?chat=${encodeURIComponent(event.chatId)}`}
-                className="text-brand-700 underline"
-              >
-                All events of this chat
-              </Link>
-            </p>
-          )}
-          <div className="grid gap-4 md:grid-cols-2">
-            <JsonView label="Arguments" value={event.arguments} testId="event-arguments" />
-            <JsonView label="Result" value={event.result} testId="event-result" />
-          </div>
-        </section>
-        {life ? (
-          <ActionLifeView life={life} />
-        ) : (
-          event.actionId && (
-            <p className="text-sm text-slate-600">The action {event.actionId} no longer exists.</p>
-          )
+    <AuditDetailShell user={user} crumb={`event ${event.id}`}>
+      <h1 className="text-xl font-semibold" data-testid="event-heading">
+        Audit event {event.id}
+      </h1>
+      <section className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4">
+        <dl
+          className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm"
+          data-testid="event-facts"
+        >
+          {facts.map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="text-slate-600">{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        </dl>
+        {event.chatId && (
+          <p className="flex flex-wrap gap-4 text-sm">
+            <Link
+              href={`/audit/chats/${event.chatId}`}
+              className="text-brand-700 underline"
+              data-testid="event-transcript-link"
+            >
+              Open the chat transcript
+            </Link>
+            <Link
+              href={`/audit?chat=${encodeURIComponent(event.chatId)}`}
+              className="text-brand-700 underline"
+            >
+              All events of this chat
+            </Link>
+          </p>
         )}
-      </main>
-    </>
+        <div className="grid gap-4 md:grid-cols-2">
+          <JsonView label="Arguments" value={event.arguments} testId="event-arguments" />
+          <JsonView label="Result" value={event.result} testId="event-result" />
+        </div>
+      </section>
+      {life ? (
+        <ActionLifeView life={life} />
+      ) : (
+        event.actionId && (
+          <p className="text-sm text-slate-600">The action {event.actionId} no longer exists.</p>
+        )
+      )}
+    </AuditDetailShell>
   );
 }

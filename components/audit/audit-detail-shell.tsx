@@ -1,0 +1,32 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { CurrentUser } from "@/lib/auth/session";
+import { AppHeader } from "../app-header";
+
+/** The frame of every audit detail page: header, a breadcrumb back to the table, the content. */
+export function AuditDetailShell({
+  user,
+  crumb,
+  wide = true,
+  children,
+}: {
+  user: CurrentUser;
+  crumb: ReactNode;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <AppHeader user={user} />
+      <main className={`mx-auto grid ${wide ? "max-w-7xl" : "max-w-5xl"} gap-4 px-4 py-6`}>
+        <nav aria-label="Breadcrumb" className="text-sm">
+          <Link href="/audit" className="text-brand-700 underline">
+            Audit
+          </Link>{" "}
+          / {crumb}
+        </nav>
+        {children}
+      </main>
+    </>
+  );
+}
