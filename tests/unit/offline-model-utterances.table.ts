@@ -161,6 +161,15 @@ export const UTTERANCES: Row[] = [
     create("7718", "defective", "My coffee machine from 7718 doesn't work"),
   ),
   ru(["Мой заказ 7718 пришёл разбитым", "да"], create("7718", "damaged")),
+  // The detail after the reason becomes the comment.
+  en(
+    "Create a return request for order 7718. The item arrived damaged, the box was crushed.",
+    create("7718", "damaged", "The box was crushed"),
+  ),
+  ru(
+    "Оформите возврат по заказу 7718: товар пришёл повреждённым, крышка треснула.",
+    create("7718", "damaged", "Крышка треснула"),
+  ),
   // Something missing: one clarifying question, nothing invented
   en("Please file a return for a damaged item.", clarify),
   ru("Оформите мне возврат повреждённого товара.", clarify),
