@@ -9,6 +9,7 @@ import {
   outcomeFromDecision,
 } from "@/lib/chat-client/action-view";
 import { decideAction } from "@/lib/chat-client/api";
+import { cardText, type Lang } from "@/lib/chat-client/card-text";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { Countdown } from "./confirm-card/countdown";
 import { PlanDetails } from "./confirm-card/plan-details";
@@ -21,6 +22,8 @@ type Props = {
   onOutcome: (actionId: string, outcome: CardOutcome) => void;
   /** Where "Sign in again" leads back to. */
   signInHref: string;
+  /** The conversation's language (the customer's latest message); English by default. */
+  lang?: Lang;
 };
 
 const TONE = {
@@ -33,7 +36,8 @@ const TONE = {
  * The one confirm card for every write tool. It is driven by the PendingAction alone; only the
  * customer's click here turns a proposal into a change.
  */
-export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
+export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en" }: Props) {
+  const t = cardText(lang);
   const titleId = useId();
   const summaryId = useId();
   const cardRef = useRef<HTMLElement>(null);
@@ -43,7 +47,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
   const [busy, setBusy] = useState<"confirm" | "cancel" | null>(null);
   const [problem, setProblem] = useState<"network" | "server" | "unauthenticated" | null>(null);
   const open = outcome === null;
-  const copy = actionCopy(action.tool);
+  const copy = actionCopy(action.tool, lang);
 
   // Focus lands on a card that is waiting for a decision, so keyboard and screen reader users
   // meet it first (the composer is disabled meanwhile).
@@ -78,7 +82,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
     }
   }
 
-  const view = outcome ? describeOutcome(outcome, action.tool) : null;
+  const view = outcome ? describeOutcome(outcome, action.tool, lang) : null;
   return (
     <article
       ref={cardRef}
@@ -94,9 +98,9 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
         {copy.title}
       </h2>
       <p id={summaryId} className="mt-1 text-sm text-slate-700" data-testid="confirm-summary">
-        {actionSummary(action)}
+        {actionSummary(action, lang)}
       </p>
-      <PlanDetails action={action} />
+      <PlanDetails action={action} lang={lang} />
       {view ? (
         <p
           ref={outcomeRef}
@@ -110,6 +114,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
       ) : (
         <div className="mt-4 space-y-3">
           <Countdown
+            lang={lang}
             expiresAt={action.expiresAt}
             onExpire={() => {
               // The server applies expiry lazily and agrees; a click already on its way wins.
@@ -119,16 +124,17 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
           {problem && (
             <p role="alert" className="text-sm text-red-700" data-testid="confirm-problem">
               {problem === "network" ? (
-                "We could not reach the server. Nothing was decided; try again."
+                t.problemNetwork
               ) : problem === "server" ? (
-                "Something went wrong on our side. Nothing was decided; try again."
+                t.problemServer
               ) : (
                 <>
-                  Your session has expired.{" "}
+                  {t.sessionExpired}{" "}
                   <Link href={signInHref} className="font-medium underline">
-                    Sign in again
-                  </Link>{" "}
-                  to decide.
+                    {t.signInAgain}
+                  </Link>
+                  {lang === "en" ? " " : ""}
+                  {t.toDecide}
                 </>
               )}
             </p>
@@ -142,7 +148,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
               className="min-h-11 rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
               data-testid="confirm-button"
             >
-              {busy === "confirm" ? "Confirming…" : "Confirm"}
+              {busy === "confirm" ? t.confirming : t.confirm}
             </button>
             <button
               type="button"
@@ -151,7 +157,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
               className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:border-slate-400 disabled:opacity-60"
               data-testid="cancel-button"
             >
-              {busy === "cancel" ? "Cancelling…" : "Cancel"}
+              {busy === "cancel" ? t.cancelling : t.cancel}
             </button>
           </div>
         </div>

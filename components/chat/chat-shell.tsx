@@ -2,6 +2,7 @@
 import { useCallback, useMemo, useState } from "react";
 import { ConfirmCard } from "@/components/confirm-card";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
+import { cardText, chatLanguage } from "@/lib/chat-client/card-text";
 import { collectOutcomes, findOpenAction, proposalsIn } from "@/lib/chat-client/messages";
 import type { ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
 import { ChatError } from "./chat-error";
@@ -17,6 +18,9 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
   const session = useChatSession(snapshot, onTurnFinished);
   const { messages } = session;
   const chatId = snapshot.chat.id;
+  // The chrome follows the customer's latest message, like the model's answers do.
+  const lang = useMemo(() => chatLanguage(messages), [messages]);
+  const text = cardText(lang);
   const signInHref = `/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`;
 
   // Final states decided in this page (click, countdown). They win over the stored status, which
@@ -51,6 +55,7 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
         outcome={outcome}
         onOutcome={onOutcome}
         signInHref={signInHref}
+        lang={lang}
       />
     );
   };
@@ -58,9 +63,9 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
   const problem = session.problem;
   const disabledReason =
     problem?.kind === "unauthenticated"
-      ? "Your session has expired. Sign in again to send messages."
+      ? text.composerSignedOut
       : open
-        ? "Confirm or cancel the request above before sending a new message."
+        ? text.composerPending
         : null;
 
   return (
@@ -70,6 +75,7 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
         renderAction={renderAction}
         extraAction={extraAction}
         working={session.working}
+        typingLabel={text.typing}
         empty={<EmptyChat onPick={session.send} />}
         error={
           problem && (

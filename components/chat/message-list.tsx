@@ -13,13 +13,23 @@ type Props = {
   /** An inline error, shown where the next answer would have been. */
   error: ReactNode;
   empty: ReactNode;
+  /** The typing indicator's words, in the conversation's language. */
+  typingLabel?: string;
 };
 
 /**
  * The conversation as a log region: screen readers hear new messages politely, and the view
  * follows the newest message unless the reader has scrolled up to read older ones.
  */
-export function MessageList({ messages, renderAction, extraAction, working, error, empty }: Props) {
+export function MessageList({
+  messages,
+  renderAction,
+  extraAction,
+  working,
+  error,
+  empty,
+  typingLabel,
+}: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
@@ -50,7 +60,7 @@ export function MessageList({ messages, renderAction, extraAction, working, erro
           <MessageView key={i} message={m} renderAction={renderAction} />
         ))}
         {extraAction && renderAction(extraAction)}
-        {working && <TypingIndicator />}
+        {working && <TypingIndicator label={typingLabel} />}
         {error}
       </div>
       <div ref={end} />

@@ -1,5 +1,5 @@
 /** Shown while the assistant works; the dots only bounce for people who allow motion. */
-export function TypingIndicator() {
+export function TypingIndicator({ label = "Assistant is typing…" }: { label?: string }) {
   return (
     <div
       role="status"
@@ -15,7 +15,7 @@ export function TypingIndicator() {
           />
         ))}
       </span>
-      Assistant is typing…
+      {label}
     </div>
   );
 }

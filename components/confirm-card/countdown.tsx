@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { describeRemaining, formatRemaining } from "@/lib/chat-client/countdown";
+import { cardText, type Lang } from "@/lib/chat-client/card-text";
+import { formatRemaining, remainingMinutes } from "@/lib/chat-client/countdown";
 import { formatDateTime } from "@/lib/format/date";
 
 /**
@@ -8,7 +9,16 @@ import { formatDateTime } from "@/lib/format/date";
  * offer was already over at mount (a reload long after the proposal). The ticking clock is hidden
  * from screen readers, which get the deadline and a coarse "about N minutes" instead.
  */
-export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire: () => void }) {
+export function Countdown({
+  expiresAt,
+  onExpire,
+  lang = "en",
+}: {
+  expiresAt: string;
+  onExpire: () => void;
+  lang?: Lang;
+}) {
+  const t = cardText(lang);
   const deadline = Date.parse(expiresAt);
   const [now, setNow] = useState(() => Date.now());
   const fired = useRef(false);
@@ -34,13 +44,13 @@ export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire
   return (
     <p className="text-sm text-slate-700" data-testid="confirm-countdown">
       <span aria-hidden="true" suppressHydrationWarning>
-        Expires in{" "}
+        {t.expiresIn}{" "}
         <span className="font-mono tabular-nums" suppressHydrationWarning>
           {formatRemaining(left)}
         </span>
       </span>
       <span className="sr-only" suppressHydrationWarning>
-        This offer expires at {formatDateTime(deadline)}, in {describeRemaining(left)}.
+        {t.expiresAt(formatDateTime(deadline, t.locale), t.remaining(remainingMinutes(left)))}
       </span>
     </p>
   );

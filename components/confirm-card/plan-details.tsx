@@ -1,5 +1,6 @@
 import { LocalDate } from "@/components/chat/local-date";
 import { argumentRows, itemRows } from "@/lib/chat-client/action-view";
+import { cardText, type Lang } from "@/lib/chat-client/card-text";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { formatMoney } from "@/lib/format/money";
 
@@ -7,9 +8,10 @@ import { formatMoney } from "@/lib/format/money";
  * The facts the customer agrees to, straight from the stored plan and arguments: exactly what
  * Confirm will execute, not what the model said about it.
  */
-export function PlanDetails({ action }: { action: PendingAction }) {
+export function PlanDetails({ action, lang = "en" }: { action: PendingAction; lang?: Lang }) {
+  const t = cardText(lang);
   const { plan } = action;
-  const items = itemRows(plan);
+  const items = itemRows(plan, lang);
   const orderId =
     plan.order?.id ??
     (typeof action.arguments.orderId === "string" ? action.arguments.orderId : null);
@@ -17,13 +19,13 @@ export function PlanDetails({ action }: { action: PendingAction }) {
     <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1.5 text-sm">
       {orderId && (
         <>
-          <dt className="text-slate-600">Order</dt>
+          <dt className="text-slate-600">{t.order}</dt>
           <dd data-testid="confirm-order">
             {orderId}
             {plan.order?.deliveredAt && (
               <span className="text-slate-600">
                 {" "}
-                · delivered <LocalDate iso={plan.order.deliveredAt} />
+                · {t.delivered} <LocalDate iso={plan.order.deliveredAt} locale={t.locale} />
               </span>
             )}
           </dd>
@@ -31,7 +33,7 @@ export function PlanDetails({ action }: { action: PendingAction }) {
       )}
       {items.length > 0 && (
         <>
-          <dt className="text-slate-600">Items</dt>
+          <dt className="text-slate-600">{t.items}</dt>
           <dd>
             <ul data-testid="confirm-items">
               {items.map((i) => (
@@ -41,25 +43,25 @@ export function PlanDetails({ action }: { action: PendingAction }) {
           </dd>
         </>
       )}
-      {argumentRows(action.arguments).map((row) => (
+      {argumentRows(action.arguments, lang).map((row) => (
         <Row key={row.label} label={row.label} value={row.value} />
       ))}
       {plan.refund && (
         <>
-          <dt className="text-slate-600">Refund</dt>
+          <dt className="text-slate-600">{t.refund}</dt>
           <dd data-testid="confirm-refund">
             <span className="font-semibold">
-              {formatMoney(plan.refund.amount, plan.refund.currency)}
+              {formatMoney(plan.refund.amount, plan.refund.currency, t.locale)}
             </span>{" "}
-            to {plan.refund.destination}
+            {t.refundTo} {plan.refund.destination}
           </dd>
         </>
       )}
       {plan.windowEndsAt && (
         <>
-          <dt className="text-slate-600">Return window</dt>
+          <dt className="text-slate-600">{t.returnWindow}</dt>
           <dd>
-            until <LocalDate iso={plan.windowEndsAt} />
+            {t.until} <LocalDate iso={plan.windowEndsAt} locale={t.locale} />
           </dd>
         </>
       )}

@@ -4,29 +4,17 @@
  */
 import { formatMoney } from "@/lib/format/money";
 import type { Decision } from "./api";
+import { cardText, type Lang } from "./card-text";
 import type { ActionResult, ActionStatus, PendingAction, Plan } from "./schemas";
 
 type ActionCopy = { title: string; noun: string; verb: string };
 
-const ACTION_COPY: Record<string, ActionCopy> = {
-  create_return_request: {
-    title: "Confirm your return request",
-    noun: "Return request",
-    verb: "create a return request",
-  },
-};
-
-export function actionCopy(tool: string): ActionCopy {
+export function actionCopy(tool: string, lang: Lang = "en"): ActionCopy {
+  const t = cardText(lang);
   const words = tool.replaceAll("_", " ");
-  return ACTION_COPY[tool] ?? { title: "Confirm this action", noun: "Request", verb: words };
+  return t.copy[tool] ?? { title: t.genericTitle, noun: t.genericNoun, verb: words };
 }
 
-const ARGUMENT_LABELS: Record<string, string> = { reason: "Reason", comment: "Comment" };
-const VALUE_LABELS: Record<string, string> = {
-  defective: "Defective",
-  damaged: "Arrived damaged",
-  other: "Other",
-};
 /** Shown elsewhere on the card (the order block), so not repeated as a row. */
 const SHOWN_ELSEWHERE = new Set(["orderId"]);
 
@@ -36,50 +24,61 @@ function humanize(key: string): string {
 }
 
 /** The arguments the customer agrees to, as label/value rows ("Comment: none" rather than a gap). */
-export function argumentRows(args: Record<string, unknown>): { label: string; value: string }[] {
+export function argumentRows(
+  args: Record<string, unknown>,
+  lang: Lang = "en",
+): { label: string; value: string }[] {
+  const t = cardText(lang);
   return Object.entries(args)
     .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
     .map(([key, value]) => ({
-      label: ARGUMENT_LABELS[key] ?? humanize(key),
+      label: t.argumentLabels[key] ?? humanize(key),
       value:
         value === null || value === undefined || value === ""
-          ? "None"
+          ? t.none
           : typeof value === "string"
-            ? (VALUE_LABELS[value] ?? value)
+            ? (t.valueLabels[value] ?? value)
             : JSON.stringify(value),
     }));
 }
 
-function money(value: { amount: number; currency: string } | number | undefined, currency: string) {
+function money(
+  value: { amount: number; currency: string } | number | undefined,
+  currency: string,
+  locale: string,
+) {
   if (value === undefined) return null;
   return typeof value === "number"
-    ? formatMoney(value, currency)
-    : formatMoney(value.amount, value.currency);
+    ? formatMoney(value, currency, locale)
+    : formatMoney(value.amount, value.currency, locale);
 }
 
 /** Order items with a price each when the plan has one. */
-export function itemRows(plan: Plan): { key: string; text: string }[] {
+export function itemRows(plan: Plan, lang: Lang = "en"): { key: string; text: string }[] {
+  const t = cardText(lang);
   const total = plan.order?.total;
   const currency = (typeof total === "object" ? total.currency : plan.refund?.currency) ?? "EUR";
   return (plan.order?.items ?? []).map((item, i) => {
-    const price = money(item.unitPrice ?? item.unitPriceMinor, currency);
+    const price = money(item.unitPrice ?? item.unitPriceMinor, currency, t.locale);
     return {
       key: `${i}-${item.name}`,
-      text: `${item.quantity} × ${item.name}${price ? ` (${price} each)` : ""}`,
+      text: `${item.quantity} × ${item.name}${price ? t.each(price) : ""}`,
     };
   });
 }
 
 /** One plain sentence: what pressing Confirm will do. */
-export function actionSummary(action: PendingAction): string {
-  const { verb } = actionCopy(action.tool);
+export function actionSummary(action: PendingAction, lang: Lang = "en"): string {
+  const t = cardText(lang);
+  const { verb } = actionCopy(action.tool, lang);
   const orderId = action.plan.order?.id ?? stringArg(action.arguments.orderId);
   const refund = action.plan.refund;
-  const target = orderId ? ` for order ${orderId}` : "";
-  const refundText = refund
-    ? ` and refund ${formatMoney(refund.amount, refund.currency)} to ${refund.destination}`
-    : "";
-  return `If you confirm, we will ${verb}${target}${refundText}. Nothing happens until you confirm.`;
+  return t.summary({
+    verb,
+    orderId,
+    refund: refund ? formatMoney(refund.amount, refund.currency, t.locale) : null,
+    to: refund?.destination ?? "",
+  });
 }
 
 function stringArg(value: unknown): string | null {
@@ -119,67 +118,43 @@ export function outcomeFromStatus(
   return { kind: status };
 }
 
-const STATUS_WORDS: Record<ActionStatus, string> = {
-  pending: "still pending",
-  executing: "being processed",
-  executed: "confirmed",
-  cancelled: "cancelled",
-  expired: "expired",
-  superseded: "replaced by a newer request",
-  stale: "no longer valid",
-  failed: "failed",
-};
-
 export type OutcomeView = { tone: "success" | "neutral" | "warning"; text: string };
 
-export function describeOutcome(outcome: CardOutcome, tool: string): OutcomeView {
-  const { noun } = actionCopy(tool);
+export function describeOutcome(
+  outcome: CardOutcome,
+  tool: string,
+  lang: Lang = "en",
+): OutcomeView {
+  const t = cardText(lang);
+  const { noun } = actionCopy(tool, lang);
   switch (outcome.kind) {
     case "executed": {
       const r = outcome.result;
-      if (!r) return { tone: "success", text: "Confirmed." };
+      if (!r) return { tone: "success", text: t.confirmed };
       return r.createdNow
-        ? { tone: "success", text: `${noun} created. Request ID: ${r.requestId}.` }
-        : {
-            tone: "neutral",
-            text: `A ${noun.toLowerCase()} already existed (ID ${r.requestId}). Nothing new was created.`,
-          };
+        ? { tone: "success", text: t.created(noun, r.requestId) }
+        : { tone: "neutral", text: t.existed(noun, r.requestId) };
     }
     case "already_decided":
       return {
         tone: "neutral",
-        text: `Already decided in another tab: ${outcome.status ? STATUS_WORDS[outcome.status] : "unknown status"}.`,
+        text: t.alreadyDecided(outcome.status ? t.statusWords[outcome.status] : t.unknownStatus),
       };
     case "cancelled":
-      return { tone: "neutral", text: "Cancelled. Nothing was created." };
+      return { tone: "neutral", text: t.cancelled };
     case "expired":
-      return {
-        tone: "warning",
-        text: "This offer expired. Nothing was created. Ask again if you still want it.",
-      };
+      return { tone: "warning", text: t.expired };
     case "stale":
-      return {
-        tone: "warning",
-        text: "No longer valid: the order changed since this was proposed. Nothing was created. Ask again for a fresh proposal.",
-      };
+      return { tone: "warning", text: t.stale };
     case "superseded":
-      return {
-        tone: "warning",
-        text: "No longer valid: a newer request or a new chat replaced it. Nothing was created.",
-      };
+      return { tone: "warning", text: t.superseded };
     case "failed":
-      return {
-        tone: "warning",
-        text: "Something went wrong and nothing was created. Please try again in a moment.",
-      };
+      return { tone: "warning", text: t.failed };
     case "executing":
-      return { tone: "neutral", text: "Being processed…" };
+      return { tone: "neutral", text: t.executing };
     case "not_found":
-      return { tone: "warning", text: "This request no longer exists. Nothing was created." };
+      return { tone: "warning", text: t.notFound };
     case "unreadable":
-      return {
-        tone: "warning",
-        text: "We could not read the answer. Reload the page to see the current state.",
-      };
+      return { tone: "warning", text: t.unreadable };
   }
 }

@@ -8,10 +8,15 @@ export function formatRemaining(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
+/** Whole minutes left for coarse wording; 0 means less than a minute. */
+export function remainingMinutes(ms: number): number {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return total < 60 ? 0 : Math.round(total / 60);
+}
+
 /** Coarse wording for screen readers, which should not hear every tick. */
 export function describeRemaining(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  if (total < 60) return `less than a minute`;
-  const minutes = Math.round(total / 60);
+  const minutes = remainingMinutes(ms);
+  if (minutes === 0) return `less than a minute`;
   return minutes === 1 ? "about 1 minute" : `about ${minutes} minutes`;
 }

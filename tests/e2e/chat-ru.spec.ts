@@ -4,7 +4,8 @@ import { ChatPage, OrdersPage, SignInPage } from "./pages";
 /**
  * Scenarios 2, 4 and 6 of domain.md in Russian. The return is Boris's order 4410, so this file
  * never touches Anna's 7718 (whose one return belongs to chat.spec.ts): 4 cancels a card for
- * 4410, then 6 confirms a new one. The offline model answers in Russian; the card is app UI.
+ * 4410, then 6 confirms a new one. The offline model answers in Russian, and the app's chrome
+ * (the confirm card, the composer's note) follows the customer's language too.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -27,12 +28,21 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     const answer = await chat.ask("Оформите возврат заказа 4410, товар пришёл повреждённым.");
     await expect(answer).toContainText("Я подготовил заявку на возврат по заказу 4410");
     await expect(chat.card.getByTestId("confirm-order")).toContainText("4410");
-    await expect(chat.card).toContainText("Arrived damaged");
+    await expect(chat.card.getByRole("heading")).toHaveText("Подтвердите заявку на возврат");
+    await expect(chat.card).toContainText("Пришёл повреждённым");
+    await expect(chat.card.getByTestId("confirm-countdown")).toContainText(
+      /Истекает через \d+:\d\d/,
+    );
+    await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
+    await expect(chat.card.getByTestId("cancel-button")).toHaveText("Отменить");
     await expect(chat.composer).toBeDisabled();
+    await expect(chat.disabledReason).toHaveText(
+      "Подтвердите или отмените заявку выше, прежде чем писать новое сообщение.",
+    );
 
     await chat.card.getByTestId("cancel-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      "Cancelled. Nothing was created.",
+      "Отменено. Ничего не создано.",
     );
     await expect(chat.composer).toBeEnabled();
     await page.reload();
@@ -49,10 +59,11 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     const chat = new ChatPage(page);
     await chat.startNewChat();
     await chat.ask("Создайте заявку на возврат заказа 4410. Причина: брак.");
-    await expect(chat.card).toContainText("Defective");
+    await expect(chat.card).toContainText("Брак");
+    await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
     await chat.card.getByTestId("confirm-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      /^Return request created\. Request ID: \S+\.$/,
+      /^Заявка на возврат создана\. Номер заявки: \S+\.$/,
     );
 
     // The model's next turn knows: asking again brings back the existing request, in Russian.
