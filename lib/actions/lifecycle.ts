@@ -4,7 +4,6 @@
  */
 import "server-only";
 import {
-  type ActionRow,
   getActionById,
   getActionForUser as getActionRowForUser,
   getPendingActionRowForChat,
@@ -16,19 +15,7 @@ import {
 import { getReturnRequestByOperationId } from "@/db/queries/returns";
 import { toReturnRequestResult } from "@/lib/tools/shapes";
 import { type PendingActionDto, toPendingActionDto } from "./dto";
-import { transition } from "./transition";
-
-function expireIfDue(row: ActionRow, now: Date): ActionRow {
-  if (row.status !== "pending" || row.expiresAt.getTime() > now.getTime()) return row;
-  transition(row, {
-    from: "pending",
-    to: "expired",
-    now,
-    decidedBy: "system",
-    onlyIfExpired: true,
-  });
-  return getActionRowForUser({ id: row.id, userId: row.userId }) ?? row;
-}
+import { expireIfDue, transition } from "./transition";
 
 /** The chat's live pending action, or null. Past-TTL ones are expired on the way. */
 export function getPendingActionForChat({

@@ -5,7 +5,7 @@
 import "server-only";
 import { getActionForUser as getActionRowForUser } from "@/db/queries/actions";
 import { AppError } from "@/lib/errors";
-import { transition } from "./transition";
+import { expireIfDue } from "./transition";
 
 export function explainUndecidable({
   actionId,
@@ -19,17 +19,7 @@ export function explainUndecidable({
   const row = getActionRowForUser({ id: actionId, userId });
   // Someone else's action answers exactly like a missing one.
   if (!row) return new AppError("not_found", "No such action.");
-  let status = row.status;
-  if (status === "pending" && row.expiresAt.getTime() <= now.getTime()) {
-    transition(row, {
-      from: "pending",
-      to: "expired",
-      now,
-      decidedBy: "system",
-      onlyIfExpired: true,
-    });
-    status = "expired";
-  }
+  const { status } = expireIfDue(row, now);
   const details = { status };
   switch (status) {
     case "expired":
@@ -42,7 +32,13 @@ export function explainUndecidable({
       });
     case "superseded":
       return new AppError("superseded", "A newer proposal replaced this one.", { details });
-    default:
+    case "executed":
+    case "cancelled":
+    case "failed":
       return new AppError("already_decided", `This action is already ${status}.`, { details });
+    default:
+      // Still pending or executing here means the claim lost to something we cannot name;
+      // never tell the customer "already decided: pending".
+      return new AppError("internal_error", "The action could not be decided. Please try again.");
   }
 }

@@ -65,3 +65,19 @@ export function transition(row: ActionRow, t: Transition): ActionRow | null {
     return getActionById({ id: row.id });
   });
 }
+
+/**
+ * Lazy expiry: a pending action past its TTL is expired (and audited) the moment anyone looks
+ * at it. Returns the row as it now stands.
+ */
+export function expireIfDue(row: ActionRow, now: Date): ActionRow {
+  if (row.status !== "pending" || row.expiresAt.getTime() > now.getTime()) return row;
+  transition(row, {
+    from: "pending",
+    to: "expired",
+    now,
+    decidedBy: "system",
+    onlyIfExpired: true,
+  });
+  return getActionById({ id: row.id }) ?? row;
+}
