@@ -1,6 +1,7 @@
 import type { OrderWithItems } from "@/db/queries/orders";
 import { formatDate } from "@/lib/format/date";
 import { formatMoney } from "@/lib/format/money";
+import { own } from "@/lib/own";
 
 const STATUS_LABEL: Record<OrderWithItems["status"], string> = {
   processing: "Processing",
@@ -33,10 +34,10 @@ export function OrderList({ orders }: { orders: OrderWithItems[] }) {
           <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
             <h2 className="font-semibold">Order {o.id}</h2>
             <span
-              className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[o.status]}`}
+              className={`rounded-full px-2 py-0.5 text-xs font-medium ${own(STATUS_STYLE, o.status) ?? ""}`}
               data-testid="order-status"
             >
-              {STATUS_LABEL[o.status]}
+              {own(STATUS_LABEL, o.status) ?? o.status}
             </span>
             {o.returnRequest && (
               <span className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-900">

@@ -1,4 +1,5 @@
 import type { AuditStatus } from "@/db/schema";
+import { own } from "@/lib/own";
 
 export const STATUS_LABEL: Record<AuditStatus, string> = {
   success: "Success",
@@ -31,11 +32,11 @@ export const STATUS_STYLE: Record<AuditStatus, { badge: string; bar: string }> =
 export function StatusBadge({ status }: { status: AuditStatus }) {
   return (
     <span
-      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status].badge}`}
+      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${own(STATUS_STYLE, status)?.badge ?? ""}`}
       data-testid="status-badge"
       data-status={status}
     >
-      {STATUS_LABEL[status]}
+      {own(STATUS_LABEL, status) ?? status}
     </span>
   );
 }

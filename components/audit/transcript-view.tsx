@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { TranscriptItem, TranscriptMessage } from "@/lib/audit/transcript";
+import { own } from "@/lib/own";
 import { formatUtc } from "./format";
 
 const brief = (v: unknown) => {
@@ -65,7 +66,7 @@ export function TranscriptView({ messages }: { messages: TranscriptMessage[] }) 
           data-role={m.role}
         >
           <p className="mb-1 text-xs text-slate-600">
-            <span className="font-medium text-slate-800">{ROLE[m.role]}</span> ·{" "}
+            <span className="font-medium text-slate-800">{own(ROLE, m.role) ?? m.role}</span> ·{" "}
             <time dateTime={m.at.toISOString()}>{formatUtc(m.at)}</time>
             {m.model && ` · ${m.model}`}
             {m.promptVersion && ` · prompt ${m.promptVersion}`}

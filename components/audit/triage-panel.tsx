@@ -1,4 +1,5 @@
 import type { StoredTriage } from "@/lib/ai/triage-schema";
+import { own } from "@/lib/own";
 import { formatUtc } from "./format";
 import { TriageButton } from "./triage-button";
 
@@ -38,7 +39,7 @@ export function TriagePanel({
             <dt className="text-slate-600">Urgency</dt>
             <dd>
               <span
-                className={`rounded-full px-2 py-0.5 text-xs font-medium ${URGENCY_STYLE[triage.triage.urgency]}`}
+                className={`rounded-full px-2 py-0.5 text-xs font-medium ${own(URGENCY_STYLE, triage.triage.urgency) ?? ""}`}
                 data-testid="triage-urgency"
               >
                 {triage.triage.urgency}

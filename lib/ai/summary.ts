@@ -13,6 +13,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText } from "ai";
 import { z } from "zod";
+import { own } from "@/lib/own";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
 import {
   detectLanguage,
@@ -131,12 +132,13 @@ export function offlineSummary({
         const { id, arguments: args, status } = pending.data.data;
         const label = `${args.orderId} ${args.reason ?? ""}`.trim();
         step(id, label, "proposed");
-        if (OUTCOME_WORDS[status]) step(id, label, OUTCOME_WORDS[status]!);
+        const known = own(OUTCOME_WORDS, status);
+        if (known) step(id, label, known);
       }
       const outcome = OUTCOME.safeParse(part);
       if (outcome.success) {
         const { actionId, status, result } = outcome.data.data;
-        const word = OUTCOME_WORDS[status] ?? status;
+        const word = own(OUTCOME_WORDS, status) ?? status;
         const detail = result
           ? ` (request ${result.requestId}${result.createdNow ? "" : ", already existed"})`
           : "";

@@ -20,7 +20,10 @@ export function buildAiTools(
   ctx: Omit<ExecutorContext, "toolCallId">,
   hooks: TurnToolHooks,
 ): ToolSet {
-  const tools: ToolSet = {};
+  // No prototype: the SDK looks a model's tool name up with tools[name], and on a plain object
+  // "__proto__", "constructor" or "valueOf" would find Object.prototype's members instead of
+  // nothing, skipping the reject-and-audit path for unknown tools.
+  const tools: ToolSet = Object.create(null);
   // Parallel tool calls run concurrently: the slot is taken synchronously, before any await,
   // so two writes in one response can never both become cards.
   let writeSlotTaken = false;

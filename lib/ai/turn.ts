@@ -91,10 +91,11 @@ export async function runChatTurn({
       const ui = result.toUIMessageStream<ChatUIMessage>({
         sendFinish: false,
         generateMessageId: () => assistantId,
-        onError: () => {
-          failed = true;
-          return modelErrorText(lang);
-        },
+        // Real failures (provider error, cut stream) reach streamText's onError above, which marks
+        // the turn failed. What arrives only here is a tool-call error: a call to a tool that does
+        // not exist or with unparsable input, already rejected and audited; the turn goes on and
+        // is kept.
+        onError: () => "The tool call was rejected.",
       });
       for await (const chunk of ui) writer.write(chunk);
       if (failed) return;

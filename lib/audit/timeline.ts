@@ -7,6 +7,7 @@ import "server-only";
 import { getPeopleByIds, listAuditEventsForAction, type PersonRow } from "@/db/queries/audit";
 import { getActionForStaff, type StaffActionRow } from "@/db/queries/audit-transcript";
 import type { AuditStatus } from "@/db/schema";
+import { own } from "@/lib/own";
 
 export type Actor =
   | { kind: "assistant"; model: string | null; promptVersion: string | null }
@@ -54,12 +55,12 @@ export function loadActionLife({ actionId }: { actionId: string }): ActionLife |
     person: people.get(action.userId) ?? null,
   };
   const decider = (status: AuditStatus): Actor =>
-    action.decidedBy === "system" || SYSTEM_WHY[status]
-      ? { kind: "system", why: SYSTEM_WHY[status] ?? "decided by the server" }
+    action.decidedBy === "system" || own(SYSTEM_WHY, status)
+      ? { kind: "system", why: own(SYSTEM_WHY, status) ?? "decided by the server" }
       : customer;
   const steps: TimelineStep[] = events.map((e) => ({
     key: `event-${e.id}`,
-    label: LABEL[e.status] ?? e.status,
+    label: own(LABEL, e.status) ?? e.status,
     at: e.status === "expired" && action.decidedAt ? action.decidedAt : e.at,
     actor:
       e.status === "confirmation_required"

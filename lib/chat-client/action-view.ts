@@ -3,6 +3,7 @@
  * shape (plan.order, plan.refund, arguments) plus one small wording table per tool name.
  */
 import { formatMoney } from "@/lib/format/money";
+import { own } from "@/lib/own";
 import type { Decision } from "./api";
 import { cardText, type Lang } from "./card-text";
 import type { ActionResult, ActionStatus, PendingAction, Plan } from "./schemas";
@@ -12,7 +13,7 @@ type ActionCopy = { title: string; noun: string; verb: string };
 export function actionCopy(tool: string, lang: Lang = "en"): ActionCopy {
   const t = cardText(lang);
   const words = tool.replaceAll("_", " ");
-  return t.copy[tool] ?? { title: t.genericTitle, noun: t.genericNoun, verb: words };
+  return own(t.copy, tool) ?? { title: t.genericTitle, noun: t.genericNoun, verb: words };
 }
 
 /** Shown elsewhere on the card (the order block), so not repeated as a row. */
@@ -32,12 +33,12 @@ export function argumentRows(
   return Object.entries(args)
     .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
     .map(([key, value]) => ({
-      label: t.argumentLabels[key] ?? humanize(key),
+      label: own(t.argumentLabels, key) ?? humanize(key),
       value:
         value === null || value === undefined || value === ""
           ? t.none
           : typeof value === "string"
-            ? (t.valueLabels[value] ?? value)
+            ? (own(t.valueLabels, value) ?? value)
             : JSON.stringify(value),
     }));
 }
@@ -138,7 +139,9 @@ export function describeOutcome(
     case "already_decided":
       return {
         tone: "neutral",
-        text: t.alreadyDecided(outcome.status ? t.statusWords[outcome.status] : t.unknownStatus),
+        text: t.alreadyDecided(
+          (outcome.status && own(t.statusWords, outcome.status)) || t.unknownStatus,
+        ),
       };
     case "cancelled":
       return { tone: "neutral", text: t.cancelled };

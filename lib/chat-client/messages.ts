@@ -3,6 +3,7 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
+import { own } from "@/lib/own";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -96,7 +97,7 @@ const TOOL_WORDS: Record<string, (order: string) => ToolWords> = {
 /** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
 export function toolNote(part: Part): ToolNote | null {
   if (!isToolUIPart(part)) return null;
-  const words = TOOL_WORDS[getToolName(part)];
+  const words = own(TOOL_WORDS, getToolName(part));
   if (!words) return null;
   const id = orderIdOf("input" in part ? part.input : undefined);
   const w = words(id ? `order ${id}` : "an order");

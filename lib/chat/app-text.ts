@@ -4,6 +4,7 @@
  */
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { formatMoney } from "@/lib/format/money";
+import { own } from "@/lib/own";
 import type { Lang } from "./language";
 import type { ActionOutcome } from "./types";
 
@@ -16,7 +17,7 @@ export function proposalText(action: PendingActionDto, lang: Lang): string {
   const { orderId, reason } = action.arguments;
   const refund = action.plan.refund;
   const money = formatMoney(refund.amount, refund.currency, lang === "ru" ? "ru-RU" : "en-GB");
-  const r = REASON[lang][reason] ?? reason;
+  const r = own(REASON[lang], reason) ?? reason;
   return lang === "ru"
     ? `Я подготовил заявку на возврат по заказу ${orderId} (причина: ${r}). Возврат ${money} на ${refund.destination}. Пока ничего не сделано: проверьте детали и нажмите «Подтвердить» или «Отменить».`
     : `I've prepared a return request for order ${orderId} (reason: ${r}). The refund would be ${money} to ${refund.destination}. Nothing has happened yet: please check the details and press Confirm or Cancel.`;

@@ -7,6 +7,7 @@ import type { LanguageModelUsage } from "ai";
 import { z } from "zod";
 import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/db/queries/chats";
 import { getActionsForUser } from "@/lib/actions";
+import { own } from "@/lib/own";
 import type { ChatUIMessage } from "./types";
 
 const PART = z.looseObject({ type: z.string() });
@@ -26,7 +27,7 @@ export function rowToUIMessage(row: MessageRow): ChatUIMessage {
   const raw = Array.isArray(row.parts) ? row.parts : [];
   const parts = raw.filter((p) => {
     const base = PART.safeParse(p);
-    const ok = base.success && (DATA_PARTS[base.data.type]?.safeParse(p).success ?? true);
+    const ok = base.success && (own(DATA_PARTS, base.data.type)?.safeParse(p).success ?? true);
     if (!ok) console.error(`[returns-desk] dropped a malformed part of message ${row.id}`);
     return ok;
   }) as ChatUIMessage["parts"];

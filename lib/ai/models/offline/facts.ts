@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { z } from "zod";
+import { own } from "@/lib/own";
 
 const ITEM = z.object({ name: z.string(), quantity: z.number().optional() });
 const MONEY = z.object({ amount: z.number(), currency: z.string() });
@@ -95,5 +96,5 @@ export function readFact(
       return r.success ? { kind: "return", request: r.data } : null;
     },
   };
-  return readers[toolName]?.() ?? { kind: "failed" };
+  return own(readers, toolName)?.() ?? { kind: "failed" };
 }

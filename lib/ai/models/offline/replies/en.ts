@@ -1,3 +1,4 @@
+import { own } from "@/lib/own";
 import type { OrderFacts } from "../facts";
 import type { Reason } from "../lexicon-reasons";
 import { alternatives, day, items, money, plusDays } from "./format";
@@ -20,7 +21,7 @@ function statusSentence(o: OrderFacts): string {
     delivered: `was delivered${o.deliveredAt ? ` on ${day(o.deliveredAt, "en")}` : ""}.`,
     cancelled: "was cancelled.",
   };
-  return `Order ${o.orderId}${what} ${byStatus[o.status] ?? `has the status "${o.status}".`}`;
+  return `Order ${o.orderId}${what} ${own(byStatus, o.status) ?? `has the status "${o.status}".`}`;
 }
 
 export const en: Replies = {
@@ -55,7 +56,7 @@ export const en: Replies = {
     `Order numbers have four digits, and ${digits} doesn't look like one. Could you check the number?`,
   offerReturn: (id, reason) =>
     id
-      ? `I'm sorry to hear that. Would you like me to prepare a return request for order ${id} (${REASON[reason]})? You'll confirm it before anything happens.`
+      ? `I'm sorry to hear that. Would you like me to prepare a return request for order ${id} (${own(REASON, reason) ?? reason})? You'll confirm it before anything happens.`
       : "I'm sorry to hear that. If you'd like to return it, which order is it? Please send me the four-digit order number.",
 
   order: (o) => {
@@ -104,7 +105,7 @@ export const en: Replies = {
         "Sorry, I couldn't process that request. Could you tell me the order number and the reason again?",
       unknown_tool: "Sorry, I can't do that.",
     };
-    return known[code] ?? en.toolFailed;
+    return own(known, code) ?? en.toolFailed;
   },
   toolFailed:
     "Sorry, something went wrong on my side and I couldn't check that. Please try again in a moment.",

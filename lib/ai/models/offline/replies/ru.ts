@@ -1,3 +1,4 @@
+import { own } from "@/lib/own";
 import type { OrderFacts } from "../facts";
 import type { Reason } from "../lexicon-reasons";
 import { alternatives, day, items, money, plusDays } from "./format";
@@ -27,7 +28,7 @@ function statusSentence(o: OrderFacts): string {
     delivered: `доставлен${o.deliveredAt ? ` ${day(o.deliveredAt, "ru")}` : ""}.`,
     cancelled: "отменён.",
   };
-  return `Заказ ${o.orderId}${what} ${byStatus[o.status] ?? `имеет статус «${o.status}».`}`;
+  return `Заказ ${o.orderId}${what} ${own(byStatus, o.status) ?? `имеет статус «${o.status}».`}`;
 }
 
 export const ru: Replies = {
@@ -62,7 +63,7 @@ export const ru: Replies = {
     `Номер заказа состоит из четырёх цифр, а ${digits} на него не похож. Можете проверить номер?`,
   offerReturn: (id, reason) =>
     id
-      ? `Очень жаль. Подготовить заявку на возврат заказа ${id} (${REASON[reason]})? Вы подтвердите её, прежде чем что-то произойдёт.`
+      ? `Очень жаль. Подготовить заявку на возврат заказа ${id} (${own(REASON, reason) ?? reason})? Вы подтвердите её, прежде чем что-то произойдёт.`
       : "Очень жаль. Если хотите вернуть товар, подскажите, какой это заказ? Пришлите, пожалуйста, четырёхзначный номер заказа.",
 
   order: (o) => {
@@ -83,7 +84,7 @@ export const ru: Replies = {
     // The tool's prose is English; the Russian reply is built from its structured fields only.
     const reasons = p.acceptedReasons.length
       ? ` Причины: ${alternatives(
-          p.acceptedReasons.map((r) => REASON_WORD[r] ?? r),
+          p.acceptedReasons.map((r) => own(REASON_WORD, r) ?? r),
           "ru",
         )}.`
       : "";
@@ -118,7 +119,7 @@ export const ru: Replies = {
         "Извините, не получилось обработать запрос. Назовите, пожалуйста, ещё раз номер заказа и причину.",
       unknown_tool: "Извините, я не могу этого сделать.",
     };
-    return known[code] ?? ru.toolFailed;
+    return own(known, code) ?? ru.toolFailed;
   },
   toolFailed:
     "Извините, у меня что-то пошло не так, и проверить не получилось. Попробуйте, пожалуйста, чуть позже.",
