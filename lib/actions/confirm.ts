@@ -29,8 +29,16 @@ type TxOutcome =
   | { kind: "executed"; result: ReturnRequestResult }
   | { kind: "refused"; error: AppError };
 
-function runConfirm(actionId: string, userId: string, now: Date, startedAt: number): TxOutcome {
+function runConfirm(
+  actionId: string,
+  userId: string,
+  fixedNow: Date | undefined,
+  startedAt: number,
+): TxOutcome {
   return writeTransaction((): TxOutcome => {
+    // The clock is read after BEGIN IMMEDIATE got the write lock (which can take up to the busy
+    // timeout): expiry and the return window are judged at the moment the write happens.
+    const now = fixedNow ?? new Date();
     if (!claimPendingAction({ id: actionId, userId, now })) {
       return { kind: "refused", error: explainUndecidable({ actionId, userId, now }) };
     }
@@ -83,10 +91,11 @@ const isBusy = (e: unknown) =>
 export function confirmAction({
   actionId,
   userId,
-  now = new Date(),
+  now,
 }: {
   actionId: string;
   userId: string;
+  /** Tests only; by default the time is taken inside the write transaction. */
   now?: Date;
 }): ConfirmResult {
   const startedAt = performance.now();
@@ -104,7 +113,7 @@ export function confirmAction({
       transition(row, {
         from: "pending",
         to: "failed",
-        now,
+        now: now ?? new Date(),
         decidedBy: userId,
         errorCode: err instanceof CommitFailure ? err.code : "commit_failed",
         durationMs: performance.now() - startedAt,
