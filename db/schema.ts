@@ -175,6 +175,8 @@ export const chats = sqliteTable(
      * cannot start a parallel turn that slips past the pending-action check.
      */
     turnLockedUntil: ms("turn_locked_until"),
+    /** Who holds the turn lease: only that turn may renew or release it. */
+    turnLockToken: text("turn_lock_token"),
     /** Staff triage (structured summary), JSON. */
     triage: text("triage", { mode: "json" }),
     createdAt: createdAt(),

@@ -30,6 +30,11 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(10_000).default(20),
     ),
+    // The longest a chat turn may run; it then ends with the model-failure error part.
+    CHAT_TURN_DEADLINE_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(600).default(120),
+    ),
     // `npm run bench` only: turns on GET /api/bench/floor (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   })

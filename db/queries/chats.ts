@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, isNull, lt, max, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNull, lt, max, or, sql } from "drizzle-orm";
 import { getDb } from "../index";
 import { chats, messages } from "../schema";
 import { writeTransaction } from "./tx";
@@ -154,21 +154,24 @@ export function saveChatSummary({
 }
 
 /**
- * Takes the chat's turn lease if it is free (or its holder died and the lease ran out).
- * One conditional UPDATE: the database decides between two simultaneous messages.
+ * Takes the chat's turn lease if it is free (or its holder died and the lease ran out), for the
+ * holder named by `token`. One conditional UPDATE: the database decides between two simultaneous
+ * messages.
  */
 export function acquireTurnLock({
   chatId,
+  token,
   leaseMs,
   now = new Date(),
 }: {
   chatId: string;
+  token: string;
   leaseMs: number;
   now?: Date;
 }): boolean {
   const r = getDb()
     .update(chats)
-    .set({ turnLockedUntil: new Date(now.getTime() + leaseMs) })
+    .set({ turnLockedUntil: new Date(now.getTime() + leaseMs), turnLockToken: token })
     .where(
       and(eq(chats.id, chatId), or(isNull(chats.turnLockedUntil), lt(chats.turnLockedUntil, now))),
     )
@@ -176,6 +179,36 @@ export function acquireTurnLock({
   return r.changes === 1;
 }
 
-export function releaseTurnLock({ chatId }: { chatId: string }): void {
-  getDb().update(chats).set({ turnLockedUntil: null }).where(eq(chats.id, chatId)).run();
+/**
+ * Extends the lease, only for its holder and only while it has not lapsed (a lapsed lease may
+ * already belong to another turn). False: this turn no longer holds the chat.
+ */
+export function renewTurnLock({
+  chatId,
+  token,
+  leaseMs,
+  now = new Date(),
+}: {
+  chatId: string;
+  token: string;
+  leaseMs: number;
+  now?: Date;
+}): boolean {
+  const r = getDb()
+    .update(chats)
+    .set({ turnLockedUntil: new Date(now.getTime() + leaseMs) })
+    .where(
+      and(eq(chats.id, chatId), eq(chats.turnLockToken, token), gte(chats.turnLockedUntil, now)),
+    )
+    .run();
+  return r.changes === 1;
+}
+
+/** Frees the lease if `token` still holds it; someone else's lease is left alone. */
+export function releaseTurnLock({ chatId, token }: { chatId: string; token: string }): void {
+  getDb()
+    .update(chats)
+    .set({ turnLockedUntil: null, turnLockToken: null })
+    .where(and(eq(chats.id, chatId), eq(chats.turnLockToken, token)))
+    .run();
 }

@@ -9,7 +9,9 @@ import { randomUUID } from "node:crypto";
 import {
   createUIMessageStream,
   createUIMessageStreamResponse,
+  InvalidToolInputError,
   type LanguageModelUsage,
+  NoSuchToolError,
   stepCountIs,
   streamText,
   type UIMessageStreamWriter,
@@ -34,11 +36,17 @@ export async function runChatTurn({
   userId,
   chat,
   text,
+  deadlineMs,
+  holdsTurn = () => true,
   onDone,
 }: {
   userId: string;
   chat: ChatRow;
   text: string;
+  /** The whole turn's budget: past it the turn stops and ends with the model-failure part. */
+  deadlineMs?: number;
+  /** Whether this turn still holds the chat's lease; checked (and renewed) before saving. */
+  holdsTurn?: () => boolean;
   /** Called exactly once when the turn is over, saved or not. */
   onDone: () => void;
 }): Promise<Response> {
@@ -57,6 +65,8 @@ export async function runChatTurn({
   let proposal: PendingActionDto | null = null;
   let failed = false;
   let usage: LanguageModelUsage | undefined;
+  const deadline = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
 
   const stream = createUIMessageStream<ChatUIMessage>({
     generateId: () => assistantId,
@@ -66,6 +76,7 @@ export async function runChatTurn({
       return modelErrorText(lang);
     },
     execute: async ({ writer }) => {
+      if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), deadlineMs);
       const tools = buildAiTools(ctx, {
         onProposal: (action) => {
           proposal = action;
@@ -77,6 +88,7 @@ export async function runChatTurn({
         system: buildSystemPrompt({ summary: chat.summary }),
         messages: modelMessages,
         tools,
+        abortSignal: deadline.signal,
         stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null],
         ...MODEL_CALL_SETTINGS,
         experimental_repairToolCall: async ({ toolCall }) => {
@@ -91,13 +103,20 @@ export async function runChatTurn({
       const ui = result.toUIMessageStream<ChatUIMessage>({
         sendFinish: false,
         generateMessageId: () => assistantId,
-        // Real failures (provider error, cut stream) reach streamText's onError above, which marks
-        // the turn failed. What arrives only here is a tool-call error: a call to a tool that does
-        // not exist or with unparsable input, already rejected and audited; the turn goes on and
-        // is kept.
-        onError: () => "The tool call was rejected.",
+        // Only the text of an error part: real failures (provider error, cut stream) also reach
+        // streamText's onError above, which marks the turn failed. A tool-call error (a tool
+        // that does not exist, unparsable input) was already rejected and audited; the turn goes
+        // on and is kept.
+        onError: (error) =>
+          NoSuchToolError.isInstance(error) || InvalidToolInputError.isInstance(error)
+            ? "The tool call was rejected."
+            : modelErrorText(lang),
       });
-      for await (const chunk of ui) writer.write(chunk);
+      for await (const chunk of ui) if (chunk.type !== "abort") writer.write(chunk);
+      clearTimeout(timer);
+      // Thrown once the stream stopped: onError above marks the turn failed and sends the
+      // model-failure error part.
+      if (deadline.signal.aborted) throw new Error("the chat turn ran past its deadline");
       if (failed) return;
 
       const steps = await result.steps;
@@ -115,8 +134,11 @@ export async function runChatTurn({
       });
     },
     onFinish: ({ responseMessage, isAborted }) => {
+      clearTimeout(timer);
       try {
-        if (failed || isAborted) {
+        // A turn that lost its lease (it cannot, within its deadline) must not write into a
+        // history another turn now owns.
+        if (failed || isAborted || !holdsTurn()) {
           // Nothing of this turn is kept, so neither is a card it may have proposed.
           const pending = proposal as PendingActionDto | null;
           if (pending) withdrawProposal({ actionId: pending.id });

@@ -3,6 +3,7 @@
  * pending action, guard a new message, and record a decision's outcome in the history.
  */
 import "server-only";
+import { randomUUID } from "node:crypto";
 import {
   acquireTurnLock,
   appendMessages,
@@ -14,12 +15,14 @@ import {
   listMessages,
   messageExists,
   releaseTurnLock,
+  renewTurnLock,
 } from "@/db/queries/chats";
 import {
   getPendingActionForChat,
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { outcomeText } from "./app-text";
 import { detectLanguage } from "./language";
@@ -66,16 +69,28 @@ export function getChatView({ chatId, userId }: { chatId: string; userId: string
   return { chat: summary(chat), messages, pendingAction };
 }
 
-/** A turn that outlives this is presumed dead (crashed process) and its lease lapses. */
-const TURN_LEASE_MS = 3 * 60_000;
+/** The chat's turn lease, held by one turn: only its holder renews or releases it. */
+export type TurnLease = { chatId: string; token: string };
+
+/**
+ * A turn ends (with the model-failure error part) at its deadline, and its lease runs a minute
+ * longer: a live turn is always over before its lease lapses, so two turns of one chat never
+ * overlap; a lease outlives its turn only when the process died, and then it lapses by itself.
+ */
+export function turnDeadlineMs(): number {
+  return env().CHAT_TURN_DEADLINE_SECONDS * 1000;
+}
+const leaseMs = () => turnDeadlineMs() + 60_000;
 
 /**
  * Starts a turn: one at a time per chat (a lease in the database, so two simultaneous messages
  * cannot both pass), and nothing may be said while a decision is pending (409 with the action's
- * id). The caller must call endTurn() when the turn is over, whatever happened.
+ * id). The caller must call endTurn() with the returned lease when the turn is over, whatever
+ * happened.
  */
-export function beginTurn({ chatId, userId }: { chatId: string; userId: string }): void {
-  if (!acquireTurnLock({ chatId, leaseMs: TURN_LEASE_MS })) {
+export function beginTurn({ chatId, userId }: { chatId: string; userId: string }): TurnLease {
+  const lease = { chatId, token: randomUUID() };
+  if (!acquireTurnLock({ ...lease, leaseMs: leaseMs() })) {
     throw new AppError(
       "turn_in_progress",
       "The assistant is still answering your previous message.",
@@ -83,15 +98,21 @@ export function beginTurn({ chatId, userId }: { chatId: string; userId: string }
   }
   const pending = getPendingActionForChat({ chatId, userId });
   if (pending) {
-    releaseTurnLock({ chatId });
+    releaseTurnLock(lease);
     throw new AppError("action_pending", "Confirm or cancel the proposed action first.", {
       details: { actionId: pending.id },
     });
   }
+  return lease;
 }
 
-export function endTurn({ chatId }: { chatId: string }): void {
-  releaseTurnLock({ chatId });
+/** True (and the lease extended) while this turn still holds the chat. */
+export function holdsTurn(lease: TurnLease): boolean {
+  return renewTurnLock({ ...lease, leaseMs: leaseMs() });
+}
+
+export function endTurn(lease: TurnLease): void {
+  releaseTurnLock(lease);
 }
 
 /**

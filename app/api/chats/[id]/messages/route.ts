@@ -1,6 +1,6 @@
 import { runChatTurn } from "@/lib/ai/turn";
 import { requireCustomer } from "@/lib/auth/session";
-import { beginTurn, endTurn, requireChat } from "@/lib/chat/service";
+import { beginTurn, endTurn, holdsTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
@@ -20,17 +20,19 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   const chat = requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
   rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
-  beginTurn({ chatId: chat.id, userId: user.id });
+  const lease = beginTurn({ chatId: chat.id, userId: user.id });
   try {
     // From here the turn owns the lease and releases it when its stream is done.
     return await runChatTurn({
       userId: user.id,
       chat,
       text,
-      onDone: () => endTurn({ chatId: chat.id }),
+      deadlineMs: turnDeadlineMs(),
+      holdsTurn: () => holdsTurn(lease),
+      onDone: () => endTurn(lease),
     });
   } catch (err) {
-    endTurn({ chatId: chat.id });
+    endTurn(lease);
     throw err;
   }
 });

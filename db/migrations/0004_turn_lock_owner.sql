@@ -1,0 +1,1 @@
+ALTER TABLE `chats` ADD `turn_lock_token` text;
