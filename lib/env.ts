@@ -35,6 +35,10 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(600).default(120),
     ),
+    LOG_LEVEL: z.preprocess(
+      emptyToUndefined,
+      z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+    ),
     // `npm run bench` only: turns on GET /api/bench/floor (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   })

@@ -10,6 +10,7 @@ import "server-only";
 import { claimPendingAction, getActionById } from "@/db/queries/actions";
 import { writeTransaction } from "@/db/queries/tx";
 import { AppError } from "@/lib/errors";
+import { errorFields, log } from "@/lib/log";
 import type { ReturnRequestResult } from "@/lib/tools/shapes";
 import { type PendingActionDto, toPendingActionDto, writeToolOf } from "./dto";
 import { payloadHash } from "./hash";
@@ -119,7 +120,8 @@ export function confirmAction({
         durationMs: performance.now() - startedAt,
       });
     }
-    if (!(err instanceof CommitFailure)) console.error("confirm failed", err);
+    if (!(err instanceof CommitFailure))
+      log().error({ err: errorFields(err), actionId }, "confirm failed");
     throw new AppError("internal_error", "The action could not be completed; nothing was changed.");
   }
   if (outcome.kind === "refused") throw outcome.error;

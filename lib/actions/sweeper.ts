@@ -4,6 +4,7 @@
  * timely and the table tidy).
  */
 import "server-only";
+import { errorFields, log } from "@/lib/log";
 import { expireDueActions, recoverInterruptedActions } from "./lifecycle";
 
 const SWEEP_EVERY_MS = 30_000;
@@ -12,14 +13,14 @@ const g = globalThis as unknown as { __returnsDeskSweep?: NodeJS.Timeout };
 export function startActionCore(): void {
   const recovered = recoverInterruptedActions();
   if (recovered.executed + recovered.failed > 0)
-    console.warn("recovered interrupted actions", recovered);
+    log().warn({ recovered }, "recovered interrupted actions");
   expireDueActions();
   if (g.__returnsDeskSweep) return;
   g.__returnsDeskSweep = setInterval(() => {
     try {
       expireDueActions();
     } catch (err) {
-      console.error("expiry sweep failed", err);
+      log().error({ err: errorFields(err) }, "expiry sweep failed");
     }
   }, SWEEP_EVERY_MS);
   // Never keep the process alive just for the sweep.

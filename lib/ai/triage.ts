@@ -9,6 +9,7 @@ import { generateText, Output } from "ai";
 import { saveChatTriage } from "@/db/queries/audit-transcript";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
 import { AppError } from "@/lib/errors";
+import { errorFields, log } from "@/lib/log";
 import { getChatModel } from "./models";
 import { modelInfo } from "./models/info";
 import { TRIAGE_PROMPT_VERSION, TRIAGE_SYSTEM, transcriptText } from "./triage-prompt";
@@ -37,10 +38,8 @@ async function triageByModel(t: Transcript): Promise<Triage> {
     });
     return normalizeTriage(output);
   } catch (err) {
-    // The name and message say enough (e.g. NoObjectGeneratedError: response did not match
-    // schema); the model's raw answer can be long and may quote customer data.
-    const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    console.error(`[returns-desk] triage model call failed: ${why}`);
+    // Name, code and status only: the model's raw answer and the request may quote customer data.
+    log().error({ err: errorFields(err) }, "triage model call failed");
     throw new AppError("model_unavailable", "The model could not triage this chat. Try again.");
   }
 }

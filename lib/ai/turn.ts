@@ -24,6 +24,7 @@ import { foldLongChat } from "@/lib/chat/fold";
 import { detectLanguage } from "@/lib/chat/language";
 import { loadTurnHistory, saveTurn } from "@/lib/chat/persist";
 import type { ChatUIMessage } from "@/lib/chat/types";
+import { errorFields, log } from "@/lib/log";
 import { toModelMessages } from "./history";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "./prompts";
@@ -72,7 +73,7 @@ export async function runChatTurn({
     generateId: () => assistantId,
     onError: (error) => {
       failed = true;
-      console.error("[returns-desk] chat turn failed", error);
+      log().error({ err: errorFields(error), chatId: chat.id }, "chat turn failed");
       return modelErrorText(lang);
     },
     execute: async ({ writer }) => {
@@ -97,7 +98,7 @@ export async function runChatTurn({
         },
         onError: ({ error }) => {
           failed = true;
-          console.error("[returns-desk] model error", error);
+          log().error({ err: errorFields(error), chatId: chat.id }, "model error");
         },
       });
       const ui = result.toUIMessageStream<ChatUIMessage>({
@@ -153,7 +154,7 @@ export async function runChatTurn({
           usage: usage ?? null,
         });
       } catch (err) {
-        console.error("[returns-desk] could not save the turn", err);
+        log().error({ err: errorFields(err), chatId: chat.id }, "could not save the turn");
         const pending = proposal as PendingActionDto | null;
         if (pending) withdrawProposal({ actionId: pending.id });
         return;

@@ -4,6 +4,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { getDb, schema } from "@/db";
 import { env } from "../env";
+import { log } from "../log";
 import { authSecret } from "./secret";
 
 function createAuth() {
@@ -53,7 +54,11 @@ function createAuth() {
       // session. Secure follows the configured URL; without one, per request (secure-cookies.ts).
       useSecureCookies: env().BETTER_AUTH_URL?.startsWith("https://") ?? false,
     },
-    logger: { level: "error" },
+    logger: {
+      level: "warn",
+      // Into our JSON log, message only: better-auth's extra arguments can be request data.
+      log: (level, message) => log()[level]({ source: "better-auth" }, message),
+    },
     plugins: [nextCookies()],
   });
 }

@@ -5,6 +5,7 @@
 import "server-only";
 import { type ConfirmResult, cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
+import { errorFields, log } from "@/lib/log";
 import { recordOutcome } from "./service";
 import type { ActionOutcomeStatus } from "./types";
 
@@ -49,7 +50,7 @@ function noteQuietly(write: () => void): void {
   try {
     write();
   } catch (err) {
-    console.error("[returns-desk] could not note the decision in the chat", err);
+    log().error({ err: errorFields(err) }, "could not note the decision in the chat");
   }
 }
 

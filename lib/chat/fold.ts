@@ -7,6 +7,7 @@ import "server-only";
 import { getChatForUser, listMessages, saveChatSummary } from "@/db/queries/chats";
 import { modelInfo } from "@/lib/ai/models/info";
 import { summarizeConversation } from "@/lib/ai/summary";
+import { errorFields, log } from "@/lib/log";
 import { rowToUIMessage } from "./persist";
 
 /** Unsummarized messages that trigger a fold. */
@@ -37,7 +38,7 @@ export async function foldLongChat({
     return true;
   } catch (err) {
     // The turn itself succeeded; keep the old summary and try again after the next turn.
-    console.error("[returns-desk] summary failed; will retry next turn", err);
+    log().error({ err: errorFields(err), chatId }, "summary failed; will retry next turn");
     return false;
   }
 }

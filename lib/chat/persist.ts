@@ -7,6 +7,7 @@ import type { LanguageModelUsage } from "ai";
 import { z } from "zod";
 import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/db/queries/chats";
 import { getActionsForUser } from "@/lib/actions";
+import { log } from "@/lib/log";
 import { own } from "@/lib/own";
 import type { ChatUIMessage } from "./types";
 
@@ -28,7 +29,7 @@ export function rowToUIMessage(row: MessageRow): ChatUIMessage {
   const parts = raw.filter((p) => {
     const base = PART.safeParse(p);
     const ok = base.success && (own(DATA_PARTS, base.data.type)?.safeParse(p).success ?? true);
-    if (!ok) console.error(`[returns-desk] dropped a malformed part of message ${row.id}`);
+    if (!ok) log().warn({ messageId: row.id }, "dropped a malformed part of a stored message");
     return ok;
   }) as ChatUIMessage["parts"];
   return { id: row.id, role: row.role, parts };

@@ -1,5 +1,6 @@
 import "server-only";
 import { ZodError } from "zod";
+import { errorFields, log } from "@/lib/log";
 import { AppError, isAppError } from "../errors";
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
@@ -20,7 +21,7 @@ export function errorResponse(err: unknown): Response {
       { status: 400 },
     );
   }
-  console.error("[returns-desk] unhandled error", err);
+  log().error({ err: errorFields(err) }, "unhandled error");
   return Response.json(
     {
       error: {

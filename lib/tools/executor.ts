@@ -10,6 +10,7 @@ import type { AuditStatus } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { storeProposal } from "@/lib/actions/propose";
 import { recordAudit } from "@/lib/audit/record";
+import { errorFields, log } from "@/lib/log";
 import { getTool, type ToolRegistry, toolRegistry } from "./registry";
 import type { ReturnRequestResult } from "./shapes";
 import { type AnyTool, DEFAULT_TOOL_TIMEOUT_MS, ToolBusinessError } from "./types";
@@ -136,7 +137,7 @@ export async function executeToolCall(
           `${tool.name} did not answer in time.`,
         );
       else {
-        console.error(`tool ${tool.name} failed`, err);
+        log().error({ err: errorFields(err), tool: tool.name }, "tool failed");
         outcome = errorOutcome(
           tool.name,
           "technical_error",

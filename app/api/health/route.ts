@@ -2,6 +2,7 @@ import { pingDatabase } from "@/db/queries/health";
 import { modelInfo } from "@/lib/ai/models/info";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { errorFields, log } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export const GET = handler(async () => {
   try {
     db = pingDatabase() ? "ok" : "error";
   } catch (err) {
-    console.error("[returns-desk] health: database check failed", err);
+    log().error({ err: errorFields(err) }, "health: database check failed");
   }
   const body = { status: db === "ok" ? "ok" : "degraded", db, model: modelInfo() };
   return Response.json(body, {

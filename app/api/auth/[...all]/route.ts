@@ -2,17 +2,21 @@ import { toNextJsHandler } from "better-auth/next-js";
 import { getAuth } from "@/lib/auth/auth";
 import { toContractError } from "@/lib/auth/contract-error";
 import { withSecureCookies } from "@/lib/auth/secure-cookies";
+import { withRequestId } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { errorResponse } from "@/lib/http/respond";
+import { withRequestContext } from "@/lib/log";
 
 // Resolved per request so the auth instance always matches the configured database.
-async function handle(req: Request, method: "GET" | "POST"): Promise<Response> {
-  try {
-    const res = await toContractError(await toNextJsHandler(getAuth())[method](req));
-    return withSecureCookies(req, res);
-  } catch (err) {
-    return errorResponse(err);
-  }
+function handle(req: Request, method: "GET" | "POST"): Promise<Response> {
+  return withRequestContext(async () => {
+    try {
+      const res = await toContractError(await toNextJsHandler(getAuth())[method](req));
+      return withRequestId(withSecureCookies(req, res));
+    } catch (err) {
+      return withRequestId(errorResponse(err));
+    }
+  });
 }
 
 export const GET = (req: Request) => handle(req, "GET");
