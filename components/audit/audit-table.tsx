@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { AuditRow, PersonRow } from "@/db/queries/audit";
-import { formatDuration, formatUtc, shortId } from "./format";
+import { formatDuration, formatUtc, NOTHING_WRITTEN, nothingWritten, shortId } from "./format";
 import { StatusBadge } from "./status-badge";
 
 /** The audit table. Each row's time is the link to its details (one tab stop per row). */
@@ -80,6 +80,14 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                 <td className="px-3 py-2">{r.access ?? "—"}</td>
                 <td className="px-3 py-2">
                   <StatusBadge status={r.status} />
+                  {nothingWritten(r) && (
+                    <span
+                      className="ml-2 text-xs text-slate-600"
+                      data-testid="audit-nothing-written"
+                    >
+                      {NOTHING_WRITTEN}
+                    </span>
+                  )}
                 </td>
                 <td className="px-3 py-2 font-mono text-xs">{r.errorCode ?? "—"}</td>
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">

@@ -94,6 +94,8 @@ export function storeProposal(
       tool: tool.name,
       access: "write",
       status: "confirmation_required",
+      // As in the source course: the call stopped at the customer's confirmation.
+      errorCode: "confirmation_required",
       userId: ctx.userId,
       chatId: ctx.chatId,
       actionId: inserted.id,

@@ -55,10 +55,12 @@ export function transition(row: ActionRow, t: Transition): ActionRow | null {
       chatId: row.chatId,
       actionId: row.id,
       toolCallId: row.toolCallId,
-      errorCode: t.errorCode ?? null,
+      // As in the source course, a customer's cancel is audited with the code user_cancelled.
+      errorCode: t.errorCode ?? (t.to === "cancelled" ? "user_cancelled" : null),
       durationMs: t.durationMs,
       arguments: row.arguments,
-      result: t.result,
+      // Every event has a result; a decision that executed nothing says so.
+      result: t.result ?? { written: false, status: t.to },
       promptVersion: row.promptVersion,
       model: row.model,
     });

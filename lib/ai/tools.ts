@@ -47,6 +47,7 @@ export function buildAiTools(
             errorCode: error.code,
             toolCallId,
             arguments: input,
+            result: { code: error.code },
           });
           return { ok: false, error };
         }

@@ -23,6 +23,7 @@ export const CSV_COLUMNS = [
   "prompt_version",
   "model",
   "arguments",
+  "result",
 ] as const;
 
 export function auditCsvStream(filters: AuditFilters, pageSize = 1000): ReadableStream<Uint8Array> {
@@ -61,6 +62,7 @@ export function auditCsvStream(filters: AuditFilters, pageSize = 1000): Readable
           r.promptVersion,
           r.model,
           r.arguments,
+          r.result,
         ]);
       }
       controller.enqueue(encoder.encode(chunk));

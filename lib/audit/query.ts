@@ -90,6 +90,8 @@ export type AuditEvent = {
   errorCode: string | null;
   durationMs: number | null;
   arguments: unknown;
+  /** What the call returned; a write answered from an existing record says `written: false`. */
+  result: unknown;
   promptVersion: string | null;
   model: string | null;
 };
@@ -108,6 +110,7 @@ export function toAuditEvent(r: AuditRow): AuditEvent {
     errorCode: r.errorCode,
     durationMs: r.durationMs,
     arguments: r.arguments ?? null,
+    result: r.result ?? null,
     promptVersion: r.promptVersion,
     model: r.model,
   };

@@ -108,6 +108,17 @@ async function run(
 }
 
 /**
+ * What the audit keeps of an outcome. A write answered from an existing record (a repeat
+ * return) wrote nothing and must not read like an executed write: it says so (api.md).
+ */
+function auditResult(outcome: Exclude<ToolCallOutcome, { kind: "proposal" }>): unknown {
+  if (outcome.kind === "error") return { code: outcome.code, issues: outcome.issues };
+  if (outcome.kind === "existing")
+    return { written: false, outcome: "existing_request", existing: outcome.data };
+  return outcome.data;
+}
+
+/**
  * Runs one model tool call. Never throws for anything the model or a tool did; the outcome says
  * what happened and modelView() turns it into what the model may see.
  */
@@ -160,8 +171,7 @@ export async function executeToolCall(
       toolCallId: ctxIn.toolCallId,
       durationMs: performance.now() - startedAt,
       arguments: rawArgs,
-      result:
-        outcome.kind === "error" ? { code: outcome.code, issues: outcome.issues } : outcome.data,
+      result: auditResult(outcome),
       promptVersion: ctxIn.promptVersion,
       model: ctxIn.model,
     });

@@ -86,6 +86,7 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
         "errorCode",
         "durationMs",
         "arguments",
+        "result",
         "promptVersion",
         "model",
       ].sort(),

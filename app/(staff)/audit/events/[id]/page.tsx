@@ -3,7 +3,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionLifeView } from "@/components/audit/action-life";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
-import { formatDuration, formatUtc } from "@/components/audit/format";
+import {
+  formatDuration,
+  formatUtc,
+  NOTHING_WRITTEN,
+  nothingWritten,
+} from "@/components/audit/format";
 import { JsonView } from "@/components/audit/json-view";
 import { StatusBadge } from "@/components/audit/status-badge";
 import { getAuditEvent, getPeopleByIds } from "@/db/queries/audit";
@@ -33,7 +38,17 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
     ["Customer", person ? `${person.name} <${person.email}>` : (event.userId ?? "—")],
     ["Tool", <code key="tool">{event.tool}</code>],
     ["Access", event.access ?? "— (not a registered tool)"],
-    ["Status", <StatusBadge key="s" status={event.status} />],
+    [
+      "Status",
+      <span key="s">
+        <StatusBadge status={event.status} />
+        {nothingWritten(event) && (
+          <span className="ml-2 text-xs text-slate-600" data-testid="audit-nothing-written">
+            {NOTHING_WRITTEN}
+          </span>
+        )}
+      </span>,
+    ],
     ["Error code", event.errorCode ?? "—"],
     ["Duration", formatDuration(event.durationMs)],
     ["Prompt version", event.promptVersion ?? "—"],
