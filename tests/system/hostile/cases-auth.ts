@@ -214,4 +214,44 @@ const signIn: Case[] = [
   },
 ];
 
-export const authCases: Case[] = [...unauthenticated, ...crossSite, ...signIn];
+/**
+ * Anonymous requests with a broken body (issue 10.7): authentication comes first, so each gets
+ * 401, never the 400/413/415 that would mean the body was read.
+ */
+const BAD_BODIES: [string, Pick<Case, "body" | "headers">][] = [
+  ["broken JSON", { body: '{"text": ', headers: { "content-type": "application/json" } }],
+  ["text/plain", { body: "hello", headers: { "content-type": "text/plain" } }],
+  [
+    "70 KB",
+    {
+      body: JSON.stringify({ text: "x".repeat(70_000) }),
+      headers: { "content-type": "application/json" },
+    },
+  ],
+];
+const BODY_ROUTES = [
+  "/api/chats/{emptyChat}/messages",
+  "/api/chats",
+  "/api/actions/{pendingAction}/confirm",
+  "/api/staff/chats/{emptyChat}/triage",
+];
+const anonymousBadBodies: Case[] = BAD_BODIES.flatMap(([what, body]) =>
+  BODY_ROUTES.map(
+    (path): Case => ({
+      name: `anonymous with ${what}: POST ${path}`,
+      as: "none",
+      method: "POST",
+      path,
+      ...body,
+      status: 401,
+      code: "unauthenticated",
+    }),
+  ),
+);
+
+export const authCases: Case[] = [
+  ...unauthenticated,
+  ...crossSite,
+  ...signIn,
+  ...anonymousBadBodies,
+];

@@ -15,8 +15,9 @@ export const dynamic = "force-dynamic";
  * neither stored nor sent to the model.
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
-  const body = await readJson(req, sendMessageBody);
+  // Who is asking comes first: an anonymous request learns nothing about bodies (401, not 400/413/415).
   const user = await requireCustomer(req.headers);
+  const body = await readJson(req, sendMessageBody);
   const chat = requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
   rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
