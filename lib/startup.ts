@@ -4,8 +4,11 @@
  */
 import { initDatabase } from "@/db/init";
 import { startActionCore } from "@/lib/actions/sweeper";
+import { authSecret } from "@/lib/auth/secret";
 
 export async function startServer(): Promise<void> {
   await initDatabase();
+  // A missing session secret is created now; an unusable one stops the start with its message.
+  authSecret();
   startActionCore();
 }
