@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { Suspense } from "react";
+import { ClientMessages } from "@/components/client-messages";
 import { LocaleSwitch } from "@/components/locale-switch";
 import { SignInForm } from "@/components/sign-in-form";
 import { getCurrentUser } from "@/lib/auth/session";
@@ -26,9 +27,11 @@ export default async function SignInPage() {
         </div>
       </div>
       <p className="mt-1 mb-8 text-slate-600">{t("intro")}</p>
-      <Suspense>
-        <SignInForm />
-      </Suspense>
+      <ClientMessages namespaces={["signIn"]}>
+        <Suspense>
+          <SignInForm />
+        </Suspense>
+      </ClientMessages>
     </main>
   );
 }
