@@ -52,7 +52,7 @@ export default defineConfig({
   webServer: [
     {
       // The production build, started exactly as `npm start` does, on a throwaway database.
-      command: `node scripts/ensure-build.mjs && npx next start -p ${port} -H 127.0.0.1`,
+      command: `node scripts/ensure-build.mjs && node scripts/serve.mjs -p ${port} -H 127.0.0.1`,
       url: `${baseURL}/api/health`,
       timeout: 300_000,
       reuseExistingServer: false,
@@ -89,7 +89,7 @@ export default defineConfig({
 /** Starts after the main server (webServers start in order), so the build already exists. */
 function extraServer(p: number, name: string, env: Record<string, string>) {
   return {
-    command: `npx next start -p ${p} -H 127.0.0.1`,
+    command: `node scripts/serve.mjs -p ${p} -H 127.0.0.1`,
     url: `http://127.0.0.1:${p}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -26,6 +26,25 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(100_000).default(10),
     ),
+    // Failed sign-ins per account (normalised email) within the window; then 429 until it passes.
+    AUTH_ACCOUNT_MAX_FAILURES: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(1000).default(5),
+    ),
+    AUTH_ACCOUNT_FAILURE_WINDOW_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(86_400).default(900),
+    ),
+    // Unset/0/false: the client address is the socket's. N (or true = 1): N proxies of ours in
+    // front; the address is taken from X-Forwarded-For (lib/http/client-address.ts).
+    TRUST_PROXY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^(true|false|\d)$/, "must be unset, true, false or a number of proxies (0-9)")
+        .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+        .default(0),
+    ),
     CHAT_RATE_LIMIT_PER_MINUTE: z.preprocess(
       emptyToUndefined,
       z.coerce.number().int().min(1).max(10_000).default(20),

@@ -10,7 +10,8 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+// The production server as `npm start` runs it (socket address passed to the app).
+const SERVE = path.join(ROOT, "scripts/serve.mjs");
 
 /**
  * Builds into `distDir` when sources are newer than the build. The build is the heavy step on a
@@ -64,7 +65,7 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...(opts.nodeArgs ?? []), SERVE, "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: ROOT,
       detached: true,

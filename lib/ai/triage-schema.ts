@@ -47,6 +47,8 @@ export type Triage = z.infer<typeof TRIAGE>;
 export const STORED_TRIAGE = z.object({
   triage: TRIAGE,
   generatedAt: z.iso.datetime(),
+  /** The staff member who ran it (the user id); absent only on triage stored before it was kept. */
+  ranBy: z.string().optional(),
   /** "model": structured output of the configured model; "rules": the offline computation. */
   method: z.enum(["model", "rules"]),
   model: z.object({ provider: z.enum(["offline", "openai"]), id: z.string() }),

@@ -7,6 +7,7 @@
 import "server-only";
 import { generateText, Output } from "ai";
 import { saveChatTriage } from "@/db/queries/audit-transcript";
+import { recordAudit } from "@/lib/audit/record";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
@@ -23,6 +24,9 @@ import {
 } from "./triage-schema";
 
 const MODEL_TIMEOUT_MS = 30_000;
+
+/** The audit's `tool` for a triage run (not a model tool: no model can call it). */
+export const TRIAGE_AUDIT_TOOL = "triage_chat";
 
 async function triageByModel(t: Transcript): Promise<Triage> {
   try {
@@ -44,29 +48,62 @@ async function triageByModel(t: Transcript): Promise<Triage> {
   }
 }
 
-/** Triages the chat now and stores the result; null if there is no such chat. */
+/**
+ * Triages the chat now and stores the result; null if there is no such chat. Every run is an
+ * audit event (tool `triage_chat`, by the staff member, on the chat, with the model, prompt
+ * version, status and duration): a staff member's model call over a customer's transcript
+ * leaves a trace, and so does a failed one.
+ */
 export async function triageChat({
   chatId,
+  staffId,
   now = new Date(),
 }: {
   chatId: string;
+  staffId: string;
   now?: Date;
 }): Promise<StoredTriage | null> {
   const transcript = loadTranscript({ chatId });
   if (!transcript) return null;
   const info = modelInfo();
   const byModel = info.provider === "openai";
-  const triage = byModel
-    ? await triageByModel(transcript)
-    : triageByRules(transcript.messages, transcript.actions);
+  const startedAt = performance.now();
+  const audit = (status: "success" | "technical_error", result: unknown, errorCode?: string) =>
+    recordAudit({
+      at: now,
+      tool: TRIAGE_AUDIT_TOOL,
+      access: "read",
+      status,
+      errorCode: errorCode ?? null,
+      userId: staffId,
+      chatId,
+      durationMs: performance.now() - startedAt,
+      arguments: { chatId },
+      result,
+      promptVersion: TRIAGE_PROMPT_VERSION,
+      model: info.id,
+    });
+  let triage: Triage;
+  try {
+    triage = byModel
+      ? await triageByModel(transcript)
+      : triageByRules(transcript.messages, transcript.actions);
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : "internal_error";
+    audit("technical_error", { code }, code);
+    throw err;
+  }
   const stored = STORED_TRIAGE.parse({
     triage,
     generatedAt: now.toISOString(),
+    ranBy: staffId,
     method: byModel ? "model" : "rules",
     model: info,
     promptVersion: TRIAGE_PROMPT_VERSION,
     throughSeq: transcript.messages.at(-1)?.seq ?? 0,
   });
   saveChatTriage({ chatId, triage: stored });
+  // What was produced, not the transcript: the triage itself is on the chat.
+  audit("success", { method: stored.method, throughSeq: stored.throughSeq, ...stored.triage });
   return stored;
 }

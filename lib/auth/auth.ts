@@ -7,6 +7,9 @@ import { env } from "../env";
 import { log } from "../log";
 import { authSecret } from "./secret";
 
+/** Set on every auth request by sign-in-guard.ts; the only address header better-auth reads. */
+export const CLIENT_ADDRESS_HEADER = "x-returns-desk-client";
+
 function createAuth() {
   return betterAuth({
     appName: "Returns Desk",
@@ -38,7 +41,8 @@ function createAuth() {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    // Password guessing is throttled per client IP (each try also costs a scrypt hash).
+    // Password guessing is throttled per client address (each try also costs a scrypt hash), and
+    // per account in sign-in-guard.ts.
     rateLimit: {
       enabled: true,
       storage: "memory",
@@ -49,6 +53,10 @@ function createAuth() {
       },
     },
     advanced: {
+      // The address better-auth rate-limits by is the one we resolved (socket, or TRUST_PROXY's
+      // forwarded header), set by lib/auth/sign-in-guard.ts on every request: never a header the
+      // client wrote itself.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
       // better-auth skips its origin check under test runners; we want tests to see production behaviour.
       disableOriginCheck: false,
       // Left alone, better-auth marks cookies Secure (and __Secure- prefixed) whenever
@@ -57,7 +65,7 @@ function createAuth() {
       useSecureCookies: env().BETTER_AUTH_URL?.startsWith("https://") ?? false,
     },
     logger: {
-      level: "warn",
+      level: "error",
       // Into our JSON log, message only: better-auth's extra arguments can be request data.
       log: (level, message) => log()[level]({ source: "better-auth" }, message),
     },

@@ -1,32 +1,155 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+/**
+ * Sign-in throttling (issue 10, finding 1). The route handlers are called as the production
+ * server (scripts/serve.mjs) calls them: the socket's address in our own header. A made-up
+ * X-Forwarded-For changes nothing unless TRUST_PROXY says a proxy of ours put it there; and
+ * whatever the address, one account gets a limited number of wrong passwords.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
+import { resetAccountThrottle } from "@/lib/auth/account-throttle";
 import { resetEnv } from "@/lib/env";
 import { useTestDatabase } from "../helpers/db";
 import { request } from "../helpers/http";
 
-const signInFrom = (ip: string, password: string) =>
+const PEER_HEADER = "x-returns-desk-peer";
+const MARK = Symbol.for("returns-desk.peer-header");
+const g = globalThis as Record<symbol, unknown>;
+
+let n = 0;
+/** A fresh socket address for each test, so the address limiter of one never touches another. */
+const nextPeer = () => `192.0.2.${++n}`;
+
+const signIn = (
+  email: string,
+  password: string,
+  { peer, forwardedFor }: { peer?: string; forwardedFor?: string } = {},
+) =>
   authPost(
     request("/api/auth/sign-in/email", {
-      body: { email: "anna@example.com", password },
-      headers: { "x-forwarded-for": ip },
+      body: { email, password },
+      headers: {
+        ...(peer ? { [PEER_HEADER]: peer } : {}),
+        ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}),
+      },
     }),
   );
 
-describe("sign-in is throttled per client", () => {
+describe("sign-in throttling", () => {
   beforeAll(async () => {
-    await useTestDatabase({ env: { AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "3" } });
+    await useTestDatabase({
+      env: {
+        AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "3",
+        AUTH_ACCOUNT_MAX_FAILURES: "4",
+      },
+    });
+  });
+  afterEach(() => {
+    g[MARK] = "x-returns-desk-peer";
+    delete process.env.TRUST_PROXY;
+    resetEnv();
+    resetAccountThrottle();
   });
   afterAll(() => {
+    delete g[MARK];
     process.env.AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE = "100000";
+    delete process.env.AUTH_ACCOUNT_MAX_FAILURES;
     resetEnv();
   });
 
-  it("answers 429 after the limit, even with the right password, and only for that client", async () => {
-    for (let i = 0; i < 3; i++)
-      expect((await signInFrom("203.0.113.7", `guess-${i}`)).status).toBe(401);
-    const limited = await signInFrom("203.0.113.7", "returns-demo");
+  it("keys the address limiter by the socket: a rotating X-Forwarded-For is still one client", async () => {
+    g[MARK] = PEER_HEADER;
+    const peer = nextPeer();
+    for (let i = 0; i < 3; i++) {
+      const res = await signIn(`nobody-${i}@example.com`, "wrong-password", {
+        peer,
+        forwardedFor: `203.0.113.${i + 1}`,
+      });
+      expect(res.status).toBe(401);
+    }
+    const limited = await signIn("anna@example.com", "returns-demo", {
+      peer,
+      forwardedFor: "203.0.113.99",
+    });
     expect(limited.status).toBe(429);
     expect((await limited.json()).error.code).toBe("rate_limited");
-    expect((await signInFrom("198.51.100.9", "returns-demo")).status).toBe(200);
+    // Another socket is another client.
+    expect((await signIn("anna@example.com", "returns-demo", { peer: nextPeer() })).status).toBe(
+      200,
+    );
+  });
+
+  it("believes X-Forwarded-For with TRUST_PROXY: the address the proxy saw is the client", async () => {
+    g[MARK] = PEER_HEADER;
+    process.env.TRUST_PROXY = "1";
+    resetEnv();
+    const proxy = nextPeer();
+    // What the client claims (leftmost) is ignored; what our proxy appended (rightmost) counts.
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await signIn(`nobody-${i}@example.com`, "wrong-password", {
+            peer: proxy,
+            forwardedFor: `10.9.9.${i}, 198.51.100.7`,
+          })
+        ).status,
+      ).toBe(401);
+    const limited = await signIn("anna@example.com", "returns-demo", {
+      peer: proxy,
+      forwardedFor: "198.51.100.7",
+    });
+    expect(limited.status).toBe(429);
+    const other = await signIn("anna@example.com", "returns-demo", {
+      peer: proxy,
+      forwardedFor: "198.51.100.8",
+    });
+    expect(other.status).toBe(200);
+  });
+
+  it("without a socket address it knows (not our server) a made-up X-Forwarded-For is ignored", async () => {
+    delete g[MARK];
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (
+          await signIn(`nobody-${i}@example.com`, "wrong-password", {
+            forwardedFor: `203.0.113.${i + 1}`,
+          })
+        ).status,
+      );
+    expect(statuses).toContain(429);
+  });
+
+  it("limits wrong passwords per account whatever the address, with Retry-After", async () => {
+    g[MARK] = PEER_HEADER;
+    for (let i = 0; i < 4; i++)
+      expect((await signIn("boris@example.com", `guess-${i}`, { peer: nextPeer() })).status).toBe(
+        401,
+      );
+    // Locked: even the right password, even from a new address, and however the email is written.
+    for (const email of ["boris@example.com", "  BORIS@example.com "]) {
+      const res = await signIn(email, "returns-demo", { peer: nextPeer() });
+      expect(res.status).toBe(429);
+      expect((await res.json()).error.code).toBe("rate_limited");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // Other accounts are not affected.
+    expect((await signIn("anna@example.com", "returns-demo", { peer: nextPeer() })).status).toBe(
+      200,
+    );
+  });
+
+  it("a successful sign-in clears the account's failures", async () => {
+    g[MARK] = PEER_HEADER;
+    for (let i = 0; i < 3; i++)
+      expect((await signIn("anna@example.com", `guess-${i}`, { peer: nextPeer() })).status).toBe(
+        401,
+      );
+    expect((await signIn("anna@example.com", "returns-demo", { peer: nextPeer() })).status).toBe(
+      200,
+    );
+    for (let i = 0; i < 3; i++)
+      expect((await signIn("anna@example.com", `again-${i}`, { peer: nextPeer() })).status).toBe(
+        401,
+      );
   });
 });

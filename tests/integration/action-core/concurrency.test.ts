@@ -72,7 +72,11 @@ beforeEach(async () => {
 });
 
 describe("confirm under real concurrency", () => {
-  it("32 confirms of one action from 8 processes execute it exactly once", async () => {
+  // Eight Node processes each load the app through tsx first: on a shared 2-core machine that
+  // alone can take longer than the default 30 s, so the budget covers process start-up.
+  it("32 confirms of one action from 8 processes execute it exactly once", {
+    timeout: 120_000,
+  }, async () => {
     const action = await propose(core.anna, newChat(core.db, core.anna), {
       orderId: "7718",
       reason: "damaged",
@@ -101,7 +105,9 @@ describe("confirm under real concurrency", () => {
     ]);
   });
 
-  it("two actions for one order confirmed at once leave one row; the other gets createdNow: false", async () => {
+  it("two actions for one order confirmed at once leave one row; the other gets createdNow: false", {
+    timeout: 120_000,
+  }, async () => {
     const a = await propose(core.anna, newChat(core.db, core.anna), {
       orderId: "7718",
       reason: "damaged",

@@ -249,7 +249,39 @@ const anonymousBadBodies: Case[] = BAD_BODIES.flatMap(([what, body]) =>
   ),
 );
 
+/**
+ * Password guesses for one account, each with a different made-up X-Forwarded-For (issue 10.1):
+ * the header changes nothing, and after AUTH_ACCOUNT_MAX_FAILURES (5) wrong passwords the
+ * account answers 429, even to the right password. Runs in this order; boris's session from the
+ * world's set-up is not affected.
+ */
+const rotatingForwardedFor: Case[] = [
+  ...[1, 2, 3, 4, 5].map(
+    (i): Case => ({
+      name: `rotating X-Forwarded-For #${i}: wrong password for boris`,
+      as: "none",
+      method: "POST",
+      path: SIGN_IN,
+      headers: { "x-forwarded-for": `203.0.113.${i}` },
+      json: { email: "boris@example.com", password: `guess-${i}` },
+      status: 401,
+      code: "invalid_email_or_password",
+    }),
+  ),
+  {
+    name: "rotating X-Forwarded-For #6: boris is locked, even with the right password",
+    as: "none",
+    method: "POST",
+    path: SIGN_IN,
+    headers: { "x-forwarded-for": "203.0.113.6" },
+    json: { email: "BORIS@example.com", password: "returns-demo" },
+    status: 429,
+    code: "rate_limited",
+  },
+];
+
 export const authCases: Case[] = [
+  ...rotatingForwardedFor,
   ...unauthenticated,
   ...crossSite,
   ...signIn,

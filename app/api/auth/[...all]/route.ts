@@ -1,7 +1,6 @@
-import { toNextJsHandler } from "better-auth/next-js";
-import { getAuth } from "@/lib/auth/auth";
 import { toContractError } from "@/lib/auth/contract-error";
 import { withSecureCookies } from "@/lib/auth/secure-cookies";
+import { handleAuthRequest } from "@/lib/auth/sign-in-guard";
 import { withRequestId } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { errorResponse } from "@/lib/http/respond";
@@ -11,7 +10,7 @@ import { withRequestContext } from "@/lib/log";
 function handle(req: Request, method: "GET" | "POST"): Promise<Response> {
   return withRequestContext(async () => {
     try {
-      const res = await toContractError(await toNextJsHandler(getAuth())[method](req));
+      const res = await toContractError(await handleAuthRequest(req, method));
       return withRequestId(withSecureCookies(req, res));
     } catch (err) {
       return withRequestId(errorResponse(err));

@@ -1,0 +1,131 @@
+/**
+ * Hostile cases that need a misbehaving model or a second client, against the production server
+ * (scripts/serve.mjs) with the loopback OpenAI server as the model (issue 10):
+ * - a model calling tools named like Object.prototype members (cases-model.ts): rejected and
+ *   audited as unknown tools, and the chat page and GET /api/chats/{id} still answer 200;
+ * - a second message while a turn is still streaming: 409 `turn_in_progress`, never a second
+ *   turn over the first;
+ * - sign-in guesses that rotate a made-up X-Forwarded-For: the server keys its address limiter
+ *   by the socket, so they are still one client and get 429.
+ */
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpCustomer } from "@/bench/lib/client";
+import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
+import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
+import { PROTOTYPE_TOOL_NAMES } from "./hostile/cases-model";
+import { SIGN_IN } from "./hostile/types";
+import { openReadOnly } from "./lib/db-snapshot";
+import { send } from "./lib/raw-http";
+import { DIST_DIR } from "./lib/world";
+
+let model: OpenAIServer;
+let server: Server;
+let dir: string;
+let db: Database.Database;
+let anna: HttpCustomer;
+
+beforeAll(async () => {
+  ensureBuild(DIST_DIR);
+  model = await startOpenAIServer();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-hostile-model-"));
+  server = await startServer({
+    distDir: DIST_DIR,
+    dbPath: path.join(dir, "app.db"),
+    env: {
+      MODEL_PROVIDER: "openai",
+      OPENAI_API_KEY: "test",
+      OPENAI_BASE_URL: model.baseURL,
+      AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "5",
+    },
+  });
+  anna = await HttpCustomer.signIn(server.url, "anna@example.com");
+  db = openReadOnly(path.join(dir, "app.db"));
+}, 15 * 60_000);
+
+afterAll(async () => {
+  db?.close();
+  await server?.stop();
+  await model?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a model calling tools named like Object.prototype members", () => {
+  it.each(PROTOTYPE_TOOL_NAMES)("%s: rejected, audited, and the chat still loads", async (name) => {
+    const chat = await anna.newChat();
+    model.enqueue(
+      { type: "tool-calls", calls: [{ name, arguments: { orderId: "7718" } }] },
+      { type: "text", text: "I can't do that." },
+    );
+    await anna.say(chat, "Do something odd with order 7718");
+    const events = db
+      .prepare("select tool, status, error_code as errorCode from audit_events where chat_id = ?")
+      .all(chat);
+    expect(events).toEqual([{ tool: name, status: "rejected", errorCode: "unknown_tool" }]);
+    for (const p of [`/chat/${chat}`, `/api/chats/${chat}`]) {
+      const res = await send(server.url, { path: p, headers: { cookie: anna.cookie } });
+      expect(res.status, `${p}: ${res.text.slice(0, 200)}`).toBe(200);
+    }
+  });
+});
+
+describe("overlapping turns", () => {
+  it("a second message while the first is still streaming gets 409 and no second turn", async () => {
+    const chat = await anna.newChat();
+    const start = model.requests.length;
+    model.enqueue({
+      type: "text",
+      text: "A slow answer, word by word, to keep the turn open.",
+      delayMs: 200,
+    });
+    const first = await anna.fetch(`/api/chats/${chat}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "Where is order 8041?" }),
+    });
+    expect(first.status).toBe(200);
+    const second = await anna.fetch(`/api/chats/${chat}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "And 7718?" }),
+    });
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe(
+      "turn_in_progress",
+    );
+    await first.text();
+    // One model call: the refused message never reached the model.
+    expect(model.requests.length - start).toBe(1);
+    const rows = db
+      .prepare("select role from messages where chat_id = ? order by seq")
+      .pluck()
+      .all(chat);
+    expect(rows).toEqual(["user", "assistant"]);
+  });
+});
+
+describe("sign-in guesses with a rotating X-Forwarded-For", () => {
+  it("are one client to the address limiter: 429 comes", async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 20 && !statuses.includes(429); i++) {
+      const res = await send(server.url, {
+        method: "POST",
+        path: SIGN_IN,
+        headers: {
+          "content-type": "application/json",
+          origin: server.url,
+          "x-forwarded-for": `203.0.113.${i}`,
+        },
+        // A different account each time: this is about the address, not the per-account limit.
+        body: JSON.stringify({ email: `guess-${i}@example.com`, password: "wrong-password" }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  });
+});
