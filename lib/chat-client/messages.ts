@@ -3,6 +3,8 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
+import { toolTranslator } from "@/lib/tools/catalogue";
+import type { Lang } from "./card-text";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -72,41 +74,20 @@ function orderIdOf(input: unknown): string | null {
   return typeof id === "string" && /^\d{1,12}$/.test(id) ? id : null;
 }
 
-type ToolWords = { running: string; done: string; failed: string };
-
-/** Quiet wording per tool. Unknown tools get no note at all. */
-const TOOL_WORDS: Record<string, (order: string) => ToolWords> = {
-  get_order_status: (order) => ({
-    running: `Checking ${order}…`,
-    done: `Checked ${order}`,
-    failed: `Could not check ${order}`,
-  }),
-  get_return_policy: () => ({
-    running: "Looking up the return policy…",
-    done: "Looked up the return policy",
-    failed: "Could not look up the return policy",
-  }),
-  create_return_request: (order) => ({
-    running: `Preparing a return request for ${order}…`,
-    done: `Prepared a return request for ${order}`,
-    failed: `Could not prepare a return request for ${order}`,
-  }),
-};
-
 /** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
-export function toolNote(part: Part): ToolNote | null {
+export function toolNote(part: Part, lang: Lang = "en"): ToolNote | null {
   if (!isToolUIPart(part)) return null;
-  const words = TOOL_WORDS[getToolName(part)];
-  if (!words) return null;
-  const id = orderIdOf("input" in part ? part.input : undefined);
-  const w = words(id ? `order ${id}` : "an order");
+  // The wording is the tool's catalogue text (tools.<name>.activity); unknown tools get no note.
+  const t = toolTranslator(getToolName(part), lang);
+  if (!t?.has("activity.done")) return null;
+  const values = { orderId: orderIdOf("input" in part ? part.input : undefined) ?? "none" };
   switch (part.state) {
     case "output-available":
-      return { text: w.done, failed: false, running: false };
+      return { text: t("activity.done", values), failed: false, running: false };
     case "output-error":
     case "output-denied":
-      return { text: w.failed, failed: true, running: false };
+      return { text: t("activity.failed", values), failed: true, running: false };
     default:
-      return { text: w.running, failed: false, running: true };
+      return { text: t("activity.running", values), failed: false, running: true };
   }
 }

@@ -7,7 +7,7 @@ import { asc, count, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { executeToolCall, type ToolCallOutcome } from "@/lib/tools/executor";
+import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
 // Renamed: Biome would otherwise take the "use" prefix for a React hook.
 import { useTestDatabase as openTestDatabase } from "../../helpers/db";
 
