@@ -3,7 +3,9 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
-import { toolTranslator } from "@/lib/tools/catalogue";
+import { createTranslator } from "next-intl";
+import en from "@/messages/en.json";
+import ru from "@/messages/ru.json";
 import type { Lang } from "./card-text";
 import {
   type ActionOutcomeData,
@@ -66,6 +68,8 @@ export function findOpenAction(
   return open;
 }
 
+const CATALOGUES = { en, ru };
+
 export type ToolNote = { text: string; failed: boolean; running: boolean };
 
 function orderIdOf(input: unknown): string | null {
@@ -77,17 +81,26 @@ function orderIdOf(input: unknown): string | null {
 /** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
 export function toolNote(part: Part, lang: Lang = "en"): ToolNote | null {
   if (!isToolUIPart(part)) return null;
-  // The wording is the tool's catalogue text (tools.<name>.activity); unknown tools get no note.
-  const t = toolTranslator(getToolName(part), lang);
-  if (!t?.has("activity.done")) return null;
-  const values = { orderId: orderIdOf("input" in part ? part.input : undefined) ?? "none" };
+  // The wording is catalogue text (toolActivity: one select branch per tool); a tool without a
+  // branch gets an empty text, and so no note at all.
+  const t = createTranslator({
+    locale: lang,
+    messages: CATALOGUES[lang],
+    namespace: "toolActivity",
+  });
+  const values = {
+    tool: getToolName(part),
+    orderId: orderIdOf("input" in part ? part.input : undefined) ?? "none",
+  };
+  const note = (text: string, failed: boolean, running: boolean) =>
+    text.trim() ? { text, failed, running } : null;
   switch (part.state) {
     case "output-available":
-      return { text: t("activity.done", values), failed: false, running: false };
+      return note(t("done", values), false, false);
     case "output-error":
     case "output-denied":
-      return { text: t("activity.failed", values), failed: true, running: false };
+      return note(t("failed", values), true, false);
     default:
-      return { text: t("activity.running", values), failed: false, running: true };
+      return note(t("running", values), false, true);
   }
 }

@@ -236,7 +236,11 @@ export const createReturnRequest: WriteTool<
             }),
           ),
         },
-        { key: "reason", label: t("rows.reason"), value: t(`reasons.${args.reason}`) },
+        {
+          key: "reason",
+          label: t("rows.reason"),
+          value: t("rows.reasonValue", { reason: args.reason }),
+        },
         { key: "comment", label: t("rows.comment"), value: args.comment ?? t("rows.none") },
         {
           key: "window",
@@ -251,7 +255,10 @@ export const createReturnRequest: WriteTool<
         detail: t("rows.refundTo", { destination: plan.refund.destination }),
       },
       warning: null,
-      confirmation: t("confirmation", { ...values, reason: t(`reasonsInline.${args.reason}`) }),
+      confirmation: t("confirmation", {
+        ...values,
+        reason: t("reasonInline", { reason: args.reason }),
+      }),
       outcome: result
         ? result.createdNow
           ? { tone: "success", text: t("outcome.created", notes) }

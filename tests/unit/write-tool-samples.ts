@@ -35,4 +35,30 @@ export const SAMPLES: Record<
       createdAt: "2026-05-05T10:00:00.000Z",
     },
   },
+  cancel_order: {
+    arguments: { orderId: "3004", reason: "ordered_by_mistake", comment: null },
+    plan: {
+      effect: "cancel_order",
+      order: {
+        id: "3004",
+        status: "processing",
+        placedAt: "2026-05-04T10:00:00.000Z",
+        items: [{ name: "Cast iron pan", quantity: 1, unitPrice: 4500 }],
+        total: { amount: 4500, currency: "EUR" },
+      },
+      eligible: true,
+      refund: { amount: 4500, currency: "EUR", destination: "Visa •••• 4242" },
+      externalRequests: 0,
+    },
+    result: {
+      cancellationId: "CN-TEST",
+      orderId: "3004",
+      status: "cancelled",
+      createdNow: true,
+      reason: "ordered_by_mistake",
+      comment: null,
+      refund: { amount: 4500, currency: "EUR", destination: "Visa •••• 4242" },
+      cancelledAt: "2026-05-05T10:00:00.000Z",
+    },
+  },
 };
