@@ -2,8 +2,6 @@
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
 import {
-  actionCopy,
-  actionSummary,
   type CardOutcome,
   describeOutcome,
   outcomeFromDecision,
@@ -11,8 +9,8 @@ import {
 import { decideAction } from "@/lib/chat-client/api";
 import { cardText, type Lang } from "@/lib/chat-client/card-text";
 import type { PendingAction } from "@/lib/chat-client/schemas";
+import { ActionFacts } from "./confirm-card/action-facts";
 import { Countdown } from "./confirm-card/countdown";
-import { PlanDetails } from "./confirm-card/plan-details";
 
 type Props = {
   action: PendingAction;
@@ -33,8 +31,9 @@ const TONE = {
 };
 
 /**
- * The one confirm card for every write tool. It is driven by the PendingAction alone; only the
- * customer's click here turns a proposal into a change.
+ * The one confirm card for every write tool. It is driven by the PendingAction alone (its `view`
+ * is the tool's describe()), with no per-tool branch; only the customer's click here turns a
+ * proposal into a change.
  */
 export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en" }: Props) {
   const t = cardText(lang);
@@ -47,7 +46,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
   const [busy, setBusy] = useState<"confirm" | "cancel" | null>(null);
   const [problem, setProblem] = useState<"network" | "server" | "unauthenticated" | null>(null);
   const open = outcome === null;
-  const copy = actionCopy(action.tool, lang);
+  const { view: facts } = action;
 
   // Focus lands on a card that is waiting for a decision, so keyboard and screen reader users
   // meet it first (the composer is disabled meanwhile).
@@ -82,7 +81,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
     }
   }
 
-  const view = outcome ? describeOutcome(outcome, action.tool, lang) : null;
+  const view = outcome ? describeOutcome(outcome, lang) : null;
   return (
     <article
       ref={cardRef}
@@ -95,12 +94,20 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
       data-state={outcome?.kind ?? "pending"}
     >
       <h2 id={titleId} className="font-semibold">
-        {copy.title}
+        {facts.title}
       </h2>
       <p id={summaryId} className="mt-1 text-sm text-slate-700" data-testid="confirm-summary">
-        {actionSummary(action, lang)}
+        {facts.summary}
       </p>
-      <PlanDetails action={action} lang={lang} />
+      {facts.warning && (
+        <p
+          className="mt-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="confirm-warning"
+        >
+          {facts.warning}
+        </p>
+      )}
+      <ActionFacts view={facts} />
       {view ? (
         <p
           ref={outcomeRef}

@@ -159,6 +159,42 @@ export const returnRequests = sqliteTable(
   ],
 );
 
+export const CANCEL_REASONS = [
+  "changed_mind",
+  "ordered_by_mistake",
+  "found_cheaper",
+  "other",
+] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
+export const orderCancellations = sqliteTable(
+  "order_cancellations",
+  {
+    id: text("id").primaryKey(),
+    /** UNIQUE: one cancellation per order, enforced by the database. */
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    reason: text("reason", { enum: CANCEL_REASONS }).notNull(),
+    comment: text("comment"),
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    /** The pending action whose confirm cancelled the order (null for the demo seed's). */
+    actionId: text("action_id"),
+    /** Committed with the effect; crash recovery finds the effect by it. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("order_cancellations_order_uq").on(t.orderId),
+    index("order_cancellations_user_idx").on(t.userId),
+  ],
+);
+
 // ---------------------------------------------------------------- chat
 
 export const chats = sqliteTable(

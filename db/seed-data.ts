@@ -121,4 +121,17 @@ export const DEMO_ORDERS: DemoOrder[] = [
     paymentMethod: "Visa •••• 1881",
     items: [{ name: "USB-C dock", quantity: 1, unitPriceMinor: 8900 }],
   },
+  {
+    id: "1187",
+    owner: "boris",
+    status: "processing",
+    placedDaysAgo: 0,
+    etaInDays: 6,
+    currency: "EUR",
+    paymentMethod: "Mastercard •••• 7730",
+    items: [
+      { name: "Espresso cups (set of 4)", quantity: 1, unitPriceMinor: 2400 },
+      { name: "Milk frother", quantity: 1, unitPriceMinor: 1990 },
+    ],
+  },
 ];

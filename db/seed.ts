@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count } from "drizzle-orm";
 import type { Db } from "./index";
-import { account, orderItems, orders, user } from "./schema";
+import { account, orderCancellations, orderItems, orders, user } from "./schema";
 import { DEMO_ORDERS, DEMO_PASSWORD, DEMO_USERS, type DemoOrder } from "./seed-data";
 
 const DAY = 86_400_000;
@@ -81,6 +81,25 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
         tx.insert(orderItems)
           .values({ orderId: o.id, ...item })
           .run();
+      // A cancelled demo order has its cancellation on record, as if the customer had made it.
+      if (o.status === "cancelled") {
+        const row = orderRow(o, ids.get(o.owner)!, now.getTime());
+        tx.insert(orderCancellations)
+          .values({
+            id: `CN-SEED${o.id}`,
+            orderId: o.id,
+            userId: row.userId,
+            reason: "changed_mind",
+            comment: null,
+            refundAmountMinor: row.totalMinor,
+            refundCurrency: row.currency,
+            refundDestination: row.paymentMethod,
+            actionId: null,
+            operationId: `seed-${o.id}`,
+            createdAt: new Date(now.getTime() - (o.placedDaysAgo - 1) * 86_400_000),
+          })
+          .run();
+      }
     }
   });
   return true;

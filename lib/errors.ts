@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   turn_in_progress: 409,
   already_decided: 409,
   stale: 409,
+  /** The target is not in a state that allows this (e.g. shipping an order that is not processing). */
+  conflict: 409,
   superseded: 409,
   expired: 410,
   message_too_long: 413,

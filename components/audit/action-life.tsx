@@ -1,16 +1,8 @@
 import Link from "next/link";
-import { z } from "zod";
+import type { ReactNode } from "react";
 import type { ActionLife, Actor } from "@/lib/audit/timeline";
-import { formatMoney } from "@/lib/format/money";
 import { formatUtc } from "./format";
 import { JsonView } from "./json-view";
-
-// Only the fields the summary line needs; the whole plan is shown as JSON below it.
-const PLAN = z.looseObject({
-  order: z.looseObject({ id: z.string() }),
-  refund: z.looseObject({ amount: z.number(), currency: z.string(), destination: z.string() }),
-  windowEndsAt: z.string().nullish(),
-});
 
 function who(actor: Actor): string {
   switch (actor.kind) {
@@ -24,9 +16,18 @@ function who(actor: Actor): string {
 }
 
 /** One pending action: what the customer was shown, and every step of its life. */
-export function ActionLifeView({ life }: { life: ActionLife }) {
+export function ActionLifeView({
+  life,
+  shownAs,
+  orderTools,
+}: {
+  life: ActionLife;
+  /** What the card said (its tool's summary sentence, in English), when the tool is known. */
+  shownAs: string | null;
+  /** Staff controls for the action's order (e.g. mark shipped), when it has one. */
+  orderTools?: ReactNode;
+}) {
   const { action, steps } = life;
-  const plan = PLAN.safeParse(action.plan).data;
   return (
     <section
       aria-labelledby="action-heading"
@@ -48,14 +49,13 @@ export function ActionLifeView({ life }: { life: ActionLife }) {
           Open the chat transcript
         </Link>
       </div>
-      {plan && (
+      {shownAs && (
         <p className="text-sm" data-testid="plan-summary">
-          The customer was asked to confirm: return order {plan.order.id}, refund{" "}
-          {formatMoney(plan.refund.amount, plan.refund.currency)} to {plan.refund.destination}
-          {plan.windowEndsAt ? ` (return window ends ${formatUtc(plan.windowEndsAt)})` : ""}.
-          Proposal expires {formatUtc(action.expiresAt)}.
+          The customer was asked to confirm ({action.tool}): {shownAs} Proposal expires{" "}
+          {formatUtc(action.expiresAt)}.
         </p>
       )}
+      {orderTools}
       <div>
         <h3 className="mb-2 text-sm font-medium text-slate-700">Timeline</h3>
         <ol className="relative ml-2 border-l-2 border-slate-200" data-testid="action-timeline">

@@ -47,7 +47,7 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
     const appended = stored.get(action.id);
     // A stored outcome message is newer than a card whose data still says "pending".
     const status = action.status === "pending" && appended ? appended.status : action.status;
-    const outcome = decided[action.id] ?? outcomeFromStatus(status, appended?.result ?? null);
+    const outcome = decided[action.id] ?? outcomeFromStatus(status, action.view.outcome);
     return (
       <ConfirmCard
         key={action.id}
@@ -76,6 +76,7 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
         extraAction={extraAction}
         working={session.working}
         typingLabel={text.typing}
+        lang={lang}
         empty={<EmptyChat onPick={session.send} />}
         error={
           problem && (

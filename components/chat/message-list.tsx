@@ -1,5 +1,6 @@
 "use client";
 import { type ReactNode, useEffect, useRef } from "react";
+import type { Lang } from "@/lib/chat-client/card-text";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { MessageView } from "./message-view";
 import { TypingIndicator } from "./typing-indicator";
@@ -15,6 +16,8 @@ type Props = {
   empty: ReactNode;
   /** The typing indicator's words, in the conversation's language. */
   typingLabel?: string;
+  /** The conversation's language, for the tool activity notes. */
+  lang?: Lang;
 };
 
 /**
@@ -29,6 +32,7 @@ export function MessageList({
   error,
   empty,
   typingLabel,
+  lang = "en",
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const end = useRef<HTMLDivElement>(null);
@@ -57,7 +61,7 @@ export function MessageList({
           // Index keys: the list only grows (or loses its tail on Retry), and the server's ids
           // differ from the browser's for the same user message after a reload.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <MessageView key={i} message={m} renderAction={renderAction} />
+          <MessageView key={i} message={m} renderAction={renderAction} lang={lang} />
         ))}
         {extraAction && renderAction(extraAction)}
         {working && <TypingIndicator label={typingLabel} />}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { Lang } from "@/lib/chat-client/card-text";
 import { pendingActionOf, toolNote } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { Markdown } from "./markdown";
@@ -8,13 +9,14 @@ type Props = {
   message: ChatMessage;
   /** Renders a proposal; the list decides its state so a re-render never reopens a decided card. */
   renderAction: (action: PendingAction) => ReactNode;
+  lang?: Lang;
 };
 
 /**
  * One message, part by part. Only text, tool activity and proposals are shown; other parts
  * (step markers, outcome data, reasoning, anything unknown) render nothing.
  */
-export function MessageView({ message, renderAction }: Props) {
+export function MessageView({ message, renderAction, lang = "en" }: Props) {
   if (message.role === "user") {
     const text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
     return (
@@ -48,7 +50,7 @@ export function MessageView({ message, renderAction }: Props) {
     const action = pendingActionOf(part);
     // The card goes after the words that introduce it, whatever order the stream sent them in.
     if (action) cards.push(<div key={key}>{renderAction(action)}</div>);
-    const note = toolNote(part);
+    const note = toolNote(part, lang);
     if (note) body.push(<ToolActivity key={key} note={note} />);
   });
   const rendered = [...body, ...cards];

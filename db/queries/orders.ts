@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "../index";
 import { orderItems, orders, returnRequests } from "../schema";
 
@@ -58,4 +58,46 @@ export function getOrderForUser({
     .where(and(eq(orders.id, id), eq(orders.userId, userId)))
     .get();
   return row ? (withItems([row])[0] ?? null) : null;
+}
+
+/** An order's status by id, whoever owns it (staff operations). */
+export function getOrderStatusById({
+  orderId,
+}: {
+  orderId: string;
+}): { id: string; status: (typeof orders.$inferSelect)["status"]; version: number } | null {
+  return (
+    getDb()
+      .select({ id: orders.id, status: orders.status, version: orders.version })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .get() ?? null
+  );
+}
+
+/**
+ * Staff marks a processing order shipped: a conditional update (only from `processing`) that
+ * bumps the version, so any proposal planned against the old version goes stale. Returns the
+ * updated order, or null when it was not processing.
+ */
+export function shipOrderIfProcessing({
+  orderId,
+  now,
+}: {
+  orderId: string;
+  now: Date;
+}): typeof orders.$inferSelect | null {
+  return (
+    getDb()
+      .update(orders)
+      .set({
+        status: "shipped",
+        shippedAt: now,
+        version: sql`${orders.version} + 1`,
+        updatedAt: now,
+      })
+      .where(and(eq(orders.id, orderId), eq(orders.status, "processing")))
+      .returning()
+      .get() ?? null
+  );
 }

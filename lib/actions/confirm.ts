@@ -1,8 +1,9 @@
 /**
  * Confirm: the only way a write happens. Takes an action id and the signed-in user, nothing else,
  * and executes the stored arguments in one BEGIN IMMEDIATE transaction:
- * claim (pending -> executing, conditional) -> re-verify the payload hash -> the tool's commit
- * (existing request check, version compare-and-set, insert) -> executed + audit `success`.
+ * claim (pending -> executing, conditional) -> re-verify the payload hash -> the tool's business
+ * key (an effect that already exists answers with createdNow: false) -> the tool's commit
+ * (version compare-and-set, write) -> executed + audit `success`.
  * Because claim and effect commit together, `executing` is never visible to other connections;
  * a crash or a throw leaves the action `pending` with no effect, and we then mark it `failed`.
  */
@@ -11,13 +12,13 @@ import { claimPendingAction, getActionById } from "@/db/queries/actions";
 import { writeTransaction } from "@/db/queries/tx";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
-import type { ReturnRequestResult } from "@/lib/tools/shapes";
+import type { WriteResult } from "@/lib/tools/types";
 import { type PendingActionDto, toPendingActionDto, writeToolOf } from "./dto";
 import { payloadHash } from "./hash";
 import { explainUndecidable } from "./refusals";
 import { transition } from "./transition";
 
-export type ConfirmResult = { action: PendingActionDto; result: ReturnRequestResult };
+export type ConfirmResult = { action: PendingActionDto; result: WriteResult };
 
 /** An integrity failure inside the transaction; its code is stored on the failed action. */
 class CommitFailure extends Error {
@@ -26,9 +27,7 @@ class CommitFailure extends Error {
   }
 }
 
-type TxOutcome =
-  | { kind: "executed"; result: ReturnRequestResult }
-  | { kind: "refused"; error: AppError };
+type TxOutcome = { kind: "executed"; result: WriteResult } | { kind: "refused"; error: AppError };
 
 function runConfirm(
   actionId: string,
@@ -54,7 +53,10 @@ function runConfirm(
     }
     const plan = tool.planSchema.parse(row.plan);
     const target = { type: row.targetType, id: row.targetId, version: row.targetVersion };
-    const done = tool.commit(args, { actionId, userId, target, plan, now });
+    const existing = tool.findExisting(args, { userId, chatId: row.chatId, now });
+    const done = existing
+      ? ({ kind: "done", result: existing } as const)
+      : tool.commit(args, { actionId, userId, target, plan, now });
     const durationMs = performance.now() - startedAt;
     if (done.kind === "stale") {
       transition(row, {
@@ -72,8 +74,7 @@ function runConfirm(
         }),
       };
     }
-    // Only one write tool today, whose result schema is RETURN_REQUEST_RESULT.
-    const result = tool.result.parse(done.result) as ReturnRequestResult;
+    const result = tool.result.parse(done.result);
     transition(row, {
       from: "executing",
       to: "executed",

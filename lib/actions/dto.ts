@@ -1,31 +1,41 @@
 /**
- * The PendingAction of api.md, built from a stored row. Stored JSON is parsed with the tool's own
- * schemas (never trusted as-is), times become ISO strings.
+ * The PendingAction of api.md, built from a stored row. Its type is derived from the registry: one
+ * variant per registered write tool, with that tool's arguments, plan and result. Stored JSON is
+ * parsed with the tool's own schemas (never trusted as-is), times become ISO strings.
  */
+import type { z } from "zod";
 import type { ActionRow } from "@/db/queries/actions";
 import type { ActionStatus } from "@/db/schema";
-import {
-  type CreateReturnArgs,
-  createReturnRequest,
-  type ReturnPlan,
-} from "@/lib/tools/create-return-request";
-import { getTool } from "@/lib/tools/registry";
+import { getTool, type TOOLS } from "@/lib/tools/registry";
 import type { WriteTool } from "@/lib/tools/types";
 
 export type PendingActionStatus = ActionStatus;
 
-/** One write tool today; with a second one this becomes a union discriminated by `tool`. */
+type RegisteredWriteTool = Extract<(typeof TOOLS)[number], { access: "write" }>;
+
+type VariantOf<T> = T extends {
+  name: infer Name;
+  args: infer Args extends z.ZodType;
+  planSchema: infer Plan extends z.ZodType;
+  result: infer Result extends z.ZodType;
+}
+  ? {
+      tool: Name;
+      arguments: z.output<Args>;
+      plan: z.output<Plan>;
+      /** What the write returned, once executed; null before. */
+      result: z.output<Result> | null;
+    }
+  : never;
+
 export type PendingActionDto = {
   id: string;
   chatId: string;
-  tool: typeof createReturnRequest.name;
-  arguments: CreateReturnArgs;
-  plan: ReturnPlan;
   status: PendingActionStatus;
   createdAt: string;
   expiresAt: string;
   decidedAt: string | null;
-};
+} & VariantOf<RegisteredWriteTool>;
 
 /** The registered write tool a stored action names; a row naming anything else is corrupt. */
 export function writeToolOf(row: Pick<ActionRow, "tool" | "id">): WriteTool {
@@ -39,16 +49,18 @@ export function writeToolOf(row: Pick<ActionRow, "tool" | "id">): WriteTool {
 }
 
 export function toPendingActionDto(row: ActionRow): PendingActionDto {
-  if (row.tool !== createReturnRequest.name) writeToolOf(row);
+  const tool = writeToolOf(row);
   return {
     id: row.id,
     chatId: row.chatId,
-    tool: createReturnRequest.name,
-    arguments: createReturnRequest.args.parse(row.arguments),
-    plan: createReturnRequest.planSchema.parse(row.plan),
+    tool: tool.name,
+    arguments: tool.args.parse(row.arguments),
+    plan: tool.planSchema.parse(row.plan),
+    result: row.status === "executed" && row.result != null ? tool.result.parse(row.result) : null,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     decidedAt: row.decidedAt ? row.decidedAt.toISOString() : null,
-  };
+    // Parsed by the schemas of the tool the row names, so the variant matches.
+  } as PendingActionDto;
 }

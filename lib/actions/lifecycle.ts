@@ -12,9 +12,7 @@ import {
   listDuePendingActions,
   listPendingForUser,
 } from "@/db/queries/actions";
-import { getReturnRequestByOperationId } from "@/db/queries/returns";
-import { toReturnRequestResult } from "@/lib/tools/shapes";
-import { type PendingActionDto, toPendingActionDto } from "./dto";
+import { type PendingActionDto, toPendingActionDto, writeToolOf } from "./dto";
 import { expireIfDue, transition } from "./transition";
 
 /** The chat's live pending action, or null. Past-TTL ones are expired on the way. */
@@ -128,8 +126,8 @@ export function expireDueActions(now: Date = new Date()): number {
  * Start-up recovery. Confirm claims and writes in one transaction, so a crash rolls both back and
  * leaves the action `pending` (it can still be confirmed, or it expires). A row can only be seen
  * `executing` if a process wrote it outside that transaction (an older version, a manual edit).
- * The effect and its operation id commit together, so the return row tells the truth: if it
- * exists the action executed, otherwise nothing happened and the action is marked `failed`.
+ * The effect and its operation id commit together, so the tool's findEffect() tells the truth:
+ * if it finds the effect the action executed, otherwise nothing happened and it is `failed`.
  */
 export function recoverInterruptedActions(now: Date = new Date()): {
   executed: number;
@@ -137,14 +135,14 @@ export function recoverInterruptedActions(now: Date = new Date()): {
 } {
   const counts = { executed: 0, failed: 0 };
   for (const row of listActionsByStatus({ status: "executing" })) {
-    const effect = getReturnRequestByOperationId({ operationId: row.id });
+    const effect = writeToolOf(row).findEffect(row.id);
     const done = effect
       ? transition(row, {
           from: "executing",
           to: "executed",
           now,
           decidedBy: "system",
-          result: toReturnRequestResult(effect, true),
+          result: effect,
         })
       : transition(row, {
           from: "executing",

@@ -9,8 +9,7 @@ import { chatBelongsToUser, insertPendingAction, listPendingForUser } from "@/db
 import { writeTransaction } from "@/db/queries/tx";
 import { recordAudit } from "@/lib/audit/record";
 import { env } from "@/lib/env";
-import type { ReturnRequestResult } from "@/lib/tools/shapes";
-import type { PlanOutcome, ToolContext, WriteTool } from "@/lib/tools/types";
+import type { Planned, ToolContext, WriteResult, WriteTool } from "@/lib/tools/types";
 import { type PendingActionDto, toPendingActionDto } from "./dto";
 import { payloadHash } from "./hash";
 import { transition } from "./transition";
@@ -25,11 +24,13 @@ export type ProposeMeta = {
 
 export type ProposeOutcome =
   | { kind: "proposal"; action: PendingActionDto }
-  | { kind: "existing"; result: ReturnRequestResult };
+  /** The business key already has its effect: no card, the tool's answer (createdNow: false). */
+  | { kind: "existing"; result: WriteResult };
 
 /**
- * plan() then storeProposal(). `args` must already be the output of `tool.args` (the executor
- * validates). Throws ToolBusinessError when the policy says no; nothing is stored then.
+ * The business key first (an effect that already exists gets no card), then plan() and
+ * storeProposal(). `args` must already be the output of `tool.args` (the executor validates).
+ * Throws ToolBusinessError when the policy says no; nothing is stored then.
  */
 export async function proposeAction(
   tool: WriteTool,
@@ -37,7 +38,19 @@ export async function proposeAction(
   ctx: ToolContext,
   meta: ProposeMeta = {},
 ): Promise<ProposeOutcome> {
+  const existing = existingEffect(tool, args, ctx);
+  if (existing) return existing;
   return storeProposal(tool, args, await tool.plan(args, ctx), ctx, meta);
+}
+
+/** The tool's answer when its business key already has an effect, or null. */
+export function existingEffect(
+  tool: WriteTool,
+  args: unknown,
+  ctx: ToolContext,
+): ProposeOutcome | null {
+  const found = tool.findExisting(args, ctx);
+  return found ? { kind: "existing", result: tool.result.parse(found) } : null;
 }
 
 /**
@@ -47,14 +60,10 @@ export async function proposeAction(
 export function storeProposal(
   tool: WriteTool,
   args: unknown,
-  planned: PlanOutcome<unknown, unknown>,
+  planned: Planned<unknown>,
   ctx: ToolContext,
   meta: ProposeMeta = {},
 ): ProposeOutcome {
-  if (planned.kind === "existing") {
-    // Only one write tool today, whose result schema is RETURN_REQUEST_RESULT.
-    return { kind: "existing", result: tool.result.parse(planned.result) as ReturnRequestResult };
-  }
   const plan = tool.planSchema.parse(planned.plan);
   const { target } = planned;
   const now = ctx.now;

@@ -1,10 +1,27 @@
 /**
  * Stored UI messages -> model messages. Data parts the UI renders (the confirm card, a
- * decision's outcome) become short bracketed notes so the model knows what happened.
+ * decision's outcome) become short bracketed notes so the model knows what happened. The notes
+ * name the tool and its arguments generically; no tool is special here.
  */
 import "server-only";
 import { convertToModelMessages, type ModelMessage } from "ai";
-import type { ChatUIMessage } from "@/lib/chat/types";
+import type { ChatUIMessage } from "@/lib/chat/parts";
+
+/**
+ * Only token-like values (ids, enum values, numbers) go into a note: a customer's free-text
+ * comment stays out, so it cannot forge an app note.
+ */
+const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
+
+function facts(values: Record<string, unknown>): string {
+  return Object.entries(values)
+    .flatMap(([key, v]) =>
+      typeof v === "number" || typeof v === "boolean" || (typeof v === "string" && TOKEN.test(v))
+        ? [`${key} ${String(v)}`]
+        : [],
+    )
+    .join(", ");
+}
 
 export async function toModelMessages(messages: ChatUIMessage[]): Promise<ModelMessage[]> {
   return convertToModelMessages<ChatUIMessage>(messages, {
@@ -14,17 +31,16 @@ export async function toModelMessages(messages: ChatUIMessage[]): Promise<ModelM
         const a = part.data;
         return {
           type: "text",
-          // Only fields the server controls: the customer's free-text comment stays out, so it
-          // cannot forge an app note.
-          text: `[App note: a confirmation card for ${a.tool} (order ${a.arguments.orderId}, reason ${a.arguments.reason}) was shown to the customer (action ${a.id}, status now: ${a.status}). Only the customer's click decides.]`,
+          text: `[App note: a confirmation card for ${a.tool} (${facts(a.arguments)}) was shown to the customer (action ${a.id}, status now: ${a.status}). Only the customer's click decides.]`,
         };
       }
       if (part.type === "data-action-outcome") {
         const o = part.data;
-        const req = o.result
-          ? ` request ${o.result.requestId}, createdNow=${o.result.createdNow}`
-          : "";
-        return { type: "text", text: `[App note: action ${o.actionId} is now ${o.status}.${req}]` };
+        const result = o.result ? ` ${facts(o.result)}` : "";
+        return {
+          type: "text",
+          text: `[App note: action ${o.actionId} is now ${o.status}.${result}]`,
+        };
       }
       return undefined;
     },

@@ -13,7 +13,9 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText } from "ai";
 import { z } from "zod";
+import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/chat/parts";
 import { own } from "@/lib/own";
+import { getTool } from "@/lib/tools/registry";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
 import {
   detectLanguage,
@@ -42,23 +44,30 @@ const TOOL = z.object({
 const ORDER_INPUT = z.object({ orderId: z.string(), reason: z.string().optional() });
 const EXISTING = z.object({
   ok: z.literal(true),
-  data: z.object({ requestId: z.string(), createdNow: z.literal(false) }),
+  data: z.looseObject({ createdNow: z.literal(false) }),
 });
 const REFUSED = z.object({ ok: z.literal(false), error: z.object({ code: z.string() }) });
+// Stored parts may predate fields the card needs now; the summary reads only these.
 const PENDING = z.object({
   type: z.literal("data-pending-action"),
-  data: z.object({ id: z.string(), arguments: ORDER_INPUT, status: z.string() }),
+  data: PendingActionPartSchema.pick({ id: true, tool: true, status: true })
+    .extend({ arguments: ORDER_INPUT })
+    .loose(),
 });
 const OUTCOME = z.object({
   type: z.literal("data-action-outcome"),
-  data: z.object({
-    actionId: z.string(),
-    status: z.string(),
-    result: z
-      .object({ requestId: z.string(), orderId: z.string(), createdNow: z.boolean() })
-      .nullish(),
-  }),
+  data: ActionOutcomePartSchema,
 });
+
+/** The id a write's result names (requestId, cancellationId, ...): the first `...Id` but the order's. */
+function effectId(result: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(result)) {
+    if (key !== "orderId" && key.endsWith("Id") && typeof value === "string") return value;
+  }
+  return null;
+}
+
+const isWriteTool = (name: string) => getTool(name)?.access === "write";
 
 const OUTCOME_WORDS: Record<string, string> = {
   executed: "confirmed",
@@ -117,20 +126,20 @@ export function offlineSummary({
         const input = ORDER_INPUT.safeParse(tool.data.input);
         if (!input.success) continue;
         mention(input.data.orderId);
-        if (tool.data.type !== "tool-create_return_request") continue;
-        const label = `${input.data.orderId} ${input.data.reason ?? ""}`.trim();
+        const name = tool.data.type.slice("tool-".length);
+        if (!isWriteTool(name)) continue;
+        const label = `${name} ${input.data.orderId} ${input.data.reason ?? ""}`.trim();
         const existing = EXISTING.safeParse(tool.data.output);
         const refused = REFUSED.safeParse(tool.data.output);
-        if (existing.success)
-          step(label, label, `already had request ${existing.data.data.requestId}`);
+        if (existing.success) step(label, label, `already done (${effectId(existing.data.data)})`);
         if (refused.success) step(label, label, `refused (${refused.data.error.code})`);
         proposed = true;
         threadTexts = [];
       }
       const pending = PENDING.safeParse(part);
       if (pending.success) {
-        const { id, arguments: args, status } = pending.data.data;
-        const label = `${args.orderId} ${args.reason ?? ""}`.trim();
+        const { id, tool: name, arguments: args, status } = pending.data.data;
+        const label = `${name} ${args.orderId} ${args.reason ?? ""}`.trim();
         step(id, label, "proposed");
         const known = own(OUTCOME_WORDS, status);
         if (known) step(id, label, known);
@@ -140,9 +149,10 @@ export function offlineSummary({
         const { actionId, status, result } = outcome.data.data;
         const word = own(OUTCOME_WORDS, status) ?? status;
         const detail = result
-          ? ` (request ${result.requestId}${result.createdNow ? "" : ", already existed"})`
+          ? ` (${effectId(result)}${result.createdNow ? "" : ", already existed"})`
           : "";
-        step(actionId, result?.orderId ?? "earlier proposal", `${word}${detail}`);
+        const order = typeof result?.orderId === "string" ? result.orderId : "earlier proposal";
+        step(actionId, order, `${word}${detail}`);
       }
     }
     const asked = texts

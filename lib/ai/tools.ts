@@ -6,9 +6,9 @@
 import "server-only";
 import { jsonSchema, type ToolSet, tool } from "ai";
 import type { PendingActionDto } from "@/lib/actions/dto";
+import { type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
+import { modelView } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit/record";
-import { type ExecutorContext, executeToolCall } from "@/lib/tools/executor";
-import { modelView } from "@/lib/tools/model-view";
 import { toolDescriptors } from "@/lib/tools/registry";
 
 export type TurnToolHooks = {

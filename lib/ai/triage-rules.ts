@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { StaffActionRow } from "@/db/queries/audit-transcript";
 import type { TranscriptMessage } from "@/lib/audit/transcript";
 import { getTool } from "@/lib/tools/registry";
+import type { WriteTool } from "@/lib/tools/types";
 import { clip, NEXT_STEP_MAX, SUMMARY_MAX, TRIAGE, type Triage } from "./triage-schema";
 
 const has = (text: string, words: RegExp) => words.test(text);
@@ -22,11 +23,9 @@ const OUT_OF_SCOPE = /shell|command|delete (all|every)|rm -rf|ignore (all )?prev
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
-const ACTION_ARGS = z.looseObject({ orderId: z.string(), reason: z.string().optional() });
-const RESULT = z.looseObject({ requestId: z.string(), createdNow: z.boolean().optional() });
-const PLAN = z.looseObject({ refund: z.looseObject({ destination: z.string() }) });
+const ARGS = z.record(z.string(), z.unknown());
 const ORDER_INPUT = z.looseObject({ orderId: z.string() });
-/** modelView's failure shape (lib/tools/model-view.ts), as stored in the tool part's output. */
+/** modelView's failure shape (lib/actions/model-view.ts), as stored in the tool part's output. */
 const TOOL_ERROR = z.looseObject({
   ok: z.literal(false),
   error: z.looseObject({ status: z.string(), code: z.string() }),
@@ -38,8 +37,14 @@ type Facts = {
   rejectedTools: boolean;
   orderIds: string[];
   action: StaffActionRow | null;
-  failedReturnCode: string | null;
+  /** The latest write the policy refused (nothing was proposed). */
+  refusedWrite: { tool: WriteTool; args: Record<string, unknown>; code: string } | null;
 };
+
+function writeTool(name: string): WriteTool | null {
+  const tool = getTool(name);
+  return tool?.access === "write" ? tool : null;
+}
 
 function factsOf(messages: TranscriptMessage[], actions: StaffActionRow[]): Facts {
   const userText = messages
@@ -50,7 +55,7 @@ function factsOf(messages: TranscriptMessage[], actions: StaffActionRow[]): Fact
   const tools = new Set<string>();
   const orderIds: string[] = [];
   let rejectedTools = false;
-  let failedReturnCode: string | null = null;
+  let refusedWrite: Facts["refusedWrite"] = null;
   for (const item of messages.flatMap((m) => m.items)) {
     if (item.kind !== "tool") continue;
     tools.add(item.tool);
@@ -61,7 +66,10 @@ function factsOf(messages: TranscriptMessage[], actions: StaffActionRow[]): Fact
     if (!getTool(item.tool) || item.state === "output-error" || error?.status === "rejected") {
       rejectedTools = true;
     }
-    if (item.tool === "create_return_request" && error) failedReturnCode = error.code;
+    const write = writeTool(item.tool);
+    if (write && error) {
+      refusedWrite = { tool: write, args: ARGS.safeParse(item.input).data ?? {}, code: error.code };
+    }
   }
   return {
     userText,
@@ -69,12 +77,16 @@ function factsOf(messages: TranscriptMessage[], actions: StaffActionRow[]): Fact
     rejectedTools,
     orderIds,
     action: actions.at(-1) ?? null,
-    failedReturnCode,
+    refusedWrite,
   };
 }
 
 function categoryOf(f: Facts): Triage["category"] {
-  if (f.action || f.tools.has("create_return_request")) return "return_request";
+  const acted =
+    (f.action && writeTool(f.action.tool)) ??
+    [...f.tools].map(writeTool).find((t) => t !== null) ??
+    null;
+  if (acted) return acted.triage.category;
   if (f.tools.has("get_return_policy") || has(f.userText, POLICY_WORDS)) return "return_policy";
   if (f.tools.has("get_order_status") || has(f.userText, STATUS_WORDS)) return "order_status";
   if (f.rejectedTools || has(f.userText, OUT_OF_SCOPE)) return "out_of_scope";
@@ -88,69 +100,36 @@ function sentimentOf(text: string): Triage["sentiment"] {
   return neg > pos ? "negative" : pos > neg ? "positive" : "neutral";
 }
 
-/** What happened to the chat's latest action, for the summary and the next step. */
-function actionStory(a: StaffActionRow): { happened: string; next: string } {
-  const args = ACTION_ARGS.safeParse(a.arguments).data;
-  const order = args?.orderId ?? a.targetId;
-  const result = RESULT.safeParse(a.result).data;
-  const destination =
-    PLAN.safeParse(a.plan).data?.refund.destination ?? "the original payment method";
-  switch (a.status) {
-    case "executed":
-      return {
-        happened:
-          result?.createdNow === false
-            ? "it already had a return request"
-            : "the return request was created",
-        next: `Process return ${result?.requestId ?? ""} for order ${order} and refund it to ${destination}.`,
-      };
-    case "pending":
-    case "executing":
-      return {
-        happened: "a proposal awaits the customer's confirmation",
-        next: `None yet: the customer has to confirm or cancel the return of order ${order}.`,
-      };
-    case "failed":
-      return {
-        happened: `the return failed (${a.errorCode ?? "error"}) and nothing was changed`,
-        next: `Investigate the failed return of order ${order} and contact the customer.`,
-      };
-    case "stale":
-      return {
-        happened: "the order changed before confirmation, so nothing was created",
-        next: `Check order ${order}, which changed after the proposal, and help the customer ask again.`,
-      };
-    default:
-      return {
-        happened: `the proposal was ${a.status}`,
-        next: "No action needed unless the customer asks again.",
-      };
-  }
-}
-
 function summaryAndNext(c: Triage["category"], f: Facts): { summary: string; nextStep: string } {
   const orders = f.orderIds.length ? ` ${f.orderIds.join(", ")}` : "";
-  if (c === "return_request" && f.action) {
-    const args = ACTION_ARGS.safeParse(f.action.arguments).data;
-    const reason = args?.reason ? ` (${args.reason})` : "";
-    const story = actionStory(f.action);
-    return {
-      summary: `Customer asked to return order ${args?.orderId ?? f.action.targetId}${reason}; ${story.happened}.`,
-      nextStep: story.next,
-    };
+  const acting = f.action ? writeTool(f.action.tool) : null;
+  if (f.action && acting) {
+    const story = acting.triage.story({
+      args: ARGS.safeParse(f.action.arguments).data ?? { orderId: f.action.targetId },
+      plan: f.action.plan,
+      result: f.action.result,
+      status: f.action.status,
+      errorCode: f.action.errorCode,
+    });
+    return { summary: story.summary, nextStep: story.next };
+  }
+  if (f.refusedWrite) {
+    const { tool, args, code } = f.refusedWrite;
+    const story = tool.triage.story({
+      args,
+      plan: null,
+      result: null,
+      status: "refused",
+      errorCode: code,
+    });
+    return { summary: story.summary, nextStep: story.next };
   }
   switch (c) {
     case "return_request":
-      return f.failedReturnCode
-        ? {
-            summary: `Customer asked for a return of order${orders}; it was not possible (${f.failedReturnCode}).`,
-            nextStep: "Reply only if the customer disputes the refusal; the policy decided.",
-          }
-        : {
-            summary: "Customer wants a return but has not named an order and a reason yet.",
-            nextStep:
-              "Nothing to do unless the customer comes back with the order number and reason.",
-          };
+      return {
+        summary: "Customer wants a return but has not named an order and a reason yet.",
+        nextStep: "Nothing to do unless the customer comes back with the order number and reason.",
+      };
     case "return_policy":
       return {
         summary: `Customer asked about the return policy${orders ? ` for order${orders}` : ""}.`,

@@ -8,6 +8,7 @@ import { z } from "zod";
 
 export const TRIAGE_CATEGORIES = [
   "return_request",
+  "order_cancellation",
   "order_status",
   "return_policy",
   "out_of_scope",

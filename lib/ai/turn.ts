@@ -19,11 +19,12 @@ import {
 import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { modelErrorText, overrunText, proposalText } from "@/lib/chat/app-text";
+import { modelErrorText, overrunText } from "@/lib/chat/app-text";
 import { foldLongChat } from "@/lib/chat/fold";
-import { detectLanguage } from "@/lib/chat/language";
-import { loadTurnHistory, saveTurn } from "@/lib/chat/persist";
-import type { ChatUIMessage } from "@/lib/chat/types";
+import { conversationLanguage } from "@/lib/chat/language";
+import type { ChatUIMessage } from "@/lib/chat/parts";
+import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
+import { actionDescription, presentAction } from "@/lib/chat/present";
 import { errorFields, log } from "@/lib/log";
 import { toModelMessages } from "./history";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
@@ -52,7 +53,6 @@ export async function runChatTurn({
   onDone: () => void;
 }): Promise<Response> {
   const { model, info } = getChatModel();
-  const lang = detectLanguage(text);
   const ctx = { userId, chatId: chat.id, promptVersion: ACTIVE_PROMPT_VERSION, model: info.id };
   const userMessage: ChatUIMessage = {
     id: randomUUID(),
@@ -60,6 +60,8 @@ export async function runChatTurn({
     parts: [{ type: "text", text }],
   };
   const history = loadTurnHistory(chat);
+  // The model answers in the customer's language; the app's own sentences and the card follow.
+  const lang = conversationLanguage([...userTexts(history), text]);
   const modelMessages = await toModelMessages([...history, userMessage]);
   const assistantId = randomUUID();
 
@@ -81,7 +83,11 @@ export async function runChatTurn({
       const tools = buildAiTools(ctx, {
         onProposal: (action) => {
           proposal = action;
-          writer.write({ type: "data-pending-action", id: action.id, data: action });
+          writer.write({
+            type: "data-pending-action",
+            id: action.id,
+            data: presentAction(action, lang),
+          });
         },
       });
       const result = streamText({
@@ -124,7 +130,7 @@ export async function runChatTurn({
       usage = await result.totalUsage;
       const last = steps.at(-1);
       const closing = proposal
-        ? proposalText(proposal, lang)
+        ? actionDescription(proposal, lang).confirmation
         : last && last.finishReason === "tool-calls" && last.text.trim() === ""
           ? overrunText(lang)
           : null;

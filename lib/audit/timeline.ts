@@ -6,8 +6,11 @@
 import "server-only";
 import { getPeopleByIds, listAuditEventsForAction, type PersonRow } from "@/db/queries/audit";
 import { getActionForStaff, type StaffActionRow } from "@/db/queries/audit-transcript";
+import { getOrderStatusById } from "@/db/queries/orders";
 import type { AuditStatus } from "@/db/schema";
+import { describeAction } from "@/lib/actions/describe";
 import { own } from "@/lib/own";
+import { getTool } from "@/lib/tools/registry";
 
 export type Actor =
   | { kind: "assistant"; model: string | null; promptVersion: string | null }
@@ -83,4 +86,27 @@ export function loadActionLife({ actionId }: { actionId: string }): ActionLife |
     });
   }
   return { action, steps };
+}
+
+/**
+ * For the staff page: the card's summary sentence as its tool describes it (English), and the
+ * action's order when it is still processing (staff may mark it shipped to show the stale path).
+ */
+export function staffActionSummary(action: StaffActionRow): {
+  shownAs: string | null;
+  processingOrder: string | null;
+} {
+  const tool = getTool(action.tool);
+  let shownAs: string | null = null;
+  if (tool?.access === "write") {
+    try {
+      shownAs = describeAction(tool, action, "en").summary;
+    } catch {
+      // A row this version cannot read is still shown, as JSON, below.
+      shownAs = null;
+    }
+  }
+  const order =
+    action.targetType === "order" ? getOrderStatusById({ orderId: action.targetId }) : null;
+  return { shownAs, processingOrder: order?.status === "processing" ? order.id : null };
 }

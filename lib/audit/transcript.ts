@@ -4,6 +4,7 @@
  * the chat (AI SDK UIMessage parts); they are parsed here, never trusted as typed, so an odd or
  * old part shows up as "other" instead of breaking the page.
  */
+import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/chat/parts";
 import "server-only";
 import { z } from "zod";
 import { getPeopleByIds, type PersonRow } from "@/db/queries/audit";
@@ -59,13 +60,14 @@ const toolPart = z.looseObject({
   errorText: z.string().optional(),
 });
 const dynamicToolPart = toolPart.extend({ type: z.literal("dynamic-tool"), toolName: z.string() });
+// Stored parts of any age: only the fields the transcript shows are required.
 const proposalPart = z.looseObject({
   type: z.literal("data-pending-action"),
-  data: z.looseObject({ id: z.string(), tool: z.string(), arguments: z.unknown() }),
+  data: PendingActionPartSchema.pick({ id: true, tool: true, arguments: true }).loose(),
 });
 const outcomePart = z.looseObject({
   type: z.literal("data-action-outcome"),
-  data: z.looseObject({ actionId: z.string(), status: z.string() }),
+  data: ActionOutcomePartSchema.pick({ actionId: true, status: true }).loose(),
 });
 
 export function toItem(raw: unknown): TranscriptItem | null {

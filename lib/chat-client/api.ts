@@ -6,7 +6,6 @@ import type { z } from "zod";
 import { type ApiErrorInfo, parseApiError } from "./errors";
 import {
   ACTION_STATUSES,
-  type ActionResult,
   type ActionStatus,
   CancelResponseSchema,
   ChatListSchema,
@@ -15,6 +14,7 @@ import {
   type ChatSummary,
   ConfirmResponseSchema,
   CreatedChatSchema,
+  type PendingAction,
   parseChatSnapshot,
 } from "./schemas";
 
@@ -74,7 +74,8 @@ export async function createChat(): Promise<ApiResult<ChatSummary>> {
 
 /** How a confirm/cancel ended, in terms the card can show. */
 export type Decision =
-  | { kind: "executed"; result: ActionResult }
+  /** `note` is the tool's own sentence about what was done (its describe()). */
+  | { kind: "executed"; note: PendingAction["view"]["outcome"] }
   | { kind: "cancelled" }
   /** Someone (another tab) decided first; `status` is what the server says it is now. */
   | { kind: "already_decided"; status: ActionStatus | null }
@@ -96,7 +97,7 @@ export async function decideAction(
   if (verb === "confirm") {
     const r = await call(url, ConfirmResponseSchema, "POST");
     return r.ok
-      ? { kind: "executed", result: r.data.result }
+      ? { kind: "executed", note: r.data.action.view.outcome }
       : settleFailure(r, action.chatId, action.id);
   }
   const r = await call(url, CancelResponseSchema, "POST");

@@ -4,33 +4,13 @@
  * the one of the customer's latest message in this chat (lib/chat/language.ts).
  */
 import type { UIMessage } from "ai";
-import { detectLanguage, type Lang } from "@/lib/chat/language";
+import { conversationLanguage, type Lang } from "@/lib/chat/language";
 import type { ActionStatus } from "./schemas";
 
 export type { Lang };
 
 export type CardText = {
   locale: string;
-  genericTitle: string;
-  genericNoun: string;
-  copy: Record<string, { title: string; noun: string; verb: string }>;
-  argumentLabels: Record<string, string>;
-  valueLabels: Record<string, string>;
-  none: string;
-  each: (price: string) => string;
-  summary: (p: {
-    verb: string;
-    orderId: string | null;
-    refund: string | null;
-    to: string;
-  }) => string;
-  order: string;
-  delivered: string;
-  items: string;
-  refund: string;
-  refundTo: string;
-  returnWindow: string;
-  until: string;
   expiresIn: string;
   expiresAt: (at: string, left: string) => string;
   remaining: (minutes: number) => string;
@@ -46,8 +26,6 @@ export type CardText = {
   statusWords: Record<ActionStatus, string>;
   unknownStatus: string;
   confirmed: string;
-  created: (noun: string, id: string) => string;
-  existed: (noun: string, id: string) => string;
   alreadyDecided: (status: string) => string;
   cancelled: string;
   expired: string;
@@ -64,30 +42,6 @@ export type CardText = {
 
 export const en: CardText = {
   locale: "en-GB",
-  genericTitle: "Confirm this action",
-  genericNoun: "Request",
-  copy: {
-    create_return_request: {
-      title: "Confirm your return request",
-      noun: "Return request",
-      verb: "create a return request",
-    },
-  },
-  argumentLabels: { reason: "Reason", comment: "Comment" },
-  valueLabels: { defective: "Defective", damaged: "Arrived damaged", other: "Other" },
-  none: "None",
-  each: (price) => ` (${price} each)`,
-  summary: ({ verb, orderId, refund, to }) =>
-    `If you confirm, we will ${verb}${orderId ? ` for order ${orderId}` : ""}${
-      refund ? ` and refund ${refund} to ${to}` : ""
-    }. Nothing happens until you confirm.`,
-  order: "Order",
-  delivered: "delivered",
-  items: "Items",
-  refund: "Refund",
-  refundTo: "to",
-  returnWindow: "Return window",
-  until: "until",
   expiresIn: "Expires in",
   expiresAt: (at, left) => `This offer expires at ${at}, in ${left}.`,
   remaining: (m) =>
@@ -113,9 +67,6 @@ export const en: CardText = {
   },
   unknownStatus: "unknown status",
   confirmed: "Confirmed.",
-  created: (noun, id) => `${noun} created. Request ID: ${id}.`,
-  existed: (noun, id) =>
-    `A ${noun.toLowerCase()} already existed (ID ${id}). Nothing new was created.`,
   alreadyDecided: (status) => `Already decided in another tab: ${status}.`,
   cancelled: "Cancelled. Nothing was created.",
   expired: "This offer expired. Nothing was created. Ask again if you still want it.",
@@ -133,30 +84,6 @@ export const en: CardText = {
 
 export const ru: CardText = {
   locale: "ru-RU",
-  genericTitle: "Подтвердите действие",
-  genericNoun: "Заявка",
-  copy: {
-    create_return_request: {
-      title: "Подтвердите заявку на возврат",
-      noun: "Заявка на возврат",
-      verb: "создадим заявку на возврат",
-    },
-  },
-  argumentLabels: { reason: "Причина", comment: "Комментарий" },
-  valueLabels: { defective: "Брак", damaged: "Пришёл повреждённым", other: "Другое" },
-  none: "Нет",
-  each: (price) => ` (${price} за шт.)`,
-  summary: ({ verb, orderId, refund, to }) =>
-    `Если вы подтвердите, мы ${verb}${orderId ? ` по заказу ${orderId}` : ""}${
-      refund ? ` и вернём ${refund} на ${to}` : ""
-    }. Без вашего подтверждения ничего не произойдёт.`,
-  order: "Заказ",
-  delivered: "доставлен",
-  items: "Товары",
-  refund: "Возврат средств",
-  refundTo: "на",
-  returnWindow: "Срок возврата",
-  until: "до",
   expiresIn: "Истекает через",
   expiresAt: (at, left) => `Предложение действует до ${at}, осталось ${left}.`,
   remaining: (m) => (m < 1 ? "меньше минуты" : `около ${m} мин.`),
@@ -181,8 +108,6 @@ export const ru: CardText = {
   },
   unknownStatus: "статус неизвестен",
   confirmed: "Подтверждено.",
-  created: (noun, id) => `${noun} создана. Номер заявки: ${id}.`,
-  existed: (noun, id) => `${noun} уже существовала (номер ${id}). Ничего нового не создано.`,
   alreadyDecided: (status) => `Уже решено в другой вкладке: ${status}.`,
   cancelled: "Отменено. Ничего не создано.",
   expired: "Срок предложения истёк. Ничего не создано. Напишите снова, если это ещё нужно.",
@@ -205,12 +130,13 @@ export function cardText(lang: Lang = "en"): CardText {
   return TABLES[lang];
 }
 
-/** The language of the customer's latest message in this chat; "en" when there is none. */
+/** The language of the customer's latest message with letters in this chat; "en" when there is none. */
 export function chatLanguage(messages: Pick<UIMessage, "role" | "parts">[]): Lang {
-  const last = messages.findLast((m) => m.role === "user");
-  if (!last) return "en";
-  const text = last.parts
-    .map((p) => (p.type === "text" ? (p as { text: string }).text : ""))
-    .join(" ");
-  return detectLanguage(text);
+  return conversationLanguage(
+    messages
+      .filter((m) => m.role === "user")
+      .map((m) =>
+        m.parts.map((p) => (p.type === "text" ? (p as { text: string }).text : "")).join(" "),
+      ),
+  );
 }

@@ -3,7 +3,10 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
-import { own } from "@/lib/own";
+import { createTranslator } from "next-intl";
+import en from "@/messages/en.json";
+import ru from "@/messages/ru.json";
+import type { Lang } from "./card-text";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -65,6 +68,8 @@ export function findOpenAction(
   return open;
 }
 
+const CATALOGUES = { en, ru };
+
 export type ToolNote = { text: string; failed: boolean; running: boolean };
 
 function orderIdOf(input: unknown): string | null {
@@ -73,41 +78,29 @@ function orderIdOf(input: unknown): string | null {
   return typeof id === "string" && /^\d{1,12}$/.test(id) ? id : null;
 }
 
-type ToolWords = { running: string; done: string; failed: string };
-
-/** Quiet wording per tool. Unknown tools get no note at all. */
-const TOOL_WORDS: Record<string, (order: string) => ToolWords> = {
-  get_order_status: (order) => ({
-    running: `Checking ${order}…`,
-    done: `Checked ${order}`,
-    failed: `Could not check ${order}`,
-  }),
-  get_return_policy: () => ({
-    running: "Looking up the return policy…",
-    done: "Looked up the return policy",
-    failed: "Could not look up the return policy",
-  }),
-  create_return_request: (order) => ({
-    running: `Preparing a return request for ${order}…`,
-    done: `Prepared a return request for ${order}`,
-    failed: `Could not prepare a return request for ${order}`,
-  }),
-};
-
 /** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
-export function toolNote(part: Part): ToolNote | null {
+export function toolNote(part: Part, lang: Lang = "en"): ToolNote | null {
   if (!isToolUIPart(part)) return null;
-  const words = own(TOOL_WORDS, getToolName(part));
-  if (!words) return null;
-  const id = orderIdOf("input" in part ? part.input : undefined);
-  const w = words(id ? `order ${id}` : "an order");
+  // The wording is catalogue text (toolActivity: one select branch per tool); a tool without a
+  // branch gets an empty text, and so no note at all.
+  const t = createTranslator({
+    locale: lang,
+    messages: CATALOGUES[lang],
+    namespace: "toolActivity",
+  });
+  const values = {
+    tool: getToolName(part),
+    orderId: orderIdOf("input" in part ? part.input : undefined) ?? "none",
+  };
+  const note = (text: string, failed: boolean, running: boolean) =>
+    text.trim() ? { text, failed, running } : null;
   switch (part.state) {
     case "output-available":
-      return { text: w.done, failed: false, running: false };
+      return note(t("done", values), false, false);
     case "output-error":
     case "output-denied":
-      return { text: w.failed, failed: true, running: false };
+      return note(t("failed", values), true, false);
     default:
-      return { text: w.running, failed: false, running: true };
+      return note(t("running", values), false, true);
   }
 }

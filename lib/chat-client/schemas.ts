@@ -1,69 +1,30 @@
 /**
  * What the browser accepts from the chat API. The server is ours, but the pending-action data
- * travels through a stream the model's turn produced, so the card renders only what parses here;
- * fields it does not show stay loose so a richer server response never breaks the page.
+ * travels through a stream the model's turn produced, so the card renders only what parses here.
  */
 import type { UIMessage } from "ai";
 import { z } from "zod";
-import { ACTION_STATUSES } from "@/db/constants";
+import {
+  type ActionOutcome,
+  ActionOutcomePartSchema,
+  type ChatDataParts,
+  type PendingActionPart,
+  PendingActionPartSchema,
+  WriteResultSchema,
+} from "@/lib/chat/parts";
 
 export { ACTION_STATUSES, type ActionStatus } from "@/db/constants";
 
-const Money = z.object({ amount: z.number().int(), currency: z.string().length(3) });
-
-/** Prices may come as minor units next to a currency or as a money object; both render. */
-const PlanItem = z.looseObject({
-  name: z.string(),
-  quantity: z.number().int().positive(),
-  unitPrice: z.union([z.number().int(), Money]).optional(),
-  unitPriceMinor: z.number().int().optional(),
-});
-
-export const PlanSchema = z.looseObject({
-  effect: z.string(),
-  order: z
-    .looseObject({
-      id: z.string(),
-      status: z.string().optional(),
-      deliveredAt: z.string().nullish(),
-      items: z.array(PlanItem).default([]),
-      total: z.union([Money, z.number().int()]).optional(),
-    })
-    .optional(),
-  windowEndsAt: z.string().nullish(),
-  refund: z
-    .looseObject({ amount: z.number().int(), currency: z.string(), destination: z.string() })
-    .nullish(),
-});
-export type Plan = z.infer<typeof PlanSchema>;
-
-export const PendingActionSchema = z.object({
-  id: z.string().min(1),
-  chatId: z.string(),
-  tool: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
-  plan: PlanSchema,
-  status: z.enum(ACTION_STATUSES),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-  decidedAt: z.string().nullable().optional(),
-});
-export type PendingAction = z.infer<typeof PendingActionSchema>;
+/** The data parts are declared once, in lib/chat/parts.ts; the browser parses the same schemas. */
+export const PendingActionSchema = PendingActionPartSchema;
+export type PendingAction = PendingActionPart;
 
 /** The write's result as the confirm response and the outcome message carry it. */
-export const ActionResultSchema = z.looseObject({
-  requestId: z.string(),
-  orderId: z.string().optional(),
-  createdNow: z.boolean(),
-});
+export const ActionResultSchema = WriteResultSchema;
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 
-export const ActionOutcomeSchema = z.object({
-  actionId: z.string(),
-  status: z.enum(ACTION_STATUSES),
-  result: ActionResultSchema.nullish(),
-});
-export type ActionOutcomeData = z.infer<typeof ActionOutcomeSchema>;
+export const ActionOutcomeSchema = ActionOutcomePartSchema;
+export type ActionOutcomeData = ActionOutcome;
 
 export const ChatSummarySchema = z.object({
   id: z.string(),
@@ -72,11 +33,6 @@ export const ChatSummarySchema = z.object({
 });
 export type ChatSummary = z.infer<typeof ChatSummarySchema>;
 
-/** Data parts the server puts into assistant messages (data-pending-action, data-action-outcome; lib/chat/types.ts). */
-export type ChatDataParts = {
-  "pending-action": PendingAction;
-  "action-outcome": ActionOutcomeData;
-};
 export type ChatMessage = UIMessage<unknown, ChatDataParts>;
 
 /**

@@ -3,26 +3,33 @@
  * model turn (and the UI after a reload) know what happened.
  */
 import "server-only";
-import { type ConfirmResult, cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
+import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import type { WriteResult } from "@/lib/tools/types";
+import type { ActionOutcomeStatus, PendingActionPart } from "./parts";
+import { presentAction, storedChatLanguage } from "./present";
 import { recordOutcome } from "./service";
-import type { ActionOutcomeStatus } from "./types";
 
 /** Decisions that end an action for a reason other than the click: still worth a note. */
 const NOTED_ERRORS = new Set(["expired", "stale", "superseded"]);
 
-export function confirm({ actionId, userId }: { actionId: string; userId: string }): ConfirmResult {
+export function confirm({ actionId, userId }: { actionId: string; userId: string }): {
+  action: PendingActionPart;
+  result: WriteResult;
+} {
   try {
     const out = confirmAction({ actionId, userId });
-    const { requestId, orderId, createdNow } = out.result;
     noteQuietly(() =>
       recordOutcome({
         action: out.action,
-        outcome: { actionId, status: "executed", result: { requestId, orderId, createdNow } },
+        outcome: { actionId, status: "executed", result: out.result },
       }),
     );
-    return out;
+    return {
+      action: presentAction(out.action, storedChatLanguage(out.action.chatId)),
+      result: out.result,
+    };
   } catch (err) {
     noteFailure(err, actionId, userId);
     throw err;
@@ -35,7 +42,7 @@ export function cancel({ actionId, userId }: { actionId: string; userId: string 
     noteQuietly(() =>
       recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } }),
     );
-    return out;
+    return { action: presentAction(out.action, storedChatLanguage(out.action.chatId)) };
   } catch (err) {
     noteFailure(err, actionId, userId);
     throw err;

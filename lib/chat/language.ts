@@ -1,8 +1,31 @@
+/**
+ * The one language detector. The offline model, the app's own chat messages, the card's view and
+ * the chat chrome all ask it, so they never disagree about the same message. Client-safe.
+ */
 export type Lang = "en" | "ru";
 
-/** Cyrillic letters outnumbering Latin ones means Russian; everything else gets English. */
-export function detectLanguage(text: string): Lang {
-  const cyr = text.match(/[\u0400-\u04FF]/g)?.length ?? 0;
-  const lat = text.match(/[A-Za-z]/g)?.length ?? 0;
-  return cyr > lat ? "ru" : "en";
+/** Cyrillic letters outnumbering Latin ones means Russian; null when the text has no letters. */
+export function detectLanguage(text: string): Lang | null {
+  const cyrillic = text.match(/\p{Script=Cyrillic}/gu)?.length ?? 0;
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  if (cyrillic === 0 && latin === 0) return null;
+  return cyrillic > latin ? "ru" : "en";
+}
+
+/** The language to answer a text in: its own, else English. */
+export function languageOf(text: string): Lang {
+  return detectLanguage(text) ?? "en";
+}
+
+/**
+ * A conversation's language: that of the customer's latest message with letters ("7718" alone
+ * keeps the language of the conversation), else English. `texts` are the customer's messages,
+ * oldest first.
+ */
+export function conversationLanguage(texts: readonly string[]): Lang {
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const lang = detectLanguage(texts[i]!);
+    if (lang) return lang;
+  }
+  return "en";
 }

@@ -9,16 +9,13 @@ import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/d
 import { getActionsForUser } from "@/lib/actions";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
-import type { ChatUIMessage } from "./types";
+import { conversationLanguage, type Lang } from "./language";
+import { type ChatUIMessage, STORED_PART_KEYS } from "./parts";
+import { presentAction } from "./present";
 
 const PART = z.looseObject({ type: z.string() });
 /** The fields the server itself reads from our data parts; the rest is carried as stored. */
-const DATA_PARTS: Record<string, z.ZodType> = {
-  "data-pending-action": z.looseObject({ data: z.looseObject({ id: z.string() }) }),
-  "data-action-outcome": z.looseObject({
-    data: z.looseObject({ actionId: z.string(), status: z.string() }),
-  }),
-};
+const DATA_PARTS: Record<string, z.ZodType> = STORED_PART_KEYS;
 
 /**
  * Stored JSON is checked on the way out: a part that does not parse (a corrupt or foreign row)
@@ -35,17 +32,29 @@ export function rowToUIMessage(row: MessageRow): ChatUIMessage {
   return { id: row.id, role: row.role, parts };
 }
 
+/** The customer's texts, oldest first (for the conversation's language). */
+export function userTexts(messages: ChatUIMessage[]): string[] {
+  return messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(" "));
+}
+
 /** The messages the model sees this turn: everything after the folded summary. */
 export function loadTurnHistory(chat: ChatRow): ChatUIMessage[] {
   const rows = listMessages({ chatId: chat.id, afterSeq: chat.summarizedThrough });
-  return withCurrentActions(rows.map(rowToUIMessage), chat.userId);
+  const messages = rows.map(rowToUIMessage);
+  return withCurrentActions(messages, chat.userId, conversationLanguage(userTexts(messages)));
 }
 
 /**
  * A stored confirm card is a snapshot from proposal time; swap in the action's current state
  * (executed, expired, ...) so the UI after a reload and the model's next turn both see the truth.
  */
-export function withCurrentActions(messages: ChatUIMessage[], userId: string): ChatUIMessage[] {
+export function withCurrentActions(
+  messages: ChatUIMessage[],
+  userId: string,
+  lang: Lang,
+): ChatUIMessage[] {
   const ids = messages.flatMap((m) =>
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
   );
@@ -55,7 +64,7 @@ export function withCurrentActions(messages: ChatUIMessage[], userId: string): C
     parts: m.parts.map((p) => {
       if (p.type !== "data-pending-action") return p;
       const now = current.get(p.data.id);
-      return now ? { ...p, data: now } : p;
+      return now ? { ...p, data: presentAction(now, lang) } : p;
     }),
   }));
 }

@@ -10,7 +10,6 @@ import {
   type ChatRow,
   createChat,
   getChatForUser,
-  lastUserMessage,
   listChatsForUser,
   listMessages,
   messageExists,
@@ -24,10 +23,10 @@ import {
 } from "@/lib/actions";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { outcomeText } from "./app-text";
-import { detectLanguage } from "./language";
-import { rowToUIMessage, withCurrentActions } from "./persist";
-import type { ActionOutcome, ChatUIMessage } from "./types";
+import { conversationLanguage } from "./language";
+import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "./parts";
+import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
+import { actionDescription, presentAction, storedChatLanguage } from "./present";
 
 export type ChatSummary = { id: string; createdAt: string; title: string | null };
 
@@ -61,12 +60,18 @@ export function requireChat({ chatId, userId }: { chatId: string; userId: string
 export function getChatView({ chatId, userId }: { chatId: string; userId: string }): {
   chat: ChatSummary;
   messages: ChatUIMessage[];
-  pendingAction: PendingActionDto | null;
+  pendingAction: PendingActionPart | null;
 } {
   const chat = requireChat({ chatId, userId });
-  const pendingAction = getPendingActionForChat({ chatId, userId });
-  const messages = withCurrentActions(listMessages({ chatId }).map(rowToUIMessage), userId);
-  return { chat: summary(chat), messages, pendingAction };
+  const pending = getPendingActionForChat({ chatId, userId });
+  const stored = listMessages({ chatId }).map(rowToUIMessage);
+  const lang = conversationLanguage(userTexts(stored));
+  const messages = withCurrentActions(stored, userId, lang);
+  return {
+    chat: summary(chat),
+    messages,
+    pendingAction: pending ? presentAction(pending, lang) : null,
+  };
 }
 
 /** The chat's turn lease, held by one turn: only its holder renews or releases it. */
@@ -129,9 +134,14 @@ export function recordOutcome({
 }): void {
   const id = `outcome-${action.id}`;
   if (messageExists({ id })) return;
-  const last = lastUserMessage({ chatId: action.chatId });
-  const lastText = last ? rowToUIMessage(last).parts.find((p) => p.type === "text") : undefined;
-  const lang = detectLanguage(lastText?.text ?? "");
+  const { notes } = actionDescription(
+    { ...action, result: outcome.result ?? action.result } as PendingActionDto,
+    storedChatLanguage(action.chatId),
+  );
+  const note =
+    outcome.status === "executed" && outcome.result?.createdNow === false
+      ? notes.existed
+      : notes[outcome.status];
   try {
     appendMessages({
       chatId: action.chatId,
@@ -141,7 +151,7 @@ export function recordOutcome({
           role: "assistant",
           parts: [
             { type: "data-action-outcome", id, data: outcome },
-            { type: "text", text: outcomeText(outcome, action.arguments.orderId, lang) },
+            { type: "text", text: note },
           ],
         },
       ],

@@ -8,12 +8,13 @@ import { z } from "zod";
 import { getOrderForUser } from "@/db/queries/orders";
 import {
   bumpOrderVersion,
+  getReturnRequestByOperationId,
   getReturnRequestByOrderId,
   insertReturnRequestIfAbsent,
 } from "@/db/queries/returns";
 import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
-import { returnEligibility } from "@/lib/actions/policy";
 import { COMMENT, ORDER_ID } from "./normalize";
+import { returnEligibility } from "./return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "./shapes";
 import { ToolBusinessError, type WriteTool } from "./types";
 
@@ -69,13 +70,9 @@ export const createReturnRequest: WriteTool<
         `No order ${orderId} was found for this customer.`,
       );
     }
-    if (order.returnRequest) {
-      return { kind: "existing", result: toReturnRequestResult(order.returnRequest, false) };
-    }
     const rule = returnEligibility(order, ctx.now);
     if (!rule.eligible) throw new ToolBusinessError(rule.code, rule.message);
     return {
-      kind: "plan",
       target: { type: "order", id: order.id, version: order.version },
       plan: {
         effect: "create_return_request",
@@ -104,12 +101,15 @@ export const createReturnRequest: WriteTool<
     };
   },
 
-  commit({ orderId, reason, comment }, ctx) {
-    // Checked first: a return made by another action bumped the order's version, and the
-    // customer should hear "already requested" (createdNow: false), not "the order changed".
-    const existing = getReturnRequestByOrderId({ orderId });
-    if (existing) return { kind: "done", result: toReturnRequestResult(existing, false) };
+  // The business key: one return per order. The core asks before plan() and, inside the confirm
+  // transaction, before commit(): a return made by another action bumped the order's version,
+  // and the customer should hear "already requested" (createdNow: false), not "order changed".
+  findExisting({ orderId }, ctx) {
+    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+    return order?.returnRequest ? toReturnRequestResult(order.returnRequest, false) : null;
+  },
 
+  commit({ orderId, reason, comment }, ctx) {
     const order = getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -154,6 +154,126 @@ export const createReturnRequest: WriteTool<
       throw new Error("order version moved inside the confirm transaction");
     }
     return { kind: "done", result: toReturnRequestResult(row, true) };
+  },
+
+  // The return row and its operation id commit together with the action's claim.
+  findEffect(operationId) {
+    const row = getReturnRequestByOperationId({ operationId });
+    return row ? toReturnRequestResult(row, true) : null;
+  },
+
+  triage: {
+    category: "return_request",
+    story({ args, plan, result, status, errorCode }) {
+      const order = typeof args.orderId === "string" ? args.orderId : "(unknown)";
+      const reason = typeof args.reason === "string" ? ` (${args.reason})` : "";
+      const asked = `Customer asked to return order ${order}${reason}`;
+      const r = RETURN_REQUEST_RESULT.partial().safeParse(result).data;
+      const to =
+        RETURN_PLAN.pick({ refund: true }).safeParse(plan).data?.refund.destination ??
+        "the original payment method";
+      switch (status) {
+        case "executed":
+          return {
+            summary: `${asked}; ${r?.createdNow === false ? "it already had a return request" : "the return request was created"}.`,
+            next: `Process return ${r?.requestId ?? ""} for order ${order} and refund it to ${to}.`,
+          };
+        case "refused":
+          return {
+            summary: `Customer asked for a return of order ${order}; it was not possible (${errorCode}).`,
+            next: "Reply only if the customer disputes the refusal; the policy decided.",
+          };
+        case "pending":
+        case "executing":
+          return {
+            summary: `${asked}; a proposal awaits the customer's confirmation.`,
+            next: `None yet: the customer has to confirm or cancel the return of order ${order}.`,
+          };
+        case "failed":
+          return {
+            summary: `${asked}; the return failed (${errorCode ?? "error"}) and nothing was changed.`,
+            next: `Investigate the failed return of order ${order} and contact the customer.`,
+          };
+        case "stale":
+          return {
+            summary: `${asked}; the order changed before confirmation, so nothing was created.`,
+            next: `Check order ${order}, which changed after the proposal, and help the customer ask again.`,
+          };
+        default:
+          return {
+            summary: `${asked}; the proposal was ${status}.`,
+            next: "No action needed unless the customer asks again.",
+          };
+      }
+    },
+  },
+
+  describe({ args, plan, result }, { t, money, date }) {
+    const amount = money(plan.refund.amount, plan.refund.currency);
+    const values = { orderId: plan.order.id, amount, destination: plan.refund.destination };
+    const notes = { orderId: plan.order.id, requestId: result?.requestId ?? "" };
+    const { currency } = plan.order.total;
+    return {
+      title: t("title"),
+      summary: t("summary", values),
+      rows: [
+        {
+          key: "order",
+          label: t("rows.order"),
+          value: t("rows.orderValue", {
+            orderId: plan.order.id,
+            deliveredAt: date(plan.order.deliveredAt),
+          }),
+        },
+        {
+          key: "items",
+          label: t("rows.items"),
+          value: plan.order.items.map((i) =>
+            t("rows.item", {
+              quantity: i.quantity,
+              name: i.name,
+              price: money(i.unitPrice, currency),
+            }),
+          ),
+        },
+        {
+          key: "reason",
+          label: t("rows.reason"),
+          value: t("rows.reasonValue", { reason: args.reason }),
+        },
+        { key: "comment", label: t("rows.comment"), value: args.comment ?? t("rows.none") },
+        {
+          key: "window",
+          label: t("rows.window"),
+          value: t("rows.windowValue", { date: date(plan.windowEndsAt) }),
+        },
+      ],
+      amount: {
+        key: "refund",
+        label: t("rows.refund"),
+        value: amount,
+        detail: t("rows.refundTo", { destination: plan.refund.destination }),
+      },
+      warning: null,
+      confirmation: t("confirmation", {
+        ...values,
+        reason: t("reasonInline", { reason: args.reason }),
+      }),
+      outcome: result
+        ? result.createdNow
+          ? { tone: "success", text: t("outcome.created", notes) }
+          : { tone: "neutral", text: t("outcome.existed", notes) }
+        : null,
+      notes: {
+        executed: t("notes.executed", notes),
+        existed: t("notes.existed", notes),
+        cancelled: t("notes.cancelled", notes),
+        expired: t("notes.expired", notes),
+        stale: t("notes.stale", notes),
+        superseded: t("notes.superseded", notes),
+        failed: t("notes.failed", notes),
+      },
+    };
   },
 };
 

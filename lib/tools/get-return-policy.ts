@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { RETURN_REASONS } from "@/db/schema";
-import { RETURN_WINDOW_DAYS } from "@/lib/actions/policy";
+import { RETURN_WINDOW_DAYS } from "@/lib/tools/return-policy";
 import { COMMENT_MAX_CHARS } from "./normalize";
 import type { ReadTool } from "./types";
 

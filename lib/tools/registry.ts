@@ -2,12 +2,13 @@
  * The allowlist: the only tools the model can call. Adding a tool = one file + one line here.
  */
 import { z } from "zod";
+import { cancelOrder } from "./cancel-order";
 import { createReturnRequest } from "./create-return-request";
 import { getOrderStatus } from "./get-order-status";
 import { getReturnPolicy } from "./get-return-policy";
 import type { AnyTool } from "./types";
 
-export const TOOLS = [getOrderStatus, getReturnPolicy, createReturnRequest] as const;
+export const TOOLS = [getOrderStatus, getReturnPolicy, createReturnRequest, cancelOrder] as const;
 
 export type ToolName = (typeof TOOLS)[number]["name"];
 export type WriteToolName = Extract<(typeof TOOLS)[number], { access: "write" }>["name"];

@@ -6,8 +6,13 @@
  * Read tools run at once inside the model loop (with a timeout). Write tools never run in the
  * loop: `plan()` reads current state and applies the policy, the server stores a pending action,
  * and only the customer's Confirm calls `commit()`, inside one SQLite transaction.
+ * This module and the registry never import lib/actions: the action core depends on tools, not
+ * the other way round.
  */
 import type { z } from "zod";
+import type { ActionStatus } from "@/db/constants";
+import type { Lang } from "@/lib/chat/language";
+import type { ActionDescription } from "./view";
 
 export type ToolAccess = "read" | "write";
 
@@ -22,11 +27,8 @@ export type ToolContext = {
 /** The record a write compare-and-sets against at confirm. */
 export type ActionTarget = { type: string; id: string; version: number };
 
-export type PlanOutcome<Plan, Result> =
-  /** Allowed: store a pending action with this plan, bound to this target version. */
-  | { kind: "plan"; plan: Plan; target: ActionTarget }
-  /** Nothing would change (e.g. the order already has a return): answer with what exists. */
-  | { kind: "existing"; result: Result };
+/** Allowed: store a pending action with this plan, bound to this target version. */
+export type Planned<Plan> = { plan: Plan; target: ActionTarget };
 
 /** Passed to commit(): the stored, already-claimed action. */
 export type CommitContext<Plan> = {
@@ -41,6 +43,37 @@ export type CommitOutcome<Result> =
   | { kind: "done"; result: Result }
   /** The target changed since the plan (version moved, policy no longer holds): nothing written. */
   | { kind: "stale"; code: string; message: string };
+
+/**
+ * Every write result says whether this call wrote it (true) or found it already there under the
+ * tool's business key (false): the audit and the outcome note tell the two apart.
+ */
+export type WriteResult = { createdNow: boolean };
+
+/** What staff triage (without a model) knows of one of this tool's actions. */
+export type StaffStoryInput = {
+  /** The stored arguments, or what the model sent when the policy refused (unvalidated). */
+  args: Record<string, unknown>;
+  plan: unknown;
+  result: unknown;
+  /** The action's status, or "refused" when the policy said no and nothing was proposed. */
+  status: ActionStatus | "refused";
+  errorCode: string | null;
+};
+
+/** The tool's own catalogue text: messages/<lang>.json under tools.<tool name>. */
+export type Translate = ((key: string, values?: Record<string, string | number>) => string) & {
+  has(key: string): boolean;
+};
+
+export type DescribeContext = {
+  lang: Lang;
+  t: Translate;
+  /** Minor units in the chat's locale, e.g. "€249.00" / "249,00 €". */
+  money(amount: number, currency: string): string;
+  /** An ISO instant as a calendar day in the chat's locale. */
+  date(iso: string): string;
+};
 
 type ToolBase<Name extends string, Args extends z.ZodType, Result extends z.ZodType> = {
   name: Name;
@@ -65,27 +98,57 @@ export type ReadTool<
   execute(args: z.output<Args>, ctx: ToolContext): Promise<z.input<Result>> | z.input<Result>;
 };
 
+/**
+ * A write tool owns everything about its action; the core (propose, confirm, cancel, expiry,
+ * supersede, recovery), the chat and the card work only through these members.
+ */
 export type WriteTool<
   Name extends string = string,
   Args extends z.ZodType = z.ZodType,
-  Result extends z.ZodType = z.ZodType,
+  Result extends z.ZodType<WriteResult> = z.ZodType<WriteResult>,
   Plan extends z.ZodType = z.ZodType,
 > = ToolBase<Name, Args, Result> & {
   access: "write";
   /** Validates stored plans read back from the database. */
   planSchema: Plan;
-  /** Reads only (no writes, no external requests). Throws ToolBusinessError when not allowed. */
+  /**
+   * The business key's answer: the effect this customer already has for these arguments (one
+   * return per order, one cancellation per order), as a result with createdNow: false, or null.
+   * Asked before plan() (no card for something already done) and again inside the confirm
+   * transaction before commit() (an earlier action got there first).
+   */
+  findExisting(args: z.output<Args>, ctx: ToolContext): z.output<Result> | null;
+  /**
+   * Dry run: reads only (no writes, no external requests) and applies the policy, which lives in
+   * the tool's own module. Throws ToolBusinessError when not allowed.
+   */
   plan(
     args: z.output<Args>,
     ctx: ToolContext,
-  ):
-    | Promise<PlanOutcome<z.output<Plan>, z.output<Result>>>
-    | PlanOutcome<z.output<Plan>, z.output<Result>>;
+  ): Promise<Planned<z.output<Plan>>> | Planned<z.output<Plan>>;
   /**
    * Runs inside the confirm transaction, synchronously (better-sqlite3): every query made through
-   * db/queries is part of that transaction. Throwing rolls everything back.
+   * db/queries is part of that transaction. Compare-and-set on ctx.target.version; a unique
+   * business key settles races (a duplicate answers with the winner, createdNow: false). It must
+   * record ctx.actionId as the effect's operation id so findEffect() can find it. Throwing rolls
+   * everything back.
    */
   commit(args: z.output<Args>, ctx: CommitContext<z.output<Plan>>): CommitOutcome<z.output<Result>>;
+  /** Crash recovery: the effect recorded under this operation id (the action id), or null. */
+  findEffect(operationId: string): z.output<Result> | null;
+  /**
+   * Staff triage without a model: the chat's category (one of lib/ai/triage-schema.ts's) when
+   * this tool acted, and one sentence each on what happened and what staff should do next.
+   */
+  triage: {
+    category: "return_request" | "order_cancellation";
+    story(action: StaffStoryInput): { summary: string; next: string };
+  };
+  /** The card, the confirmation message and the outcome note, in the chat's language. */
+  describe(
+    action: { args: z.output<Args>; plan: z.output<Plan>; result: z.output<Result> | null },
+    ctx: DescribeContext,
+  ): ActionDescription;
 };
 
 export type AnyTool = ReadTool | WriteTool;

@@ -95,7 +95,9 @@ test("staff go from the table to the action's timeline and the chat transcript",
   await row.getByTestId("audit-row-link").click();
   await expect(page.getByTestId("event-heading")).toBeVisible();
   await expect(page.getByTestId("event-arguments")).toContainText('"orderId": "7718"');
-  await expect(page.getByTestId("plan-summary")).toContainText("return order 7718");
+  await expect(page.getByTestId("plan-summary")).toContainText(
+    "create a return request for order 7718",
+  );
   const steps = audit.timeline.getByTestId("timeline-step");
   await expect(steps).toHaveCount(2);
   await expect(steps.nth(0)).toContainText("Proposed");

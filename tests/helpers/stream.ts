@@ -8,7 +8,7 @@ import {
   type UIMessageChunk,
   uiMessageChunkSchema,
 } from "ai";
-import type { ChatUIMessage } from "@/lib/chat/types";
+import type { ChatUIMessage } from "@/lib/chat/parts";
 
 export type TurnResult = {
   status: number;

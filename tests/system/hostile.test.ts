@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authCases } from "./hostile/cases-auth";
+import { cancelCases } from "./hostile/cases-cancel";
 import { idCases } from "./hostile/cases-ids";
 import { messageCases } from "./hostile/cases-messages";
 import { miscCases } from "./hostile/cases-misc";
@@ -15,7 +16,14 @@ import { openReadOnly, snapshot } from "./lib/db-snapshot";
 import { type RawRequest, send } from "./lib/raw-http";
 import { startWorld, type World } from "./lib/world";
 
-const CASES: Case[] = [...idCases, ...messageCases, ...authCases, ...routingCases, ...miscCases];
+const CASES: Case[] = [
+  ...idCases,
+  ...messageCases,
+  ...authCases,
+  ...routingCases,
+  ...miscCases,
+  ...cancelCases,
+];
 
 /** What must never reach a client: stack frames, file paths, internal error types. */
 const LEAK =

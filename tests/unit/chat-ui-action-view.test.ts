@@ -1,81 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
-  actionSummary,
-  argumentRows,
   describeOutcome,
-  itemRows,
   outcomeFromDecision,
   outcomeFromStatus,
 } from "@/lib/chat-client/action-view";
 import { decisionFromError } from "@/lib/chat-client/api";
 import { describeRemaining, formatRemaining } from "@/lib/chat-client/countdown";
-import { proposal } from "./chat-ui-fixtures";
-
-const TOOL = "create_return_request";
-
-describe("confirm card wording, from the PendingAction alone", () => {
-  it("says in plain words what Confirm will do, with the refund from the plan", () => {
-    expect(actionSummary(proposal())).toBe(
-      "If you confirm, we will create a return request for order 7718 and refund €258.90 to Visa •••• 4242. Nothing happens until you confirm.",
-    );
-  });
-
-  it("lists the arguments with readable labels and shows a missing comment as None", () => {
-    expect(argumentRows({ orderId: "7718", reason: "damaged", comment: null })).toEqual([
-      { label: "Reason", value: "Arrived damaged" },
-      { label: "Comment", value: "None" },
-    ]);
-    expect(argumentRows({ reason: "other", comment: "<b>box</b> 🙂" })).toEqual([
-      { label: "Reason", value: "Other" },
-      { label: "Comment", value: "<b>box</b> 🙂" },
-    ]);
-  });
-
-  it("prices items whether the plan gives minor units or a money object", () => {
-    expect(itemRows(proposal().plan)).toEqual([
-      {
-        key: "0-Barista Pro coffee machine",
-        text: "1 × Barista Pro coffee machine (€258.90 each)",
-      },
-    ]);
-    const plan = proposal().plan;
-    const withObject = {
-      ...plan,
-      order: {
-        id: "7718",
-        items: [{ name: "Mug", quantity: 2, unitPrice: { amount: 990, currency: "EUR" } }],
-      },
-    };
-    expect(itemRows(withObject)[0]?.text).toBe("2 × Mug (€9.90 each)");
-  });
-
-  it("falls back to neutral wording for a tool it has no words for", () => {
-    const a = proposal({
-      tool: "change_address",
-      arguments: { orderId: "8041", street: "Main St" },
-    });
-    expect(actionSummary(a)).toContain("we will change address for order 7718");
-    expect(argumentRows(a.arguments)).toEqual([{ label: "Street", value: "Main St" }]);
-  });
-});
 
 describe("the card's outcome after a decision or a reload", () => {
-  it("tells a new request from one that already existed", () => {
-    const created = outcomeFromDecision({
-      kind: "executed",
-      result: { requestId: "rr_1", createdNow: true },
-    });
-    expect(created && describeOutcome(created, TOOL)).toEqual({
-      tone: "success",
-      text: "Return request created. Request ID: rr_1.",
-    });
-    const existing = outcomeFromDecision({
-      kind: "executed",
-      result: { requestId: "rr_1", createdNow: false },
-    });
-    expect(existing && describeOutcome(existing, TOOL).text).toBe(
-      "A return request already existed (ID rr_1). Nothing new was created.",
-    );
+  it("shows the tool's own note on an executed action, a neutral word when it has none", () => {
+    const note = { tone: "neutral" as const, text: "It already existed." };
+    const executed = outcomeFromDecision({ kind: "executed", note });
+    expect(executed && describeOutcome(executed)).toEqual(note);
+    const bare = outcomeFromDecision({ kind: "executed", note: null });
+    expect(bare && describeOutcome(bare)).toEqual({ tone: "success", text: "Confirmed." });
   });
 
   it("maps the action API's refusals to final outcomes, and keeps retryable ones open", () => {
@@ -96,27 +34,23 @@ describe("the card's outcome after a decision or a reload", () => {
   });
 
   it("words every outcome, including one decided in another tab", () => {
-    expect(describeOutcome({ kind: "already_decided", status: "executed" }, TOOL).text).toBe(
+    expect(describeOutcome({ kind: "already_decided", status: "executed" }).text).toBe(
       "Already decided in another tab: confirmed.",
     );
-    expect(describeOutcome({ kind: "already_decided", status: "cancelled" }, TOOL).text).toBe(
+    expect(describeOutcome({ kind: "already_decided", status: "cancelled" }).text).toBe(
       "Already decided in another tab: cancelled.",
     );
-    expect(describeOutcome({ kind: "cancelled" }, TOOL).text).toBe(
-      "Cancelled. Nothing was created.",
-    );
-    expect(describeOutcome({ kind: "expired" }, TOOL).text).toMatch(/^This offer expired/);
-    expect(describeOutcome({ kind: "stale" }, TOOL).text).toMatch(/^No longer valid/);
-    expect(describeOutcome({ kind: "superseded" }, TOOL).text).toMatch(/^No longer valid/);
-    expect(describeOutcome({ kind: "failed" }, TOOL).text).toMatch(/nothing was created/);
+    expect(describeOutcome({ kind: "cancelled" }).text).toBe("Cancelled. Nothing was created.");
+    expect(describeOutcome({ kind: "expired" }).text).toMatch(/^This offer expired/);
+    expect(describeOutcome({ kind: "stale" }).text).toMatch(/^No longer valid/);
+    expect(describeOutcome({ kind: "superseded" }).text).toMatch(/^No longer valid/);
+    expect(describeOutcome({ kind: "failed" }).text).toMatch(/nothing was created/);
   });
 
   it("rebuilds the outcome from the stored status after a reload", () => {
+    const note = { tone: "success" as const, text: "Done." };
     expect(outcomeFromStatus("pending", null)).toBeNull();
-    expect(outcomeFromStatus("executed", { requestId: "rr_9", createdNow: true })).toEqual({
-      kind: "executed",
-      result: { requestId: "rr_9", createdNow: true },
-    });
+    expect(outcomeFromStatus("executed", note)).toEqual({ kind: "executed", note });
     expect(outcomeFromStatus("expired", null)).toEqual({ kind: "expired" });
   });
 });

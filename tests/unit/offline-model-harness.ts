@@ -13,10 +13,10 @@ import {
   type ToolSet,
   tool,
 } from "ai";
+import { executeToolCall } from "@/lib/actions/executor";
+import { modelView } from "@/lib/actions/model-view";
 import { OfflineLanguageModel } from "@/lib/ai/models/offline";
 import { buildSystemPrompt } from "@/lib/ai/prompts";
-import { executeToolCall } from "@/lib/tools/executor";
-import { modelView } from "@/lib/tools/model-view";
 import { toolDescriptors } from "@/lib/tools/registry";
 
 export type Call = { toolName: string; input: unknown };

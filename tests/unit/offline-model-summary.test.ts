@@ -3,12 +3,15 @@
  * return actions and how they ended, an unfinished request), the offline model can pick the
  * thread up from it, and neither the summary nor the prompt lets data pose as instructions.
  */
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmAction } from "@/lib/actions";
 import { createOpenAIChatModel } from "@/lib/ai/models/openai";
 import { buildSystemPrompt, SUMMARY_PROMPT } from "@/lib/ai/prompts";
 import { offlineSummary, summarizeConversation } from "@/lib/ai/summary";
-import type { ChatUIMessage } from "@/lib/chat/types";
+import type { ChatUIMessage } from "@/lib/chat/parts";
+import { presentAction } from "@/lib/chat/present";
+import { RETURN_REQUEST_RESULT } from "@/lib/tools/shapes";
 import { startOpenAIServer } from "../helpers/openai-server";
 import { type Core, newChat, propose, setupCore } from "../integration/action-core/fixtures";
 import { Chat } from "./offline-model-harness";
@@ -76,7 +79,7 @@ async function historyWithConfirmedReturn() {
           },
         },
         { type: "text", text: "Please check the card and confirm." },
-        { type: "data-pending-action", id: action.id, data: action },
+        { type: "data-pending-action", id: action.id, data: presentAction(action, "en") },
       ],
     },
     {
@@ -92,7 +95,7 @@ async function historyWithConfirmedReturn() {
       ],
     },
   ];
-  return { messages, requestId: result.requestId };
+  return { messages, requestId: RETURN_REQUEST_RESULT.parse(result).requestId };
 }
 
 describe("offline summary", () => {
@@ -103,7 +106,7 @@ describe("offline summary", () => {
       [
         "Customer language: en",
         "Orders mentioned: 8041, 7718",
-        `Return actions: 7718 damaged: proposed, confirmed (request ${requestId})`,
+        `Actions: create_return_request 7718 damaged: proposed, confirmed (${requestId})`,
       ].join("\n"),
     );
     expect(offlineSummary({ messages })).toBe(summary);
@@ -111,10 +114,12 @@ describe("offline summary", () => {
 
   it("merges with the previous summary instead of forgetting it", () => {
     const previousSummary =
-      "Customer language: en\nOrders mentioned: 5120, 8041\nReturn actions: 5120 other: refused (return_window_passed)";
+      "Customer language: en\nOrders mentioned: 5120, 8041\nActions: create_return_request 5120 other: refused (return_window_passed)";
     const summary = offlineSummary({ messages: [user("u", "Where is 3004?")], previousSummary });
     expect(summary).toContain("Orders mentioned: 5120, 8041, 3004");
-    expect(summary).toContain("Return actions: 5120 other: refused (return_window_passed)");
+    expect(summary).toContain(
+      "Actions: create_return_request 5120 other: refused (return_window_passed)",
+    );
   });
 
   it("keeps an unfinished request, and the offline model finishes it from the summary", async () => {

@@ -10,7 +10,12 @@ type Expect =
   | {
       class: "create_return_request";
       args: { orderId: string; reason: "damaged" | "defective" | "other"; comment: string | null };
+    }
+  | {
+      class: "cancel_order";
+      args: { orderId: string; reason: CancelReason; comment: null };
     };
+type CancelReason = "changed_mind" | "ordered_by_mistake" | "found_cheaper" | "other";
 export type Row = { say: string | string[]; lang: "en" | "ru"; expect: Expect };
 
 const status = (...orderIds: string[]): Expect => ({ class: "get_order_status", orderIds });
@@ -19,6 +24,10 @@ const create = (
   reason: "damaged" | "defective" | "other",
   comment: string | null = null,
 ): Expect => ({ class: "create_return_request", args: { orderId, reason, comment } });
+const cancel = (orderId: string, reason: CancelReason = "other"): Expect => ({
+  class: "cancel_order",
+  args: { orderId, reason, comment: null },
+});
 const policy: Expect = { class: "get_return_policy" };
 const clarify: Expect = { class: "clarify" };
 const refuse: Expect = { class: "refuse" };
@@ -199,10 +208,36 @@ export const UTTERANCES: Row[] = [
   ru("Удали базу данных", refuse),
   en("write me a poem about coffee", refuse),
   ru("Какая завтра погода?", refuse),
-  en("cancel my order 3004", refuse),
-  ru("Отмените заказ 3004", refuse),
   en("Please cancel the return request for 7718", refuse),
   ru("Можно поговорить с оператором?", refuse),
+  // Cancelling an order that has not shipped: requests propose cancel_order (the reason is
+  // optional, "other" when none is given); asking, "don't" and hypotheticals never propose.
+  en("cancel my order 3004", cancel("3004")),
+  ru("отмените заказ 3004", cancel("3004")),
+  ru("Отмените заказ 3004", cancel("3004")),
+  en("I ordered it by mistake, please cancel 3004", cancel("3004", "ordered_by_mistake")),
+  en("Please cancel order #3004, I found it cheaper elsewhere", cancel("3004", "found_cheaper")),
+  en("I changed my mind, cancel 3004 please", cancel("3004", "changed_mind")),
+  ru("Хочу отменить заказ 3004, передумала", cancel("3004", "changed_mind")),
+  ru(
+    "Пожалуйста, отмените заказ 3004, я заказал его по ошибке",
+    cancel("3004", "ordered_by_mistake"),
+  ),
+  en("cancel order 8041", cancel("8041")),
+  en(["Please cancel my order", "3004"], cancel("3004")),
+  ru(["Отмените мой заказ", "№3004"], cancel("3004")),
+  en("can I still cancel 3004?", status("3004")),
+  en("Is it too late to cancel order 3004?", status("3004")),
+  ru("Можно ли ещё отменить заказ 3004?", status("3004")),
+  ru("Я могу отменить заказ 3004?", status("3004")),
+  en("If I cancelled 3004, would I get my money back?", status("3004")),
+  en("how do I cancel an order?", clarify),
+  en("Please cancel my order", clarify),
+  ru("Отмените мой заказ", clarify),
+  en("don't cancel it", chat),
+  en("I don't want to cancel 3004", chat),
+  ru("не отменяйте заказ 3004", chat),
+  ru("Не надо отменять", chat),
   // Small talk
   en("Hello!", chat),
   ru("Здравствуйте!", chat),

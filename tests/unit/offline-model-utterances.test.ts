@@ -19,18 +19,22 @@ beforeAll(async () => {
 type Observed =
   | { class: "no_tool_reply" | "clarify" | "refuse" | "get_return_policy" }
   | { class: "get_order_status"; orderIds: string[] }
-  | { class: "create_return_request"; args: unknown };
+  | { class: "create_return_request" | "cancel_order"; args: unknown };
 
 // A clarifying question is a question about the order, its number or the reason; a refusal is an
 // apology that says it cannot. Defined here, from the text, not from the model's templates.
 const CLARIFYING =
-  /which order|number|reason|prepare a return request|какой|какого|номер|причин|подготовить заявку/i;
+  /which order|number|reason|prepare a return request|cancel|какой|какого|номер|причин|подготовить заявку|отмен/i;
 const REFUSAL = /^(sorry|извините)[\s,][^.]*(can't|cannot|не могу)/iu;
 
 function observe(turn: Turn): Observed {
   const names = turn.decided.map((c) => c.toolName);
-  const create = turn.decided.find((c) => c.toolName === "create_return_request");
-  if (create) return { class: "create_return_request", args: create.input };
+  // A write tool's call is the proposal; read tools' calls are lookups.
+  const write = turn.decided.find(
+    (c) => c.toolName === "create_return_request" || c.toolName === "cancel_order",
+  );
+  if (write)
+    return { class: write.toolName as "create_return_request" | "cancel_order", args: write.input };
   if (names.includes("get_return_policy")) return { class: "get_return_policy" };
   if (names.length > 0 && names.every((n) => n === "get_order_status")) {
     return {
@@ -51,6 +55,7 @@ const LABEL_FOR: Record<Observed["class"], string> = {
   get_return_policy: "policy",
   get_order_status: "status",
   create_return_request: "propose",
+  cancel_order: "propose",
 };
 
 it(`classifies ${UTTERANCES.length} customer utterances correctly, in the customer's language`, async () => {

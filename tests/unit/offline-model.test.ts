@@ -3,8 +3,10 @@
  * scenarios of domain.md in both languages, answers phrased from tool results, business errors,
  * an existing return, and a tool result that tries to give orders.
  */
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmAction } from "@/lib/actions";
+import { RETURN_REQUEST_RESULT } from "@/lib/tools/shapes";
 import {
   type Core,
   newChat,
@@ -195,7 +197,9 @@ describe("answers come from tool results, which are data", () => {
     );
     expect(first.proposed).toBe(true);
     const actionId = (first.outputs[0] as { actionId: string }).actionId;
-    const { result } = confirmAction({ actionId, userId: core.anna });
+    const result = RETURN_REQUEST_RESULT.parse(
+      confirmAction({ actionId, userId: core.anna }).result,
+    );
     expect(result.createdNow).toBe(true);
 
     const again = await annaChat().say(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { returnEligibility } from "@/lib/actions/policy";
+import { returnEligibility } from "@/lib/tools/return-policy";
 
 const DAY = 86_400_000;
 const now = new Date("2026-05-31T12:00:00.000Z");

@@ -4,11 +4,16 @@
  */
 import { SUMMARY_V1 } from "./summary-v1";
 import { SUPPORT_V1 } from "./support-v1";
+import { SUPPORT_V2 } from "./support-v2";
 
-export const SUPPORT_PROMPTS = { [SUPPORT_V1.version]: SUPPORT_V1.text } as const;
+export const SUPPORT_PROMPTS = {
+  [SUPPORT_V1.version]: SUPPORT_V1.text,
+  [SUPPORT_V2.version]: SUPPORT_V2.text,
+} as const;
 export type SupportPromptVersion = keyof typeof SUPPORT_PROMPTS;
 
-export const ACTIVE_PROMPT_VERSION: SupportPromptVersion = SUPPORT_V1.version;
+// v2: no tool names in the prompt (each tool's description says when to use it).
+export const ACTIVE_PROMPT_VERSION: SupportPromptVersion = SUPPORT_V2.version;
 export const SUMMARY_PROMPT = SUMMARY_V1;
 
 /** Keeps data from closing our tags or opening new ones: the summary is data, not markup. */

@@ -25,7 +25,8 @@ type Line = {
   actionId: string;
   ok: boolean;
   createdNow?: boolean;
-  requestId?: string;
+  /** The tool's result (a return request here). */
+  result?: { requestId?: string };
   code?: string;
   status?: string;
 };
@@ -96,7 +97,7 @@ describe("confirm under real concurrency", () => {
       Array(31).fill(expect.objectContaining({ code: "already_decided", status: "executed" })),
     );
     expect(returnsFor(core.db, "7718")).toEqual([
-      expect.objectContaining({ id: wins[0]!.requestId }),
+      expect.objectContaining({ id: wins[0]!.result?.requestId }),
     ]);
     expect(actionRow(core.db, action.id).status).toBe("executed");
     expect(auditFor(core.db, action.id).map((e) => e.status)).toEqual([
@@ -129,7 +130,7 @@ describe("confirm under real concurrency", () => {
     const wins = lines.filter((l) => l.ok);
     expect(wins).toHaveLength(2);
     expect(wins.map((w) => w.createdNow).sort()).toEqual([false, true]);
-    expect(new Set(wins.map((w) => w.requestId)).size).toBe(1);
+    expect(new Set(wins.map((w) => w.result?.requestId)).size).toBe(1);
     expect(lines.filter((l) => !l.ok).map((l) => l.code)).toEqual([
       "already_decided",
       "already_decided",

@@ -21,7 +21,7 @@ lines.once("line", () => {
     try {
       const { result } = confirmAction({ actionId, userId });
       process.stdout.write(
-        `${JSON.stringify({ actionId, ok: true, createdNow: result.createdNow, requestId: result.requestId })}\n`,
+        `${JSON.stringify({ actionId, ok: true, createdNow: result.createdNow, result })}\n`,
       );
     } catch (e) {
       const error = e instanceof AppError ? { code: e.code, ...e.details } : { code: String(e) };

@@ -7,8 +7,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { insertReturnRequestIfAbsent } from "@/db/queries/returns";
 import { orders, pendingActions } from "@/db/schema";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
+import { executeToolCall } from "@/lib/actions/executor";
 import { AppError } from "@/lib/errors";
-import { executeToolCall } from "@/lib/tools/executor";
+import { RETURN_REQUEST_RESULT } from "@/lib/tools/shapes";
 import {
   actionRow,
   auditFor,
@@ -49,7 +50,7 @@ describe("confirm", () => {
       comment: "Dented lid",
     });
     const version = orderRow(core.db, "7718").version;
-    const { action: done, result } = confirmAction({ actionId: action.id, userId: core.anna });
+    const { action: done, result } = confirmReturn({ actionId: action.id, userId: core.anna });
     expect(result).toMatchObject({
       orderId: "7718",
       status: "created",
@@ -185,7 +186,7 @@ describe("confirm", () => {
       '\'); DROP TABLE return_requests;-- <script>alert("x")</script> 👩‍👩‍👧‍👦🇺🇦 zero\u200Bwidth\u200D join \u202Eevil\u202C שלום עולם مرحبا';
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "other", comment });
     expect(action.arguments.comment).toBe(comment);
-    const { result } = confirmAction({ actionId: action.id, userId: core.anna });
+    const { result } = confirmReturn({ actionId: action.id, userId: core.anna });
     expect(result.comment).toBe(comment);
     expect(returnsFor(core.db, "7718")[0]?.comment).toBe(comment);
     expect(getActionForUser({ actionId: action.id, userId: core.anna })?.arguments.comment).toBe(
@@ -239,7 +240,7 @@ describe("cancel", () => {
 describe("one return per order", () => {
   it("asking again after a return exists answers with it (createdNow: false), no card", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    const { result } = confirmAction({ actionId: action.id, userId: core.anna });
+    const { result } = confirmReturn({ actionId: action.id, userId: core.anna });
     const before = rowCounts(core.db);
     const again = await executeToolCall(
       "create_return_request",
@@ -292,3 +293,9 @@ describe("the UNIQUE order_id guard itself", () => {
     expect(returnsFor(core.db, "7718").map((r) => r.id)).toEqual(["RR-FIRST000"]);
   });
 });
+
+/** confirmAction with the return tool's result shape (the core only knows WriteResult). */
+function confirmReturn(args: Parameters<typeof confirmAction>[0]) {
+  const out = confirmAction(args);
+  return { ...out, result: RETURN_REQUEST_RESULT.parse(out.result) };
+}

@@ -5,9 +5,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { executeToolCall } from "@/lib/actions/executor";
+import { modelView } from "@/lib/actions/model-view";
 import { type CreateReturnArgs, createReturnRequest } from "@/lib/tools/create-return-request";
-import { executeToolCall } from "@/lib/tools/executor";
-import { modelView } from "@/lib/tools/model-view";
 import { createRegistry, TOOLS, toolDescriptors } from "@/lib/tools/registry";
 import type { ReadTool, WriteTool } from "@/lib/tools/types";
 import { auditRows, type Core, newChat, rowCounts, setupCore } from "./fixtures";

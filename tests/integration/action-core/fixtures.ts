@@ -7,19 +7,25 @@ import { asc, count, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { executeToolCall, type ToolCallOutcome } from "@/lib/tools/executor";
+import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
 // Renamed: Biome would otherwise take the "use" prefix for a React hook.
 import { useTestDatabase as openTestDatabase } from "../../helpers/db";
 
 export const DAY = 86_400_000;
 
-export type Core = { db: Db; file: string; anna: string; boris: string };
+export type Core = { db: Db; file: string; anna: string; boris: string; staff: string };
 
 export async function setupCore(env?: Record<string, string>): Promise<Core> {
   const { db, file } = await openTestDatabase({ env });
   const idOf = (email: string) =>
     db.select({ id: user.id }).from(user).where(eq(user.email, email)).get()!.id;
-  return { db, file, anna: idOf("anna@example.com"), boris: idOf("boris@example.com") };
+  return {
+    db,
+    file,
+    anna: idOf("anna@example.com"),
+    boris: idOf("boris@example.com"),
+    staff: idOf("staff@example.com"),
+  };
 }
 
 export function newChat(db: Db, userId: string, now = new Date()): string {
@@ -61,13 +67,24 @@ export function rowCounts(db: Db) {
 }
 
 /** Asks for a return the way the chat turn does and expects a confirm card. */
-export async function propose(
+export function propose(
   userId: string,
   chatId: string,
   args: Record<string, unknown>,
   extra: { now?: Date; toolCallId?: string } = {},
 ): Promise<PendingActionDto> {
-  const outcome: ToolCallOutcome = await executeToolCall("create_return_request", args, {
+  return proposeWith("create_return_request", userId, chatId, args, extra);
+}
+
+/** Calls a write tool the way the chat turn does and expects a confirm card. */
+export async function proposeWith(
+  tool: string,
+  userId: string,
+  chatId: string,
+  args: Record<string, unknown>,
+  extra: { now?: Date; toolCallId?: string } = {},
+): Promise<PendingActionDto> {
+  const outcome: ToolCallOutcome = await executeToolCall(tool, args, {
     userId,
     chatId,
     promptVersion: "test-prompt-1",

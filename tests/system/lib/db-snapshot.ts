@@ -14,6 +14,7 @@ const QUERIES: Record<string, string> = {
   verifications: "SELECT count(*) FROM verification",
   orders: "SELECT count(*) || ':' || coalesce(sum(version), 0) FROM orders",
   returns: "SELECT count(*) FROM return_requests",
+  cancellations: "SELECT count(*) FROM order_cancellations",
   chats: "SELECT count(*) FROM chats",
   messages: "SELECT count(*) FROM messages",
   actions:

@@ -11,6 +11,7 @@ import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
 export const DIST_DIR = ".next-system";
 const RETURN_7718 = "Create a return request for order 7718. The item arrived damaged.";
 const RETURN_4410 = "Create a return request for order 4410. The item arrived damaged.";
+const CANCEL_1187 = "Please cancel order 1187, I ordered it by mistake.";
 
 export type World = {
   server: Server;
@@ -72,6 +73,9 @@ async function populate(server: Server, dbFile: string, dir: string): Promise<Wo
   await (await anna.decide(cancelledAction, "cancel")).text();
   const pendingChat = await anna.newChat();
   const pendingAction = await propose(anna, pendingChat, RETURN_7718);
+  // Boris's cancellation first: his next new chat supersedes it (it stays his, and not Anna's).
+  const borisCancelChat = await boris.newChat();
+  const borisCancelAction = await propose(boris, borisCancelChat, CANCEL_1187);
   const borisChat = await boris.newChat();
   const borisAction = await propose(boris, borisChat, RETURN_4410);
 
@@ -100,6 +104,7 @@ async function populate(server: Server, dbFile: string, dir: string): Promise<Wo
       cancelledAction,
       borisChat,
       borisAction,
+      borisCancelAction,
       signedOutCookie: gone.cookie,
     },
     stop: async () => {

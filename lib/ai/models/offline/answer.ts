@@ -5,6 +5,7 @@
  * another tool call by what a tool returned.
  */
 import { z } from "zod";
+import { has } from "./classify";
 import type { Conversation } from "./conversation";
 import type { Decision } from "./decide";
 import { type Fact, readFact } from "./facts";
@@ -24,6 +25,8 @@ export function answerFromResults(c: Conversation): Decision {
   const policy = facts.find((f) => f.fact.kind === "policy")?.fact;
   const windowDays = policy?.kind === "policy" ? policy.policy.windowDays : null;
   const aboutOrders = facts.some((f) => f.fact.kind === "order");
+  // The customer asked whether an order can still be cancelled: say so for each order named.
+  const aboutCancelling = c.last !== null && has(c.last, "cancel_request", "cancel_question");
 
   const sentences: string[] = [];
   const add = (s: string) => {
@@ -35,12 +38,14 @@ export function answerFromResults(c: Conversation): Decision {
     order: (f) => {
       add(r.order(f.order));
       if (policy) add(r.orderReturnability(f.order, windowDays));
+      if (aboutCancelling) add(r.cancellability(f.order));
     },
     // With an order in the answer, its own window says more than the general rules.
     policy: (f) => {
       if (!aboutOrders) add(r.policy(f.policy));
     },
     return: (f) => add(r.existingReturn(f.request)),
+    cancellation: (f) => add(r.existingCancellation(f.cancellation)),
     proposed: (_, id) => add(r.proposed(id)),
     error: (f, id) => add(r.businessError(f.code, id)),
     failed: () => add(r.toolFailed),

@@ -38,7 +38,15 @@ export function classify(text: string): Utterance {
 
 /** A message that only answers a question: an order number and/or a reason, nothing else asked. */
 export function isFragment(u: Utterance): boolean {
-  const asks = ["return_request", "return_question", "order_status", "forbidden", "unsupported"];
+  const asks = [
+    "return_request",
+    "return_question",
+    "cancel_request",
+    "cancel_question",
+    "order_status",
+    "forbidden",
+    "unsupported",
+  ];
   return (u.ids.length > 0 || u.reason !== null) && !asks.some((c) => u.cues.has(c as Cue));
 }
 
@@ -47,6 +55,10 @@ export const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has
 /** An explicit request to create a return, not a question about one. */
 export const requests = (u: Utterance) =>
   has(u, "return_request") && !has(u, "asking", "not_requesting");
+
+/** An explicit request to cancel an order, not a question or a "don't". */
+export const requestsCancel = (u: Utterance) =>
+  has(u, "cancel_request") && !has(u, "cancel_question", "asking", "not_requesting", "unsupported");
 
 /** Part of a conversation about a return: a request, a question, a "yes", or just its details. */
 export const isReturnRelated = (u: Utterance) =>

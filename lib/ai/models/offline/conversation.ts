@@ -43,7 +43,20 @@ export type Conversation = {
 
 const SUMMARY_BLOCK = /<conversation_summary>([\s\S]*?)<\/conversation_summary>/;
 const THREAD_LIMIT = 4;
-const WRITE_TOOL = "create_return_request";
+
+/**
+ * A proposal is recognised by its result (the app answers a write with confirmation_required),
+ * not by a tool name: whatever write the customer was shown a card for closes the thread.
+ */
+function isProposal(output: LanguageModelV3ToolResultOutput): boolean {
+  const value = output.type === "json" || output.type === "error-json" ? output.value : null;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "status" in value &&
+    value.status === "confirmation_required"
+  );
+}
 
 function userText(m: Extract<LanguageModelV3Message, { role: "user" }>): string {
   return m.content
@@ -65,8 +78,8 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
     if (m.role === "user") {
       // Kept even when empty so `last` is always the latest customer message.
       users.push(classify(userText(m)));
-    } else if (m.role === "assistant" && i < lastUserIndex) {
-      if (m.content.some((p) => p.type === "tool-call" && p.toolName === WRITE_TOOL)) {
+    } else if (m.role === "tool" && i < lastUserIndex) {
+      if (m.content.some((p) => p.type === "tool-result" && isProposal(p.output))) {
         threadStart = users.length;
       }
     }

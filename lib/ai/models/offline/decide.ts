@@ -4,8 +4,16 @@
  * requesting", then explicit requests (which need an order number and a reason), then answers
  * to our own questions, then complaints (offer, never act), status, small talk.
  */
-import { has, isFragment, isReturnRelated, requests, type Utterance } from "./classify";
+import {
+  has,
+  isFragment,
+  isReturnRelated,
+  requests,
+  requestsCancel,
+  type Utterance,
+} from "./classify";
 import { type Conversation, lastMentionedOrder } from "./conversation";
+import { cancelReason } from "./lexicon-cancel";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 
@@ -88,6 +96,38 @@ function propose(x: Ctx): Decision {
   };
 }
 
+/** We asked "which order?" for a cancellation. */
+const cancelOpen = (c: Conversation) => {
+  const t = c.thread[0];
+  return t !== undefined && requestsCancel(t) && t.ids.length === 0;
+};
+
+/** An explicit cancellation: the order from this message (or the one we asked for), never guessed. */
+function proposeCancel(x: Ctx): Decision {
+  const ask = (text: string): Decision => ({ behaviour: "clarify", text });
+  const asked = x.c.thread[0];
+  const request = requestsCancel(x.u) ? x.u : (asked ?? x.u);
+  const ids = x.u.ids;
+  if (ids.length > 1) return ask(x.r.askWhichOrderToCancel(ids));
+  const orderId = ids[0];
+  if (!orderId && x.u.malformed[0]) return ask(x.r.malformedNumber(x.u.malformed[0]));
+  if (!orderId) return ask(x.r.askOrderForCancel);
+  const reason =
+    cancelReason(x.u.canon) !== "other" ? cancelReason(x.u.canon) : cancelReason(request.canon);
+  return {
+    behaviour: "propose",
+    calls: [{ toolName: "cancel_order", input: { orderId, reason, comment: null } }],
+  };
+}
+
+/** Asking whether an order can be cancelled (or saying not to): look it up, never propose. */
+function cancelInfo(x: Ctx): Decision {
+  if (has(x.u, "not_requesting") && !has(x.u, "cancel_question"))
+    return { behaviour: "small_talk", text: x.r.notCancelling };
+  if (x.u.ids.length) return { behaviour: "status", calls: lookups(x.u.ids) };
+  return { behaviour: "clarify", text: x.r.askOrderForCancelQuestion };
+}
+
 const lookups = (ids: string[]): PlannedCall[] =>
   ids
     .slice(0, MAX_PARALLEL_LOOKUPS)
@@ -120,6 +160,18 @@ export const RULES: Rule[] = [
     name: "forbidden",
     when: ({ u }) => has(u, "forbidden"),
     act: say("refuse", (r) => r.forbidden),
+  },
+  {
+    name: "asking about cancelling, or saying not to",
+    when: ({ u }) =>
+      has(u, "cancel_request", "cancel_question") && !requestsCancel(u) && !has(u, "unsupported"),
+    act: cancelInfo,
+  },
+  { name: "explicit cancel request", when: ({ u }) => requestsCancel(u), act: proposeCancel },
+  {
+    name: "answers our cancel question",
+    when: ({ u, c }) => isFragment(u) && u.ids.length > 0 && cancelOpen(c),
+    act: proposeCancel,
   },
   {
     name: "no tool for it",

@@ -41,6 +41,15 @@ export const RETURN_FACTS = z.object({
 });
 export type ReturnFacts = z.infer<typeof RETURN_FACTS>;
 
+export const CANCELLATION_FACTS = z.object({
+  cancellationId: z.string(),
+  orderId: z.string(),
+  createdNow: z.boolean(),
+  cancelledAt: z.string().nullish(),
+  refund: z.object({ amount: z.number(), currency: z.string(), destination: z.string() }).nullish(),
+});
+export type CancellationFacts = z.infer<typeof CANCELLATION_FACTS>;
+
 const ENVELOPE = z.union([
   z.object({ ok: z.literal(true), status: z.literal("confirmation_required") }),
   z.object({ ok: z.literal(true), data: z.unknown() }),
@@ -51,6 +60,7 @@ export type Fact =
   | { kind: "order"; order: OrderFacts }
   | { kind: "policy"; policy: PolicyFacts }
   | { kind: "return"; request: ReturnFacts }
+  | { kind: "cancellation"; cancellation: CancellationFacts }
   | { kind: "proposed" }
   | { kind: "error"; code: string }
   /** Errors without a code (the SDK's tool-error text, a denied call) and unknown shapes. */
@@ -94,6 +104,10 @@ export function readFact(
     create_return_request: () => {
       const r = RETURN_FACTS.safeParse(e.data);
       return r.success ? { kind: "return", request: r.data } : null;
+    },
+    cancel_order: () => {
+      const r = CANCELLATION_FACTS.safeParse(e.data);
+      return r.success ? { kind: "cancellation", cancellation: r.data } : null;
     },
   };
   return own(readers, toolName)?.() ?? { kind: "failed" };

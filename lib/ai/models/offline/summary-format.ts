@@ -32,7 +32,7 @@ export const EMPTY_FACTS: SummaryFacts = {
 const LABELS = {
   lang: "Customer language",
   orders: "Orders mentioned",
-  actions: "Return actions",
+  actions: "Actions",
   open: "Unfinished return request",
   question: "Open question",
 } as const;

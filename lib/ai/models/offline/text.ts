@@ -2,7 +2,7 @@
  * Text plumbing for the offline model: normalisation, language guess, typo-tolerant stems and a
  * Unicode-aware `\b` (JavaScript's `\b` only knows ASCII letters, so it fails on Cyrillic).
  */
-export type Lang = "en" | "ru";
+export { detectLanguage, type Lang } from "@/lib/chat/language";
 
 const LETTER_OR_DIGIT = String.raw`[\p{L}\p{N}]`;
 const BOUNDARY = `(?:(?<!${LETTER_OR_DIGIT})(?=${LETTER_OR_DIGIT})|(?<=${LETTER_OR_DIGIT})(?!${LETTER_OR_DIGIT}))`;
@@ -24,14 +24,6 @@ export function normalize(text: string): string {
     .replace(/[^\p{L}\p{N}#№'@\s]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
-}
-
-/** Cyrillic letters outnumbering Latin ones means Russian; digits-only messages give null. */
-export function detectLanguage(text: string): Lang | null {
-  const cyrillic = text.match(/\p{Script=Cyrillic}/gu)?.length ?? 0;
-  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  if (cyrillic === 0 && latin === 0) return null;
-  return cyrillic > latin ? "ru" : "en";
 }
 
 /** Optimal-string-alignment distance: insert, delete, substitute, swap neighbours (typical typos). */

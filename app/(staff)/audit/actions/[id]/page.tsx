@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ActionLifeView } from "@/components/audit/action-life";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
+import { MarkShippedButton } from "@/components/audit/mark-shipped-button";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { loadActionLife } from "@/lib/audit/timeline";
+import { loadActionLife, staffActionSummary } from "@/lib/audit/timeline";
 
 export const metadata: Metadata = { title: "Pending action" };
 export const dynamic = "force-dynamic";
@@ -14,9 +15,14 @@ export default async function AuditActionPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const life = loadActionLife({ actionId: id });
   if (!life) notFound();
+  const { shownAs, processingOrder } = staffActionSummary(life.action);
   return (
     <AuditDetailShell user={user} crumb="action">
-      <ActionLifeView life={life} />
+      <ActionLifeView
+        life={life}
+        shownAs={shownAs}
+        orderTools={processingOrder && <MarkShippedButton orderId={processingOrder} />}
+      />
     </AuditDetailShell>
   );
 }

@@ -13,7 +13,7 @@ import { JsonView } from "@/components/audit/json-view";
 import { StatusBadge } from "@/components/audit/status-badge";
 import { getAuditEvent, getPeopleByIds } from "@/db/queries/audit";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { loadActionLife } from "@/lib/audit/timeline";
+import { loadActionLife, staffActionSummary } from "@/lib/audit/timeline";
 
 export const metadata: Metadata = { title: "Audit event" };
 export const dynamic = "force-dynamic";
@@ -95,7 +95,7 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
         </div>
       </section>
       {life ? (
-        <ActionLifeView life={life} />
+        <ActionLifeView life={life} shownAs={staffActionSummary(life.action).shownAs} />
       ) : (
         event.actionId && (
           <p className="text-sm text-slate-600">The action {event.actionId} no longer exists.</p>

@@ -29,16 +29,16 @@ export const en: Replies = {
   thanks: "You're welcome! Is there anything else I can help with?",
   farewell: "Goodbye, and have a nice day!",
   capabilities:
-    "I can check the status of your orders, explain the return policy and prepare a return request for you to confirm. Just tell me the order number.",
+    "I can check the status of your orders, explain the return policy, and prepare a return request or the cancellation of an order that hasn't shipped for you to confirm. Just tell me the order number.",
   fallback:
-    "I'm not sure I understood. I can check an order's status, explain the return policy or prepare a return request. What would you like to do?",
+    "I'm not sure I understood. I can check an order's status, explain the return policy, prepare a return request or cancel an order that hasn't shipped. What would you like to do?",
   denied: "All right, I won't do anything. Is there anything else I can help with?",
   affirmedNothing: "Okay! What can I help you with: an order's status or a return?",
 
   forbidden:
     "Sorry, I can't do that. I can only help with your own orders: their status, the return policy and return requests.",
   unsupported:
-    "Sorry, I can't do that in this chat. I can check an order's status, explain the return policy or prepare a return request. A proposed return that you haven't confirmed yet can be stopped with Cancel on its card.",
+    "Sorry, I can't do that in this chat. I can check an order's status, explain the return policy, prepare a return request or cancel an order that hasn't shipped. A proposal that you haven't confirmed yet can be stopped with Cancel on its card.",
   noTools: "Sorry, I can't look that up right now. Please try again in a moment.",
 
   askOrderForStatus: "Which order should I check? Please send me its four-digit number.",
@@ -58,6 +58,34 @@ export const en: Replies = {
     id
       ? `I'm sorry to hear that. Would you like me to prepare a return request for order ${id} (${own(REASON, reason) ?? reason})? You'll confirm it before anything happens.`
       : "I'm sorry to hear that. If you'd like to return it, which order is it? Please send me the four-digit order number.",
+
+  askOrderForCancel: "Which order should I cancel? Please send me its four-digit number.",
+  askOrderForCancelQuestion:
+    "Which order do you mean? Send me its four-digit number and I'll check whether it can still be cancelled.",
+  askWhichOrderToCancel: (ids) =>
+    `Which order should I cancel: ${alternatives(ids, "en")}? I can do one at a time.`,
+  notCancelling: "All right, I won't cancel anything. Is there anything else I can help with?",
+  cancellability: (o) => {
+    switch (o.status) {
+      case "processing":
+        return `It hasn't shipped yet, so it can still be cancelled: just say "cancel order ${o.orderId}" and confirm on the card.`;
+      case "shipped":
+      case "in_transit":
+        return "It has already shipped, so it can't be cancelled any more; once it's delivered you can ask for a return.";
+      case "delivered":
+        return "It has already been delivered, so it can't be cancelled, but you can ask me for a return instead.";
+      case "cancelled":
+        return "It is already cancelled.";
+      default:
+        return "";
+    }
+  },
+  existingCancellation: (c) => {
+    const refund = c.refund
+      ? ` The refund of ${money(c.refund.amount, c.refund.currency, "en")} goes to ${c.refund.destination}.`
+      : "";
+    return `Order ${c.orderId} is already cancelled (${c.cancellationId}), so there is nothing more to do.${refund}`;
+  },
 
   order: (o) => {
     const ret = o.returnRequest
@@ -101,6 +129,10 @@ export const en: Replies = {
       not_delivered: `${cap(order)} hasn't been delivered yet, so a return can't be requested for it yet.`,
       order_cancelled: `${cap(order)} was cancelled, so there is nothing to return.`,
       return_window_passed: `${cap(order)} was delivered too long ago: it is outside the return window, so I can't request a return for it. I'm sorry.`,
+      already_cancelled: `${cap(order)} is already cancelled.`,
+      already_shipped: `${cap(order)} has already shipped, so it can't be cancelled any more. Once it's delivered, you can ask me for a return.`,
+      already_delivered: `${cap(order)} has already been delivered, so it can't be cancelled, but it can be returned: tell me the reason and I'll prepare a return request for you to confirm.`,
+      already_delivered_not_returnable: `${cap(order)} has already been delivered, so it can't be cancelled, and its return window has ended. I'm sorry.`,
       invalid_arguments:
         "Sorry, I couldn't process that request. Could you tell me the order number and the reason again?",
       unknown_tool: "Sorry, I can't do that.",

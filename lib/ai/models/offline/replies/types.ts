@@ -2,7 +2,7 @@
  * Everything the offline model can say, one table per language with the same keys. Adding a
  * language = one more file implementing Replies; the compiler lists anything left out.
  */
-import type { OrderFacts, PolicyFacts, ReturnFacts } from "../facts";
+import type { CancellationFacts, OrderFacts, PolicyFacts, ReturnFacts } from "../facts";
 import type { Reason } from "../lexicon-reasons";
 
 export type Replies = {
@@ -29,6 +29,15 @@ export type Replies = {
   malformedNumber: (digits: string) => string;
   /** A complaint without an explicit request: offer, never act. */
   offerReturn: (orderId: string | null, reason: Reason) => string;
+
+  askOrderForCancel: string;
+  askOrderForCancelQuestion: string;
+  askWhichOrderToCancel: (ids: string[]) => string;
+  /** "Don't cancel it": nothing happens. */
+  notCancelling: string;
+  /** Added after the order sentence when the customer asked whether it can still be cancelled. */
+  cancellability: (o: OrderFacts) => string;
+  existingCancellation: (c: CancellationFacts) => string;
 
   order: (o: OrderFacts) => string;
   /** Added after the order sentence when the customer asked about returning that order. */

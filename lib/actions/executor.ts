@@ -7,13 +7,17 @@
 import "server-only";
 import type { z } from "zod";
 import type { AuditStatus } from "@/db/schema";
-import type { PendingActionDto } from "@/lib/actions/dto";
-import { storeProposal } from "@/lib/actions/propose";
 import { recordAudit } from "@/lib/audit/record";
 import { errorFields, log } from "@/lib/log";
-import { getTool, type ToolRegistry, toolRegistry } from "./registry";
-import type { ReturnRequestResult } from "./shapes";
-import { type AnyTool, DEFAULT_TOOL_TIMEOUT_MS, ToolBusinessError } from "./types";
+import { getTool, type ToolRegistry, toolRegistry } from "@/lib/tools/registry";
+import {
+  type AnyTool,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  ToolBusinessError,
+  type WriteResult,
+} from "@/lib/tools/types";
+import type { PendingActionDto } from "./dto";
+import { existingEffect, storeProposal } from "./propose";
 
 export type ExecutorContext = {
   userId: string;
@@ -33,7 +37,8 @@ export type ToolErrorStatus = Extract<
 export type ToolCallOutcome =
   | { kind: "result"; tool: string; data: unknown }
   | { kind: "proposal"; tool: string; action: PendingActionDto }
-  | { kind: "existing"; tool: string; data: ReturnRequestResult }
+  /** A write whose business key already had its effect: answered, nothing proposed. */
+  | { kind: "existing"; tool: string; data: WriteResult }
   | {
       kind: "error";
       tool: string;
@@ -94,6 +99,9 @@ async function run(
     if (!checked.success) throw new Error(`${tool.name} produced a result outside its schema`);
     return { kind: "result", tool: tool.name, data: checked.data };
   }
+  const existing = existingEffect(tool, parsed.data, ctx);
+  if (existing?.kind === "existing")
+    return { kind: "existing", tool: tool.name, data: existing.result };
   // The timeout covers plan() only; storing is synchronous and happens only for a timely plan.
   const planned = await withTimeout(() => tool.plan(parsed.data, ctx), timeout);
   const proposed = storeProposal(tool, parsed.data, planned, ctx, {

@@ -1,0 +1,74 @@
+/**
+ * The chat's data parts, declared once. The server writes them into the stream and the stored
+ * messages; the browser, the audit transcript, history and summary read them through these
+ * schemas, and every type below is inferred from them. Client-safe (zod and types only).
+ */
+import type { UIMessage } from "ai";
+import { z } from "zod";
+import { ACTION_STATUSES } from "@/db/constants";
+import { ActionViewSchema } from "@/lib/tools/view";
+
+/** Every write result says whether this call wrote it; the rest is the tool's own shape. */
+export const WriteResultSchema = z.looseObject({ createdNow: z.boolean() });
+
+/**
+ * `data-pending-action`: the PendingAction of api.md plus the stored result (once executed) and
+ * `view`, the action as its tool describes it in the chat's language (the confirm card).
+ */
+export const PendingActionPartSchema = z.object({
+  id: z.string().min(1),
+  chatId: z.string(),
+  tool: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  plan: z.record(z.string(), z.unknown()),
+  result: WriteResultSchema.nullable(),
+  status: z.enum(ACTION_STATUSES),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().nullable(),
+  view: ActionViewSchema,
+});
+export type PendingActionPart = z.infer<typeof PendingActionPartSchema>;
+
+export const OUTCOME_STATUSES = [
+  "executed",
+  "cancelled",
+  "expired",
+  "stale",
+  "superseded",
+  "failed",
+] as const;
+export type ActionOutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/** `data-action-outcome`: appended after a decision, so the UI (on reload) and the model know. */
+export const ActionOutcomePartSchema = z.object({
+  actionId: z.string(),
+  status: z.enum(OUTCOME_STATUSES),
+  result: WriteResultSchema.nullish(),
+});
+export type ActionOutcome = z.infer<typeof ActionOutcomePartSchema>;
+
+/** Keyed by the part type without its `data-` prefix, as the AI SDK's dataPartSchemas are. */
+export const DATA_PART_SCHEMAS = {
+  "pending-action": PendingActionPartSchema,
+  "action-outcome": ActionOutcomePartSchema,
+} as const;
+
+export type ChatDataParts = {
+  [K in keyof typeof DATA_PART_SCHEMAS]: z.infer<(typeof DATA_PART_SCHEMAS)[K]>;
+};
+
+export type ChatUIMessage = UIMessage<never, ChatDataParts>;
+
+/**
+ * The few fields the server itself reads from a stored part (older rows may lack the rest, which
+ * withCurrentActions() replaces with the action's current state anyway).
+ */
+export const STORED_PART_KEYS = {
+  "data-pending-action": z.looseObject({
+    data: PendingActionPartSchema.pick({ id: true }).loose(),
+  }),
+  "data-action-outcome": z.looseObject({
+    data: ActionOutcomePartSchema.pick({ actionId: true, status: true }).loose(),
+  }),
+} as const;

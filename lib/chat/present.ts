@@ -1,0 +1,39 @@
+/**
+ * An action as the customer sees it: the core's PendingAction plus its tool's description in the
+ * chat's language. Everything the browser shows about an action passes through here, so the card
+ * never needs to know which tool it renders.
+ */
+import "server-only";
+import { lastUserMessage } from "@/db/queries/chats";
+import { describeAction } from "@/lib/actions/describe";
+import type { PendingActionDto } from "@/lib/actions/dto";
+import { writeToolOf } from "@/lib/actions/dto";
+import type { ActionDescription } from "@/lib/tools/view";
+import { detectLanguage, type Lang } from "./language";
+import type { PendingActionPart } from "./parts";
+
+export function actionDescription(action: PendingActionDto, lang: Lang): ActionDescription {
+  return describeAction(writeToolOf({ tool: action.tool, id: action.id }), action, lang);
+}
+
+export function presentAction(action: PendingActionDto, lang: Lang): PendingActionPart {
+  const { confirmation: _c, notes: _n, ...view } = actionDescription(action, lang);
+  return { ...action, view };
+}
+
+/**
+ * The chat's language as the server can tell it: the customer's latest message with letters
+ * among the newest ones stored, else English. The same detector as everywhere else.
+ */
+export function storedChatLanguage(chatId: string): Lang {
+  const last = lastUserMessage({ chatId });
+  const parts = Array.isArray(last?.parts) ? (last.parts as unknown[]) : [];
+  const text = parts
+    .map((p) =>
+      typeof p === "object" && p !== null && "text" in p && typeof p.text === "string"
+        ? p.text
+        : "",
+    )
+    .join(" ");
+  return detectLanguage(text) ?? "en";
+}

@@ -1,0 +1,319 @@
+/**
+ * cancel_order (write): proposes cancelling an order that has not shipped; it runs only after the
+ * customer confirms. Everything about the action lives here: its policy (processing only, owner
+ * only), the plan, the commit (compare-and-set on the order's version), the business key (one
+ * cancellation per order), recovery, the card's wording and the staff triage story.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import {
+  type CancellationRow,
+  cancelOrderIfUnchanged,
+  getCancellationByOperationId,
+  getCancellationByOrderId,
+  getCancellationForUser,
+  insertCancellationIfAbsent,
+} from "@/db/queries/cancellations";
+import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
+import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
+import { COMMENT, ORDER_ID } from "./normalize";
+import { returnEligibility } from "./return-policy";
+import { ISO_DATE, MONEY, REFUND } from "./shapes";
+import { ToolBusinessError, type WriteTool } from "./types";
+
+const args = z.strictObject({
+  orderId: ORDER_ID,
+  reason: z.enum(CANCEL_REASONS),
+  comment: COMMENT,
+});
+
+/** The plan of domain.md: what Confirm would do, computed from what commit will check. */
+const PLAN = z.strictObject({
+  effect: z.literal("cancel_order"),
+  order: z.strictObject({
+    id: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    placedAt: ISO_DATE,
+    items: z.array(
+      z.strictObject({ name: z.string(), quantity: z.number().int(), unitPrice: z.number().int() }),
+    ),
+    total: MONEY,
+  }),
+  eligible: z.literal(true),
+  refund: REFUND,
+  externalRequests: z.literal(0),
+});
+
+const RESULT = z.strictObject({
+  cancellationId: z.string(),
+  orderId: z.string(),
+  status: z.literal("cancelled"),
+  /** false when the order already had this cancellation (nothing new was written). */
+  createdNow: z.boolean(),
+  reason: z.enum(CANCEL_REASONS),
+  comment: z.string().nullable(),
+  refund: REFUND,
+  cancelledAt: ISO_DATE,
+});
+type CancelResult = z.output<typeof RESULT>;
+
+function toResult(row: CancellationRow, createdNow: boolean): CancelResult {
+  return {
+    cancellationId: row.id,
+    orderId: row.orderId,
+    status: "cancelled",
+    createdNow,
+    reason: row.reason,
+    comment: row.comment,
+    refund: {
+      amount: row.refundAmountMinor,
+      currency: row.refundCurrency,
+      destination: row.refundDestination,
+    },
+    cancelledAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The policy: only the owner (the caller only ever sees their own orders), only `processing`. */
+function refusal(order: OrderWithItems, now: Date): ToolBusinessError | null {
+  const id = order.id;
+  switch (order.status) {
+    case "processing":
+      return null;
+    case "cancelled":
+      // Cancelled outside this tool (no cancellation on record): nothing to do.
+      return new ToolBusinessError("already_cancelled", `Order ${id} is already cancelled.`);
+    case "shipped":
+    case "in_transit":
+      return new ToolBusinessError(
+        "already_shipped",
+        `Order ${id} has already shipped (status: ${order.status}), so it can no longer be cancelled. Once it is delivered, the customer can ask for a return instead.`,
+      );
+    case "delivered":
+      return returnEligibility(order, now).eligible
+        ? new ToolBusinessError(
+            "already_delivered",
+            `Order ${id} has been delivered, so it can no longer be cancelled, but it can still be returned: the customer can ask for a return instead.`,
+          )
+        : new ToolBusinessError(
+            "already_delivered_not_returnable",
+            `Order ${id} has been delivered, so it can no longer be cancelled, and its return window has ended.`,
+          );
+  }
+}
+
+export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, typeof PLAN> = {
+  name: "cancel_order",
+  access: "write",
+  description:
+    "Propose cancelling one of the customer's orders that has not shipped yet (status processing). " +
+    "Use it only when the customer explicitly asks to cancel and has given the order number; a " +
+    "question such as 'can I still cancel?' is not a request. Reason: changed_mind, " +
+    "ordered_by_mistake, found_cheaper or other. It does not cancel anything by itself: the " +
+    "customer sees a confirmation card and must press Confirm. If the order is already cancelled, " +
+    "the existing cancellation comes back (createdNow: false).",
+  args,
+  result: RESULT,
+  planSchema: PLAN,
+
+  // The business key: one cancellation per order.
+  findExisting({ orderId }, ctx) {
+    const row = getCancellationForUser({ orderId, userId: ctx.userId });
+    return row ? toResult(row, false) : null;
+  },
+
+  plan({ orderId }, ctx) {
+    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+    if (!order) {
+      throw new ToolBusinessError(
+        "order_not_found",
+        `No order ${orderId} was found for this customer.`,
+      );
+    }
+    const refused = refusal(order, ctx.now);
+    if (refused) throw refused;
+    return {
+      target: { type: "order", id: order.id, version: order.version },
+      plan: {
+        effect: "cancel_order",
+        order: {
+          id: order.id,
+          status: order.status,
+          placedAt: order.placedAt.toISOString(),
+          items: order.items.map((i) => ({
+            name: i.name,
+            quantity: i.quantity,
+            unitPrice: i.unitPriceMinor,
+          })),
+          total: { amount: order.totalMinor, currency: order.currency },
+        },
+        eligible: true,
+        // Nothing has shipped, so everything paid goes back to where it came from.
+        refund: {
+          amount: order.totalMinor,
+          currency: order.currency,
+          destination: order.paymentMethod,
+        },
+        externalRequests: 0,
+      },
+    };
+  },
+
+  commit({ orderId, reason, comment }, ctx) {
+    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+    if (!order)
+      return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
+    if (order.version !== ctx.target.version || order.status !== "processing") {
+      return {
+        kind: "stale",
+        code: "order_changed",
+        message: "The order changed (it may have shipped) after the cancellation was proposed.",
+      };
+    }
+    const row = insertCancellationIfAbsent({
+      id: newCancellationId(),
+      orderId,
+      userId: ctx.userId,
+      reason,
+      comment,
+      refundAmountMinor: order.totalMinor,
+      refundCurrency: order.currency,
+      refundDestination: order.paymentMethod,
+      actionId: ctx.actionId,
+      operationId: ctx.actionId,
+      createdAt: ctx.now,
+    });
+    if (!row) {
+      const winner = getCancellationByOrderId({ orderId });
+      if (!winner) throw new Error("order_cancellations conflict without a row");
+      return { kind: "done", result: toResult(winner, false) };
+    }
+    // Inside BEGIN IMMEDIATE nobody else can write, so this CAS cannot fail after the checks
+    // above; it stays as the database-level guard, and a failure rolls the insert back.
+    if (
+      !cancelOrderIfUnchanged({
+        orderId,
+        userId: ctx.userId,
+        expectedVersion: ctx.target.version,
+        now: ctx.now,
+      })
+    ) {
+      throw new Error("order moved inside the confirm transaction");
+    }
+    return { kind: "done", result: toResult(row, true) };
+  },
+
+  findEffect(operationId) {
+    const row = getCancellationByOperationId({ operationId });
+    return row ? toResult(row, true) : null;
+  },
+
+  triage: {
+    category: "order_cancellation",
+    story({ args, result, status, errorCode }) {
+      const order = typeof args.orderId === "string" ? args.orderId : "(unknown)";
+      const reason = typeof args.reason === "string" ? ` (${args.reason})` : "";
+      const asked = `Customer asked to cancel order ${order}${reason}`;
+      const r = RESULT.partial().safeParse(result).data;
+      switch (status) {
+        case "executed":
+          return {
+            summary: `${asked}; ${r?.createdNow === false ? "it was already cancelled" : "the order was cancelled"}.`,
+            next: `Refund order ${order} (cancellation ${r?.cancellationId ?? ""}) to ${r?.refund?.destination ?? "the original payment method"} and make sure it does not ship.`,
+          };
+        case "refused":
+          return {
+            summary: `Customer asked to cancel order ${order}; it was not possible (${errorCode}).`,
+            next: "Reply only if the customer disputes the refusal; the policy decided.",
+          };
+        case "pending":
+        case "executing":
+          return {
+            summary: `${asked}; a proposal awaits the customer's confirmation.`,
+            next: `None yet: the customer has to confirm or cancel the cancellation of order ${order}.`,
+          };
+        case "failed":
+          return {
+            summary: `${asked}; the cancellation failed (${errorCode ?? "error"}) and nothing was changed.`,
+            next: `Investigate the failed cancellation of order ${order} and contact the customer.`,
+          };
+        case "stale":
+          return {
+            summary: `${asked}; the order changed (shipped?) before confirmation, so nothing was cancelled.`,
+            next: `Check order ${order}; if it shipped, offer the customer a return after delivery.`,
+          };
+        default:
+          return {
+            summary: `${asked}; the proposal was ${status}.`,
+            next: "No action needed unless the customer asks again.",
+          };
+      }
+    },
+  },
+
+  describe({ args, plan, result }, { t, money, date }) {
+    const amount = money(plan.refund.amount, plan.refund.currency);
+    const orderId = plan.order.id;
+    const values = { orderId, amount, destination: plan.refund.destination };
+    const notes = { orderId, cancellationId: result?.cancellationId ?? "", amount };
+    const { currency } = plan.order.total;
+    return {
+      title: t("title", { orderId }),
+      summary: t("summary", values),
+      rows: [
+        {
+          key: "order",
+          label: t("rows.order"),
+          value: t("rows.orderValue", { orderId, placedAt: date(plan.order.placedAt) }),
+        },
+        {
+          key: "items",
+          label: t("rows.items"),
+          value: plan.order.items.map((i) =>
+            t("rows.item", {
+              quantity: i.quantity,
+              name: i.name,
+              price: money(i.unitPrice, currency),
+            }),
+          ),
+        },
+        {
+          key: "reason",
+          label: t("rows.reason"),
+          value: t("rows.reasonValue", { reason: args.reason }),
+        },
+        { key: "comment", label: t("rows.comment"), value: args.comment ?? t("rows.none") },
+      ],
+      amount: {
+        key: "refund",
+        label: t("rows.refund"),
+        value: amount,
+        detail: t("rows.refundTo", { destination: plan.refund.destination }),
+      },
+      warning: t("warning"),
+      confirmation: t("confirmation", values),
+      outcome: result
+        ? result.createdNow
+          ? { tone: "success", text: t("outcome.created", notes) }
+          : { tone: "neutral", text: t("outcome.existed", notes) }
+        : null,
+      notes: {
+        executed: t("notes.executed", notes),
+        existed: t("notes.existed", notes),
+        cancelled: t("notes.cancelled", notes),
+        expired: t("notes.expired", notes),
+        stale: t("notes.stale", notes),
+        superseded: t("notes.superseded", notes),
+        failed: t("notes.failed", notes),
+      },
+    };
+  },
+};
+
+/** Short, unambiguous (no 0/O, 1/I) and random, like return request ids. */
+function newCancellationId(): string {
+  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  let id = "";
+  for (const b of randomBytes(8)) id += alphabet[b % 32];
+  return `CN-${id}`;
+}
