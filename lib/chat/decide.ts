@@ -4,6 +4,8 @@
  */
 import "server-only";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
+import type { DecisionAudit } from "@/lib/api/schemas";
+import { decisionAudit } from "@/lib/audit/decision";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import type { WriteResult } from "@/lib/tools/types";
@@ -14,10 +16,13 @@ import { recordOutcome } from "./service";
 /** Decisions that end an action for a reason other than the click: still worth a note. */
 const NOTED_ERRORS = new Set(["expired", "stale", "superseded"]);
 
-export function confirm({ actionId, userId }: { actionId: string; userId: string }): {
+/** A decision's answer also names the audit status it left (api.md extension, see README). */
+type WithAudit<T> = T & { audit: DecisionAudit | null };
+
+export function confirm({ actionId, userId }: { actionId: string; userId: string }): WithAudit<{
   action: PendingActionPart;
   result: WriteResult;
-} {
+}> {
   try {
     const out = confirmAction({ actionId, userId });
     noteQuietly(() =>
@@ -29,6 +34,7 @@ export function confirm({ actionId, userId }: { actionId: string; userId: string
     return {
       action: presentAction(out.action, storedChatLanguage(out.action.chatId)),
       result: out.result,
+      audit: decisionAudit({ actionId }),
     };
   } catch (err) {
     noteFailure(err, actionId, userId);
@@ -42,7 +48,10 @@ export function cancel({ actionId, userId }: { actionId: string; userId: string 
     noteQuietly(() =>
       recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } }),
     );
-    return { action: presentAction(out.action, storedChatLanguage(out.action.chatId)) };
+    return {
+      action: presentAction(out.action, storedChatLanguage(out.action.chatId)),
+      audit: decisionAudit({ actionId }),
+    };
   } catch (err) {
     noteFailure(err, actionId, userId);
     throw err;

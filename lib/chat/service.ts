@@ -21,6 +21,7 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
+import type { ChatSummary } from "@/lib/api/schemas";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { conversationLanguage } from "./language";
@@ -28,7 +29,7 @@ import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "./parts";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";
 
-export type ChatSummary = { id: string; createdAt: string; title: string | null };
+export type { ChatSummary };
 
 const summary = (c: ChatRow): ChatSummary => ({
   id: c.id,
