@@ -1,5 +1,5 @@
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import type { Lang } from "@/lib/chat-client/card-text";
 import { pendingActionOf, toolNote } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { Markdown } from "./markdown";
@@ -9,20 +9,20 @@ type Props = {
   message: ChatMessage;
   /** Renders a proposal; the list decides its state so a re-render never reopens a decided card. */
   renderAction: (action: PendingAction) => ReactNode;
-  lang?: Lang;
 };
 
 /**
  * One message, part by part. Only text, tool activity and proposals are shown; other parts
  * (step markers, outcome data, reasoning, anything unknown) render nothing.
  */
-export function MessageView({ message, renderAction, lang = "en" }: Props) {
+export function MessageView({ message, renderAction }: Props) {
+  const t = useTranslations("conversation");
   if (message.role === "user") {
     const text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
     return (
       <div className="flex justify-end" data-testid="message-user">
         <p className="max-w-[85%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-white">
-          <span className="sr-only">You: </span>
+          <span className="sr-only">{t("you")} </span>
           {text}
         </p>
       </div>
@@ -50,14 +50,14 @@ export function MessageView({ message, renderAction, lang = "en" }: Props) {
     const action = pendingActionOf(part);
     // The card goes after the words that introduce it, whatever order the stream sent them in.
     if (action) cards.push(<div key={key}>{renderAction(action)}</div>);
-    const note = toolNote(part, lang);
+    const note = toolNote(part);
     if (note) body.push(<ToolActivity key={key} note={note} />);
   });
   const rendered = [...body, ...cards];
   if (rendered.length === 0) return null;
   return (
     <div className="space-y-2" data-testid="message-assistant">
-      <span className="sr-only">Assistant:</span>
+      <span className="sr-only">{t("assistant")}</span>
       {rendered}
     </div>
   );

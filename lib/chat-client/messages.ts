@@ -3,10 +3,6 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
-import { createTranslator } from "next-intl";
-import en from "@/messages/en.json";
-import ru from "@/messages/ru.json";
-import type { Lang } from "./card-text";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -68,9 +64,8 @@ export function findOpenAction(
   return open;
 }
 
-const CATALOGUES = { en, ru };
-
-export type ToolNote = { text: string; failed: boolean; running: boolean };
+/** What a tool part says: the wording is the catalogue's (conversation.toolNote), by tool name. */
+export type ToolNote = { tool: string; orderId: string | null; failed: boolean; running: boolean };
 
 function orderIdOf(input: unknown): string | null {
   if (typeof input !== "object" || input === null || !("orderId" in input)) return null;
@@ -78,29 +73,23 @@ function orderIdOf(input: unknown): string | null {
   return typeof id === "string" && /^\d{1,12}$/.test(id) ? id : null;
 }
 
-/** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
-export function toolNote(part: Part, lang: Lang = "en"): ToolNote | null {
+/** The catalogue's arguments for a note: a tool it does not know gets an empty text (no line). */
+export function toolNoteValues(note: ToolNote) {
+  return { tool: note.tool, order: note.orderId ?? "", hasOrder: note.orderId ? "yes" : "no" };
+}
+
+/** A one-line note for a tool part, or null for parts that are not tool calls. */
+export function toolNote(part: Part): ToolNote | null {
   if (!isToolUIPart(part)) return null;
-  // The wording is catalogue text (toolActivity: one select branch per tool); a tool without a
-  // branch gets an empty text, and so no note at all.
-  const t = createTranslator({
-    locale: lang,
-    messages: CATALOGUES[lang],
-    namespace: "toolActivity",
-  });
-  const values = {
-    tool: getToolName(part),
-    orderId: orderIdOf("input" in part ? part.input : undefined) ?? "none",
-  };
-  const note = (text: string, failed: boolean, running: boolean) =>
-    text.trim() ? { text, failed, running } : null;
+  const tool = getToolName(part);
+  const orderId = orderIdOf("input" in part ? part.input : undefined);
   switch (part.state) {
     case "output-available":
-      return note(t("done", values), false, false);
+      return { tool, orderId, failed: false, running: false };
     case "output-error":
     case "output-denied":
-      return note(t("failed", values), true, false);
+      return { tool, orderId, failed: true, running: false };
     default:
-      return note(t("running", values), false, true);
+      return { tool, orderId, failed: false, running: true };
   }
 }

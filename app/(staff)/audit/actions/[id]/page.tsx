@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { ActionLifeView } from "@/components/audit/action-life";
-import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { MarkShippedButton } from "@/components/audit/mark-shipped-button";
+import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadActionLife, staffActionSummary } from "@/lib/audit/timeline";
 
-export const metadata: Metadata = { title: "Pending action" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("audit.meta");
+  return { title: t("action") };
+}
 export const dynamic = "force-dynamic";
 
 /** One pending action's life, linked from the transcript view. */
@@ -15,14 +19,12 @@ export default async function AuditActionPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const life = loadActionLife({ actionId: id });
   if (!life) notFound();
-  const { shownAs, processingOrder } = staffActionSummary(life.action);
+  const t = await getTranslations("audit.crumbs");
+  const { processingOrder } = staffActionSummary(life.action);
   return (
-    <AuditDetailShell user={user} crumb="action">
-      <ActionLifeView
-        life={life}
-        shownAs={shownAs}
-        orderTools={processingOrder && <MarkShippedButton orderId={processingOrder} />}
-      />
+    <AuditDetailShell user={user} crumb={t("action")}>
+      <ActionLifeView life={life} />
+      {processingOrder && <MarkShippedButton orderId={processingOrder} />}
     </AuditDetailShell>
   );
 }
