@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { ActionLifeView } from "@/components/audit/action-life";
-import { MarkShippedButton } from "@/components/audit/mark-shipped-button";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
+import { MarkShippedButton } from "@/components/audit/mark-shipped-button";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadActionLife, staffActionSummary } from "@/lib/audit/timeline";
 
