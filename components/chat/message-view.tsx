@@ -1,6 +1,5 @@
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import type { Lang } from "@/lib/chat-client/card-text";
 import { pendingActionOf, toolNote } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { Markdown } from "./markdown";
@@ -10,7 +9,6 @@ type Props = {
   message: ChatMessage;
   /** Renders a proposal; the list decides its state so a re-render never reopens a decided card. */
   renderAction: (action: PendingAction) => ReactNode;
-  lang?: Lang;
 };
 
 /**
