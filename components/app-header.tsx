@@ -33,6 +33,15 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             Audit
           </Link>
         )}
+        {user.role === "staff" && (
+          <Link
+            href="/audit/metrics"
+            className="text-sm text-slate-700 hover:underline"
+            data-testid="nav-metrics"
+          >
+            Metrics
+          </Link>
+        )}
         <span
           className="ml-auto max-w-[5.5rem] truncate text-sm text-slate-600 sm:max-w-none"
           data-testid="current-user"
