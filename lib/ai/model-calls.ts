@@ -95,7 +95,8 @@ function turnBumps(r: ModelCallRecord): DailyBump[] {
   if (r.firstOfChat) bumps.push({ day, name: "turn.chat_start", n: 1 });
   if (r.error) bumps.push({ day, name: "turn.error", key: r.error, n: 1 });
   if (r.toolCalls.length > 0) bumps.push({ day, name: "turn.tools", n: 1 });
-  for (const tool of r.toolCalls) bumps.push({ day, name: "turn.tool", key: tool.slice(0, 200), n: 1 });
+  for (const tool of r.toolCalls)
+    bumps.push({ day, name: "turn.tool", key: tool.slice(0, 200), n: 1 });
   if (r.ttftMs !== null && r.ttftMs !== undefined)
     bumps.push({ day, name: "turn.ttft", key: bucketKey(r.ttftMs), n: 1 });
   bumps.push({ day, name: "turn.input_tokens", n: r.inputTokens ?? 0 });
