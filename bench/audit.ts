@@ -66,7 +66,7 @@ insertAuditEvents(client, {
 });
 const insertTime = (performance.now() - t) / 1000;
 // The metrics page reads the daily counters the writers keep. These events were bulk-inserted
-// past the writer, so count them the way migration 0005 does, and add the turns that would
+// past the writer, so count them the way migration 0006 does, and add the turns that would
 // have made them (one turn per three events, the shape of insertAuditEvents).
 t = performance.now();
 rebuildAuditDaily();
@@ -260,7 +260,7 @@ number of events in the range (the page shows 7 days unless a range is chosen).
 
 The staff metrics page (\`/audit/metrics\`) reads only \`metrics_daily\`, the per-day counters the audit and turn
 writers keep in the transaction of the row they count: ${rollupRows.toLocaleString("en-US")} counter rows for these 90 days
-(rebuilt from the million events in ${rollupTime.toFixed(1)} s, as migration 0005 does for an existing database). Its
+(rebuilt from the million events in ${rollupTime.toFixed(1)} s, as migration 0006 does for an existing database). Its
 cost follows the number of days and counters shown, not the number of events: compare the 7- and 90-day reports.
 `;
 writeSection(markdown);

@@ -1,19 +1,22 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import type { CurrentUser } from "@/lib/auth/session";
+import { LocaleSwitch } from "./locale-switch";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ user }: { user: CurrentUser }) {
+export async function AppHeader({ user }: { user: CurrentUser }) {
+  const t = await getTranslations("header");
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
-        aria-label="Main"
+        aria-label={t("nav")}
         className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 sm:gap-x-4"
       >
         <Link href="/" className="font-semibold text-brand-700">
-          Returns Desk
+          {t("brand")}
         </Link>
         <Link href="/" className="text-sm text-slate-700 hover:underline">
-          Orders
+          {t("orders")}
         </Link>
         {user.role === "customer" && (
           <Link
@@ -21,7 +24,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             className="text-sm text-slate-700 hover:underline"
             data-testid="nav-chat"
           >
-            Chat
+            {t("chat")}
           </Link>
         )}
         {user.role === "staff" && (
@@ -30,7 +33,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             className="text-sm text-slate-700 hover:underline"
             data-testid="nav-audit"
           >
-            Audit
+            {t("audit")}
           </Link>
         )}
         {user.role === "staff" && (
@@ -39,7 +42,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             className="text-sm text-slate-700 hover:underline"
             data-testid="nav-metrics"
           >
-            Metrics
+            {t("metrics")}
           </Link>
         )}
         <span
@@ -48,6 +51,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
         >
           {user.name}
         </span>
+        <LocaleSwitch />
         <SignOutButton />
       </nav>
     </header>

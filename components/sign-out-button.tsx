@@ -1,9 +1,11 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { authClient } from "@/lib/auth/client";
 
 export function SignOutButton() {
+  const t = useTranslations("header");
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   return (
@@ -19,7 +21,7 @@ export function SignOutButton() {
       className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
       data-testid="sign-out"
     >
-      Sign out
+      {t("signOut")}
     </button>
   );
 }

@@ -17,7 +17,12 @@ import type { DayPoint } from "@/lib/metrics/report";
  * The day-by-day series as a chart (recharts, client side: it measures its container). The same
  * numbers are in the table under it, which is what screen readers and copy-paste get.
  */
-export function DailyChart({ series }: { series: DayPoint[] }) {
+export type ChartLabels = Record<
+  "turns" | "proposals" | "confirmed" | "turnErrors" | "tokens",
+  string
+>;
+
+export function DailyChart({ series, labels }: { series: DayPoint[]; labels: ChartLabels }) {
   return (
     <div className="grid gap-4 md:grid-cols-2" aria-hidden="true">
       <div className="h-64">
@@ -32,24 +37,24 @@ export function DailyChart({ series }: { series: DayPoint[] }) {
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip />
             <Legend wrapperStyle={{ fontSize: 12 }} />
-            <Bar dataKey="turns" name="Turns" fill="#94a3b8" isAnimationActive={false} />
+            <Bar dataKey="turns" name={labels.turns} fill="#94a3b8" isAnimationActive={false} />
             <Line
               dataKey="proposals"
-              name="Proposals"
+              name={labels.proposals}
               stroke="#2563eb"
               dot={false}
               isAnimationActive={false}
             />
             <Line
               dataKey="confirmed"
-              name="Confirmed"
+              name={labels.confirmed}
               stroke="#16a34a"
               dot={false}
               isAnimationActive={false}
             />
             <Line
               dataKey="turnErrors"
-              name="Failed turns"
+              name={labels.turnErrors}
               stroke="#dc2626"
               dot={false}
               isAnimationActive={false}
@@ -69,7 +74,7 @@ export function DailyChart({ series }: { series: DayPoint[] }) {
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip />
             <Legend wrapperStyle={{ fontSize: 12 }} />
-            <Bar dataKey="tokens" name="Tokens" fill="#a78bfa" isAnimationActive={false} />
+            <Bar dataKey="tokens" name={labels.tokens} fill="#a78bfa" isAnimationActive={false} />
           </ComposedChart>
         </ResponsiveContainer>
       </div>

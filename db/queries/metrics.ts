@@ -79,7 +79,7 @@ export function dailySeries({
 }
 
 /**
- * Rebuilds the audit counters from audit_events (what migration 0005 does for a database that
+ * Rebuilds the audit counters from audit_events (what migration 0006 does for a database that
  * predates them). For bulk loads that bypass the writer, such as the audit benchmark.
  */
 export function rebuildAuditDaily(): void {

@@ -96,6 +96,8 @@ const RANGE = z.object({
   to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 export const MAX_RANGE_DAYS = 366;
+/** Why the typed range was replaced by the default (the page words it). */
+export type RangeProblem = "format" | "no_such_day" | "reversed" | "too_long";
 
 /**
  * The page's range from its URL: calendar days (UTC), both inclusive, default the last 7 days.
@@ -104,7 +106,7 @@ export const MAX_RANGE_DAYS = 366;
 export function parseMetricsRange(
   params: Record<string, string | string[] | undefined>,
   now = new Date(),
-): { fromDay: number; toDay: number; from: string; to: string; problems: string[] } {
+): { fromDay: number; toDay: number; from: string; to: string; problems: RangeProblem[] } {
   const today = dayOf(now);
   const fallback = { fromDay: today - 6, toDay: today + 1 };
   const pick = (k: string) => {
@@ -112,7 +114,7 @@ export function parseMetricsRange(
     return (Array.isArray(v) ? v[0] : v)?.trim() ?? "";
   };
   const raw = { from: pick("from"), to: pick("to") };
-  const problems: string[] = [];
+  const problems: RangeProblem[] = [];
   const parsed = RANGE.safeParse({
     from: raw.from || isoDay(fallback.fromDay),
     to: raw.to || isoDay(today),
@@ -122,16 +124,13 @@ export function parseMetricsRange(
     return Number.isNaN(t) || isoDay(t / DAY_MS) !== s ? null : t / DAY_MS;
   };
   let range = fallback;
-  if (!parsed.success)
-    problems.push("Dates must be written as YYYY-MM-DD; showing the last 7 days.");
+  if (!parsed.success) problems.push("format");
   else {
     const from = toDayNum(parsed.data.from);
     const to = toDayNum(parsed.data.to);
-    if (from === null || to === null)
-      problems.push("That date does not exist; showing the last 7 days.");
-    else if (from > to) problems.push("The start is after the end; showing the last 7 days.");
-    else if (to - from + 1 > MAX_RANGE_DAYS)
-      problems.push(`At most ${MAX_RANGE_DAYS} days at once; showing the last 7 days.`);
+    if (from === null || to === null) problems.push("no_such_day");
+    else if (from > to) problems.push("reversed");
+    else if (to - from + 1 > MAX_RANGE_DAYS) problems.push("too_long");
     else range = { fromDay: from, toDay: to + 1 };
   }
   return { ...range, from: isoDay(range.fromDay), to: isoDay(range.toDay - 1), problems };

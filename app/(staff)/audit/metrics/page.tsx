@@ -1,27 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { DailyChart } from "@/components/metrics/daily-chart";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { type MetricsReport, metricsReport, parseMetricsRange } from "@/lib/metrics/report";
+import { MAX_RANGE_DAYS, metricsReport, parseMetricsRange } from "@/lib/metrics/report";
 
-export const metadata: Metadata = { title: "Metrics" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("metrics");
+  return { title: t("title") };
+}
 export const dynamic = "force-dynamic";
 
+// Numbers keep one format (digits grouped the English way, "12.5%") in both languages: staff
+// compare them across screenshots and exports.
 const pct = (v: number | null) => (v === null ? "–" : `${(v * 100).toFixed(1)}%`);
 const num = (v: number | null, digits = 0) =>
   v === null ? "–" : v.toLocaleString("en-US", { maximumFractionDigits: digits });
 const ms = (v: number | undefined) => (v === undefined ? "–" : `${num(v)} ms`);
-
-const DECISION_LABEL: Record<keyof MetricsReport["decisions"], string> = {
-  confirmed: "Confirmed",
-  cancelled: "Cancelled",
-  expired: "Expired",
-  superseded: "Superseded",
-  stale: "Stale (order changed)",
-  failed: "Failed",
-};
 
 function Stat({
   id,
@@ -97,6 +94,7 @@ export default async function MetricsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const user = await requireStaffPage();
+  const t = await getTranslations("metrics");
   const range = parseMetricsRange(await searchParams);
   const r = metricsReport(range);
   return (
@@ -104,15 +102,13 @@ export default async function MetricsPage({
       <AppHeader user={user} />
       <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6">
         <div className="flex flex-wrap items-baseline gap-3">
-          <h1 className="text-xl font-semibold">Model metrics</h1>
+          <h1 className="text-xl font-semibold">{t("title")}</h1>
           <Link href="/audit" className="text-sm text-slate-700 hover:underline">
-            Audit trail
+            {t("auditLink")}
           </Link>
         </div>
         <p className="-mt-2 text-sm text-slate-600">
-          What the assistant costs and how it behaves, per UTC day, from {r.range.from} to{" "}
-          {r.range.to} ({r.range.days} {r.range.days === 1 ? "day" : "days"}). Latencies are
-          approximate (within about 12%).
+          {t("intro", { from: r.range.from, to: r.range.to, days: r.range.days })}
         </p>
         <form
           method="get"
@@ -120,7 +116,7 @@ export default async function MetricsPage({
           data-testid="metrics-range"
         >
           <label className="grid gap-1">
-            From
+            {t("from")}
             <input
               type="date"
               name="from"
@@ -129,7 +125,7 @@ export default async function MetricsPage({
             />
           </label>
           <label className="grid gap-1">
-            To
+            {t("to")}
             <input
               type="date"
               name="to"
@@ -138,59 +134,74 @@ export default async function MetricsPage({
             />
           </label>
           <button type="submit" className="rounded bg-slate-800 px-3 py-1.5 text-white">
-            Show
+            {t("show")}
           </button>
         </form>
         {range.problems.length > 0 && (
           <ul role="alert" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
             {range.problems.map((m) => (
-              <li key={m}>{m}</li>
+              <li key={m}>{t("problem", { problem: m, max: MAX_RANGE_DAYS })}</li>
             ))}
           </ul>
         )}
         <dl className="grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-6">
-          <Stat id="turns" label="Turns" value={num(r.turns)} />
-          <Stat id="chats" label="Chats started" value={num(r.chats)} />
+          <Stat id="turns" label={t("turns")} value={num(r.turns)} />
+          <Stat id="chats" label={t("chats")} value={num(r.chats)} />
           <Stat
             id="latency"
-            label="Model latency p50 / p95"
+            label={t("latency")}
             value={`${ms(r.latencyMs?.p50)} / ${ms(r.latencyMs?.p95)}`}
           />
-          <Stat
-            id="ttft"
-            label="First token p50 / p95"
-            value={`${ms(r.ttftMs?.p50)} / ${ms(r.ttftMs?.p95)}`}
-          />
+          <Stat id="ttft" label={t("ttft")} value={`${ms(r.ttftMs?.p50)} / ${ms(r.ttftMs?.p95)}`} />
           <Stat
             id="tokens-turn"
-            label="Tokens per turn"
+            label={t("tokensPerTurn")}
             value={num(r.tokens.perTurn)}
-            note={`${num(r.tokens.input)} in, ${num(r.tokens.output)} out`}
+            note={t("tokensSplit", { input: num(r.tokens.input), output: num(r.tokens.output) })}
           />
-          <Stat id="tokens-chat" label="Tokens per chat" value={num(r.tokens.perChat)} />
-          <Stat id="tool-share" label="Turns using tools" value={pct(r.toolTurnShare)} />
-          <Stat id="proposals" label="Proposals" value={num(r.proposals)} />
+          <Stat id="tokens-chat" label={t("tokensPerChat")} value={num(r.tokens.perChat)} />
+          <Stat id="tool-share" label={t("toolShare")} value={pct(r.toolTurnShare)} />
+          <Stat id="proposals" label={t("proposals")} value={num(r.proposals)} />
           <Stat
             id="confirm-rate"
-            label="Confirm rate"
+            label={t("confirmRate")}
             value={pct(r.confirmRate)}
-            note="of decided proposals"
+            note={t("confirmRateNote")}
           />
           <Stat
             id="policy-refusals"
-            label="Policy refusals"
+            label={t("policyRefusals")}
             value={pct(r.policyRefusals.share)}
-            note={`${num(r.policyRefusals.count)} of ${num(r.policyRefusals.writeCalls)} write requests`}
+            note={t("policyRefusalsNote", {
+              count: num(r.policyRefusals.count),
+              total: num(r.policyRefusals.writeCalls),
+            })}
           />
-          <Stat id="tool-calls" label="Tool calls" value={num(r.toolCalls)} />
+          <Stat id="tool-calls" label={t("toolCalls")} value={num(r.toolCalls)} />
         </dl>
-        <Section title="By day" id="by-day">
-          <DailyChart series={r.series} />
+        <Section title={t("byDay")} id="by-day">
+          <DailyChart
+            series={r.series}
+            labels={{
+              turns: t("turns"),
+              proposals: t("proposals"),
+              confirmed: t("confirmed"),
+              turnErrors: t("failedTurns"),
+              tokens: t("tokens"),
+            }}
+          />
           <details className="mt-2 text-sm">
-            <summary className="cursor-pointer text-slate-700">The numbers by day</summary>
+            <summary className="cursor-pointer text-slate-700">{t("byDayTable")}</summary>
             <Table
               testId="metrics-days"
-              head={["Day", "Turns", "Failed turns", "Tokens", "Proposals", "Confirmed"]}
+              head={[
+                t("day"),
+                t("turns"),
+                t("failedTurns"),
+                t("tokens"),
+                t("proposals"),
+                t("confirmed"),
+              ]}
               rows={r.series.map((d) => [
                 d.day,
                 d.turns,
@@ -203,41 +214,41 @@ export default async function MetricsPage({
           </details>
         </Section>
         <div className="grid gap-4 md:grid-cols-2">
-          <Section title="Tool mix (calls the model made)" id="tool-mix">
+          <Section title={t("toolMix")} id="tool-mix">
             <Table
               testId="metrics-tool-mix"
-              head={["Tool", "Calls", "Share"]}
+              head={[t("tool"), t("calls"), t("share")]}
               rows={r.toolMix.map((t) => [t.tool, t.calls, pct(t.share)])}
             />
           </Section>
-          <Section title="How proposals were decided" id="decisions">
+          <Section title={t("decisions")} id="decisions">
             <Table
               testId="metrics-decisions"
-              head={["Decision", "Proposals"]}
+              head={[t("decision"), t("proposals")]}
               rows={Object.entries(r.decisions).map(([k, n]) => [
-                DECISION_LABEL[k as keyof typeof DECISION_LABEL],
+                t("decisionName", { decision: k }),
                 n,
               ])}
             />
           </Section>
-          <Section title="Tool call errors by kind" id="tool-errors">
+          <Section title={t("toolErrors")} id="tool-errors">
             <Table
               testId="metrics-tool-errors"
-              head={["Kind", "Calls", "Share of tool calls"]}
+              head={[t("kind"), t("calls"), t("shareOfToolCalls")]}
               rows={r.toolErrors.map((e) => [e.kind, e.count, pct(e.share)])}
             />
           </Section>
-          <Section title="Failed turns by kind" id="turn-errors">
+          <Section title={t("turnErrors")} id="turn-errors">
             <Table
               testId="metrics-turn-errors"
-              head={["Kind", "Turns", "Share of turns"]}
+              head={[t("kind"), t("turns"), t("shareOfTurns")]}
               rows={r.turnErrors.map((e) => [e.kind, e.count, pct(e.share)])}
             />
           </Section>
-          <Section title="Models and prompt versions (watch for drift)" id="models">
+          <Section title={t("models")} id="models">
             <Table
               testId="metrics-models"
-              head={["Model and prompt", "Turns"]}
+              head={[t("model"), t("turns")]}
               rows={r.models.map((m) => [m.model, m.turns])}
             />
           </Section>
