@@ -15,7 +15,7 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     const chat = new ChatPage(page);
     await chat.startNewChat();
     const answer = await chat.ask("Где заказ 8041?");
-    await expect(answer.getByTestId("tool-activity")).toHaveText(/Checked order 8041/);
+    await expect(answer.getByTestId("tool-activity")).toHaveText(/Проверен заказ 8041/);
     await expect(answer).toContainText("Заказ 8041");
     await expect(answer).toContainText("в пути");
     await expect(chat.cards).toHaveCount(0);
