@@ -36,6 +36,15 @@ export async function AppHeader({ user }: { user: CurrentUser }) {
             {t("audit")}
           </Link>
         )}
+        {user.role === "staff" && (
+          <Link
+            href="/audit/metrics"
+            className="text-sm text-slate-700 hover:underline"
+            data-testid="nav-metrics"
+          >
+            {t("metrics")}
+          </Link>
+        )}
         <span
           className="ml-auto max-w-[5.5rem] truncate text-sm text-slate-600 sm:max-w-none"
           data-testid="current-user"

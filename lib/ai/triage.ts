@@ -11,6 +11,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { measuredCall } from "./model-calls";
 import { getChatModel } from "./models";
 import { modelInfo } from "./models/info";
 import { TRIAGE_PROMPT_VERSION, TRIAGE_SYSTEM, transcriptText } from "./triage-prompt";
@@ -28,18 +29,29 @@ const MODEL_TIMEOUT_MS = 30_000;
 /** The audit's `tool` for a triage run (not a model tool: no model can call it). */
 export const TRIAGE_AUDIT_TOOL = "triage_chat";
 
-async function triageByModel(t: Transcript): Promise<Triage> {
+async function triageByModel(t: Transcript, chatId: string): Promise<Triage> {
+  const info = modelInfo();
   try {
-    const { output } = await generateText({
-      model: getChatModel().model,
-      system: TRIAGE_SYSTEM,
-      prompt: transcriptText(t),
-      output: Output.object({ schema: TRIAGE_OUTPUT, name: "triage" }),
-      temperature: 0,
-      // Staff press the button again if it fails; retries would only make it feel hung.
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
-    });
+    const { output } = await measuredCall(
+      {
+        kind: "triage",
+        provider: info.provider,
+        model: info.id,
+        promptVersion: TRIAGE_PROMPT_VERSION,
+        chatId,
+      },
+      () =>
+        generateText({
+          model: getChatModel().model,
+          system: TRIAGE_SYSTEM,
+          prompt: transcriptText(t),
+          output: Output.object({ schema: TRIAGE_OUTPUT, name: "triage" }),
+          temperature: 0,
+          // Staff press the button again if it fails; retries would only make it feel hung.
+          maxRetries: 0,
+          abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
+        }),
+    );
     return normalizeTriage(output);
   } catch (err) {
     // Name, code and status only: the model's raw answer and the request may quote customer data.
@@ -86,7 +98,7 @@ export async function triageChat({
   let triage: Triage;
   try {
     triage = byModel
-      ? await triageByModel(transcript)
+      ? await triageByModel(transcript, chatId)
       : triageByRules(transcript.messages, transcript.actions);
   } catch (err) {
     const code = err instanceof AppError ? err.code : "internal_error";

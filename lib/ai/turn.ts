@@ -27,6 +27,12 @@ import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
 import { actionDescription, presentAction } from "@/lib/chat/present";
 import { errorFields, log } from "@/lib/log";
 import { toModelMessages } from "./history";
+import {
+  describeSteps,
+  ModelCallMeter,
+  type ModelCallRecord,
+  recordModelCall,
+} from "./model-calls";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "./prompts";
 import { auditUnroutableCall, buildAiTools } from "./tools";
@@ -70,6 +76,21 @@ export async function runChatTurn({
   let usage: LanguageModelUsage | undefined;
   const deadline = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let measured: ModelCallRecord | undefined;
+  const meter = new ModelCallMeter();
+  const call = (): ModelCallRecord => ({
+    kind: "turn",
+    startedAt: meter.startedAt,
+    userId,
+    chatId: chat.id,
+    provider: info.provider,
+    model: info.id,
+    promptVersion: ACTIVE_PROMPT_VERSION,
+    firstOfChat: history.length === 0 && chat.summarizedThrough === 0,
+    steps: 0,
+    toolCalls: [],
+    ...meter.measure(),
+  });
 
   const stream = createUIMessageStream<ChatUIMessage>({
     generateId: () => assistantId,
@@ -98,6 +119,7 @@ export async function runChatTurn({
         abortSignal: deadline.signal,
         stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null],
         ...MODEL_CALL_SETTINGS,
+        onChunk: meter.onChunk,
         experimental_repairToolCall: async ({ toolCall }) => {
           await auditUnroutableCall(toolCall, ctx);
           return null;
@@ -128,6 +150,7 @@ export async function runChatTurn({
 
       const steps = await result.steps;
       usage = await result.totalUsage;
+      measured = { ...call(), ...describeSteps(steps, usage) };
       const last = steps.at(-1);
       const closing = proposal
         ? actionDescription(proposal, lang).confirmation
@@ -149,6 +172,7 @@ export async function runChatTurn({
           // Nothing of this turn is kept, so neither is a card it may have proposed.
           const pending = proposal as PendingActionDto | null;
           if (pending) withdrawProposal({ actionId: pending.id });
+          recordModelCall({ ...call(), ...measured, error: isAborted ? "aborted" : "model_error" });
           return;
         }
         saveTurn({
@@ -158,9 +182,11 @@ export async function runChatTurn({
           model: info.id,
           promptVersion: ACTIVE_PROMPT_VERSION,
           usage: usage ?? null,
+          modelCall: measured ?? call(),
         });
       } catch (err) {
         log().error({ err: errorFields(err), chatId: chat.id }, "could not save the turn");
+        recordModelCall({ ...call(), ...measured, error: "save_failed" });
         const pending = proposal as PendingActionDto | null;
         if (pending) withdrawProposal({ actionId: pending.id });
         return;

@@ -16,4 +16,5 @@ CREATE TABLE `order_cancellations` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `order_cancellations_operation_id_unique` ON `order_cancellations` (`operation_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `order_cancellations_order_uq` ON `order_cancellations` (`order_id`);--> statement-breakpoint
-CREATE INDEX `order_cancellations_user_idx` ON `order_cancellations` (`user_id`);
+CREATE INDEX `order_cancellations_user_idx` ON `order_cancellations` (`user_id`);--> statement-breakpoint
+ALTER TABLE `chats` ADD `turn_lock_token` text;

@@ -1,1 +1,0 @@
-ALTER TABLE `chats` ADD `turn_lock_token` text;
