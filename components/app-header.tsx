@@ -1,24 +1,26 @@
 import Link from "next/link";
 import type { CurrentUser } from "@/lib/auth/session";
+import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ user }: { user: CurrentUser }) {
+/** `width` is the page's own (page-width.ts), so the header's edges line up with the content. */
+export function AppHeader({ user, width = "page" }: { user: CurrentUser; width?: PageWidth }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 sm:gap-x-4"
+        className={`${PAGE_WIDTH[width]} flex items-center gap-x-3 py-3 sm:gap-x-4`}
       >
-        <Link href="/" className="font-semibold text-brand-700">
+        <Link href="/" className="shrink-0 whitespace-nowrap font-semibold text-brand-700">
           Returns Desk
         </Link>
-        <Link href="/" className="text-sm text-slate-700 hover:underline">
+        <Link href="/" className="shrink-0 text-sm text-slate-700 hover:underline">
           Orders
         </Link>
         {user.role === "customer" && (
           <Link
             href="/chat"
-            className="text-sm text-slate-700 hover:underline"
+            className="shrink-0 text-sm text-slate-700 hover:underline"
             data-testid="nav-chat"
           >
             Chat
@@ -27,14 +29,14 @@ export function AppHeader({ user }: { user: CurrentUser }) {
         {user.role === "staff" && (
           <Link
             href="/audit"
-            className="text-sm text-slate-700 hover:underline"
+            className="shrink-0 text-sm text-slate-700 hover:underline"
             data-testid="nav-audit"
           >
             Audit
           </Link>
         )}
         <span
-          className="ml-auto max-w-[5.5rem] truncate text-sm text-slate-600 sm:max-w-none"
+          className="ml-auto min-w-0 truncate text-sm text-slate-600"
           data-testid="current-user"
         >
           {user.name}

@@ -14,6 +14,13 @@ export class SignInPage {
     await this.page.getByTestId("sign-in-submit").click();
   }
 
+  /** Signs in through the form as a test's own customer (tests/e2e/fixtures.ts). */
+  async as(who: { email: string; password: string }) {
+    await this.goto();
+    await this.signInWith(who.email, who.password);
+    await expect(this.page.getByTestId("current-user")).toBeVisible();
+  }
+
   /** One-click demo account: "anna" | "boris" | "staff". */
   async demo(who: "anna" | "boris" | "staff") {
     await this.goto();

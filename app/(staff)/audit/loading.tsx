@@ -1,7 +1,9 @@
+import { PAGE_WIDTH } from "@/components/page-width";
+
 /** Shown while the audit page queries run (the route streams this first). */
 export default function AuditLoading() {
   return (
-    <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6" aria-busy="true">
+    <main className={`${PAGE_WIDTH.wide} grid gap-4 py-6`} aria-busy="true">
       <p role="status" className="text-sm text-slate-600" data-testid="audit-loading">
         Loading audit events…
       </p>
