@@ -1,5 +1,5 @@
 /**
- * The PendingAction of api.md, built from a stored row. Stored JSON is parsed with the tool's own
+ * The PendingAction of docs/api.md, built from a stored row. Stored JSON is parsed with the tool's own
  * schemas (never trusted as-is), times become ISO strings.
  */
 import type { ActionRow } from "@/db/queries/actions";
