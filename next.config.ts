@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 import { env } from "./lib/env";
 
 // Fail fast: a wrong variable stops the build/start with a message naming it.
@@ -49,4 +50,7 @@ const nextConfig = (): NextConfig => ({
   },
 });
 
-export default nextConfig;
+// next-intl without locale routing: the request's language comes from lib/i18n/request.ts.
+const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
+
+export default () => withNextIntl(nextConfig());

@@ -1,21 +1,30 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import type { CurrentUser } from "@/lib/auth/session";
+import { LocaleSwitch } from "./locale-switch";
 import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
 
 /** `width` is the page's own (page-width.ts), so the header's edges line up with the content. */
-export function AppHeader({ user, width = "page" }: { user: CurrentUser; width?: PageWidth }) {
+export async function AppHeader({
+  user,
+  width = "page",
+}: {
+  user: CurrentUser;
+  width?: PageWidth;
+}) {
+  const t = await getTranslations("header");
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
-        aria-label="Main"
+        aria-label={t("nav")}
         className={`${PAGE_WIDTH[width]} flex items-center gap-x-3 py-3 sm:gap-x-4`}
       >
         <Link href="/" className="shrink-0 whitespace-nowrap font-semibold text-brand-700">
-          Returns Desk
+          {t("brand")}
         </Link>
         <Link href="/" className="shrink-0 text-sm text-slate-700 hover:underline">
-          Orders
+          {t("orders")}
         </Link>
         {user.role === "customer" && (
           <Link
@@ -23,7 +32,7 @@ export function AppHeader({ user, width = "page" }: { user: CurrentUser; width?:
             className="shrink-0 text-sm text-slate-700 hover:underline"
             data-testid="nav-chat"
           >
-            Chat
+            {t("chat")}
           </Link>
         )}
         {user.role === "staff" && (
@@ -32,7 +41,7 @@ export function AppHeader({ user, width = "page" }: { user: CurrentUser; width?:
             className="shrink-0 text-sm text-slate-700 hover:underline"
             data-testid="nav-audit"
           >
-            Audit
+            {t("audit")}
           </Link>
         )}
         <span
@@ -41,6 +50,7 @@ export function AppHeader({ user, width = "page" }: { user: CurrentUser; width?:
         >
           {user.name}
         </span>
+        <LocaleSwitch />
         <SignOutButton />
       </nav>
     </header>

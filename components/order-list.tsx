@@ -1,14 +1,5 @@
+import { getFormatter, getTranslations } from "next-intl/server";
 import type { OrderWithItems } from "@/db/queries/orders";
-import { formatDate } from "@/lib/format/date";
-import { formatMoney } from "@/lib/format/money";
-
-const STATUS_LABEL: Record<OrderWithItems["status"], string> = {
-  processing: "Processing",
-  shipped: "Shipped",
-  in_transit: "In transit",
-  delivered: "Delivered",
-  cancelled: "Cancelled",
-};
 
 const STATUS_STYLE: Record<OrderWithItems["status"], string> = {
   processing: "bg-amber-100 text-amber-900",
@@ -18,10 +9,13 @@ const STATUS_STYLE: Record<OrderWithItems["status"], string> = {
   cancelled: "bg-slate-200 text-slate-800",
 };
 
-export function OrderList({ orders }: { orders: OrderWithItems[] }) {
+export async function OrderList({ orders }: { orders: OrderWithItems[] }) {
+  const t = await getTranslations("orders");
+  const format = await getFormatter();
   if (orders.length === 0) {
-    return <p className="text-slate-600">You have no orders yet.</p>;
+    return <p className="text-slate-600">{t("none")}</p>;
   }
+  const day = (d: Date) => format.dateTime(d, "day");
   return (
     <ul className="grid gap-3" data-testid="order-list">
       {orders.map((o) => (
@@ -31,32 +25,32 @@ export function OrderList({ orders }: { orders: OrderWithItems[] }) {
           data-testid={`order-${o.id}`}
         >
           <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-            <h2 className="font-semibold">Order {o.id}</h2>
+            <h2 className="font-semibold">{t("title", { id: o.id })}</h2>
             <span
               className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[o.status]}`}
               data-testid="order-status"
             >
-              {STATUS_LABEL[o.status]}
+              {t("status", { status: o.status })}
             </span>
             {o.returnRequest && (
               <span className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-900">
-                Return requested
+                {t("returnRequested")}
               </span>
             )}
-            <span className="ml-auto font-medium">{formatMoney(o.totalMinor, o.currency)}</span>
+            <span className="ml-auto font-medium">
+              {format.number(o.totalMinor / 100, { style: "currency", currency: o.currency })}
+            </span>
           </div>
           <ul className="mt-2 text-sm text-slate-700">
             {o.items.map((i) => (
-              <li key={i.name}>
-                {i.quantity} × {i.name}
-              </li>
+              <li key={i.name}>{t("item", { quantity: i.quantity, name: i.name })}</li>
             ))}
           </ul>
           <p className="mt-2 text-xs text-slate-600">
-            Placed {formatDate(o.placedAt)}
-            {o.deliveredAt && <> · Delivered {formatDate(o.deliveredAt)}</>}
+            {t("placed", { date: day(o.placedAt) })}
+            {o.deliveredAt && <> · {t("delivered", { date: day(o.deliveredAt) })}</>}
             {!o.deliveredAt && o.etaAt && o.status !== "cancelled" && (
-              <> · Expected {formatDate(o.etaAt)}</>
+              <> · {t("expected", { date: day(o.etaAt) })}</>
             )}
           </p>
         </li>

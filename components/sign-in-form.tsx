@@ -1,17 +1,19 @@
 "use client";
 import { useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { authClient } from "@/lib/auth/client";
 import { safeNext } from "@/lib/auth/safe-next";
 
 const DEMO_ACCOUNTS = [
-  { email: "anna@example.com", label: "Anna (customer)", hint: "orders 7718, 8041 and more" },
-  { email: "boris@example.com", label: "Boris (customer)", hint: "other orders" },
-  { email: "staff@example.com", label: "Sam (support staff)", hint: "reads the audit" },
+  { email: "anna@example.com", who: "anna" },
+  { email: "boris@example.com", who: "boris" },
+  { email: "staff@example.com", who: "staff" },
 ];
 const DEMO_PASSWORD = "returns-demo";
 
 export function SignInForm() {
+  const t = useTranslations("signIn");
   const router = useRouter();
   const next = safeNext(useSearchParams().get("next"), globalThis.location?.origin);
   const [email, setEmail] = useState("");
@@ -28,10 +30,9 @@ export function SignInForm() {
     });
     if (err) {
       setBusy(false);
+      // better-auth's own messages are English-only; the status says enough.
       setError(
-        err.status === 401
-          ? "Wrong email or password."
-          : (err.message ?? "Could not sign in. Try again."),
+        err.status === 401 ? t("wrongPassword") : err.status === 429 ? t("tooMany") : t("failed"),
       );
       return;
     }
@@ -53,7 +54,7 @@ export function SignInForm() {
       >
         <div>
           <label htmlFor="email" className="block text-sm font-medium text-slate-700">
-            Email
+            {t("email")}
           </label>
           <input
             id="email"
@@ -69,7 +70,7 @@ export function SignInForm() {
         </div>
         <div>
           <label htmlFor="password" className="block text-sm font-medium text-slate-700">
-            Password
+            {t("password")}
           </label>
           <input
             id="password"
@@ -99,12 +100,15 @@ export function SignInForm() {
           className="w-full rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
           data-testid="sign-in-submit"
         >
-          {busy ? "Signing in…" : "Sign in"}
+          {busy ? t("submitting") : t("submit")}
         </button>
       </form>
       <section aria-labelledby="demo-heading">
         <h2 id="demo-heading" className="text-sm font-semibold text-slate-700">
-          Demo accounts (password <code>{DEMO_PASSWORD}</code>)
+          {t.rich("demoHeading", {
+            password: DEMO_PASSWORD,
+            code: (chunks) => <code>{chunks}</code>,
+          })}
         </h2>
         <ul className="mt-2 grid gap-2">
           {DEMO_ACCOUNTS.map((a) => (
@@ -116,9 +120,9 @@ export function SignInForm() {
                 className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-left hover:border-brand-600 disabled:opacity-60"
                 data-testid={`demo-${a.email.split("@")[0]}`}
               >
-                <span className="font-medium">{a.label}</span>
+                <span className="font-medium">{t("demo", { who: a.who })}</span>
                 <span className="block text-xs text-slate-600">
-                  {a.email} · {a.hint}
+                  {a.email} · {t("demoHint", { who: a.who })}
                 </span>
               </button>
             </li>

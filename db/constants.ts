@@ -13,3 +13,7 @@ export const ACTION_STATUSES = [
   "failed",
 ] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+/** The interface languages (message catalogues in messages/); the first is the fallback. */
+export const LOCALES = ["en", "ru"] as const;
+export type Locale = (typeof LOCALES)[number];

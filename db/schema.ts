@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ACTION_STATUSES } from "./constants";
+import { ACTION_STATUSES, LOCALES } from "./constants";
 
 const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
 const createdAt = () =>
@@ -22,6 +22,9 @@ export const user = sqliteTable("user", {
   role: text("role", { enum: ["customer", "staff"] })
     .notNull()
     .default("customer"),
+  // The interface language the user picked in the header; null until they pick one, and then
+  // the browser's cookie or Accept-Language decides (lib/i18n/request.ts).
+  locale: text("locale", { enum: LOCALES }),
   createdAt: createdAt(),
   updatedAt: ms("updated_at").notNull(),
 });

@@ -12,6 +12,7 @@ const SOURCES = [
   "components",
   "lib",
   "db",
+  "messages",
   "instrumentation.ts",
   "next.config.ts",
   "package-lock.json",

@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { OrderList } from "@/components/order-list";
 import { PAGE_WIDTH } from "@/components/page-width";
@@ -12,6 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function HomePage() {
   const user = await getCurrentUser(await headers());
   if (!user) redirect("/sign-in");
+  const t = await getTranslations("home");
   const orders = user.role === "customer" ? listOrdersForUser({ userId: user.id }) : [];
   return (
     <>
@@ -19,27 +21,29 @@ export default async function HomePage() {
       <main className={`${PAGE_WIDTH.page} py-6`}>
         {user.role === "staff" ? (
           <section>
-            <h1 className="text-xl font-semibold">Hello, {user.name}</h1>
+            <h1 className="text-xl font-semibold">{t("hello", { name: user.name })}</h1>
             <p className="mt-2 text-slate-700">
-              Every tool call, proposal and decision of the assistant is on the{" "}
-              <Link href="/audit" className="text-brand-700 underline" data-testid="audit-link">
-                audit page
-              </Link>
-              .
+              {t.rich("staffIntro", {
+                link: (chunks) => (
+                  <Link href="/audit" className="text-brand-700 underline" data-testid="audit-link">
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </p>
           </section>
         ) : (
           <section aria-labelledby="orders-heading">
             <div className="mb-4 flex flex-wrap items-center gap-3">
               <h1 id="orders-heading" className="text-xl font-semibold">
-                Your orders
+                {t("ordersHeading")}
               </h1>
               <Link
                 href="/chat"
                 className="ml-auto rounded-lg bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700"
                 data-testid="open-chat"
               >
-                Chat with support
+                {t("openChat")}
               </Link>
             </div>
             <OrderList orders={orders} />

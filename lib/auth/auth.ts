@@ -32,6 +32,8 @@ function createAuth() {
       additionalFields: {
         // Set by the seed or an operator; never from a sign-up form.
         role: { type: "string", required: false, defaultValue: "customer", input: false },
+        // The interface language picked in the header (lib/i18n/actions.ts writes it).
+        locale: { type: "string", required: false, input: false },
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },

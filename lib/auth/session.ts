@@ -1,20 +1,29 @@
 import "server-only";
 import { AppError } from "../errors";
+import { isLocale, type Locale } from "../i18n/locales";
 import { getAuth } from "./auth";
 
 export type Role = "customer" | "staff";
-export type CurrentUser = { id: string; email: string; name: string; role: Role };
+export type CurrentUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** The saved interface language; null until the user picks one. */
+  locale: Locale | null;
+};
 
 /** The signed-in user for these request headers, or null. */
 export async function getCurrentUser(headers: Headers): Promise<CurrentUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
-  const u = session.user as typeof session.user & { role?: string };
+  const u = session.user as typeof session.user & { role?: string; locale?: string | null };
   return {
     id: u.id,
     email: u.email,
     name: u.name,
     role: u.role === "staff" ? "staff" : "customer",
+    locale: isLocale(u.locale) ? u.locale : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { ChatScreen } from "@/components/chat/chat-screen";
 import { getCurrentUser } from "@/lib/auth/session";
@@ -9,7 +10,10 @@ import { parseChatSnapshot } from "@/lib/chat-client/schemas";
 import { isAppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Chat" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("meta");
+  return { title: t("chat") };
+}
 
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

@@ -1,0 +1,23 @@
+/**
+ * The message catalogues (messages/*.json), one per locale. English is the reference: its shape
+ * types every key (lib/i18n/app-config.d.ts), and tests/unit/i18n-catalogues.test.ts fails when
+ * the other catalogue misses a key, has an extra one, or a key is used nowhere.
+ */
+import en from "@/messages/en.json";
+import ru from "@/messages/ru.json";
+import type { Locale } from "./locales";
+
+export type Messages = typeof en;
+
+const CATALOGUES: Record<Locale, Messages> = { en, ru };
+
+export function messagesFor(locale: Locale): Messages {
+  return CATALOGUES[locale];
+}
+
+/**
+ * Server and browser must format dates in the same zone or hydration sees two texts. Order
+ * dates are calendar days and audit times are compared with logs, so both are UTC; a component
+ * that wants the reader's zone (components/chat/local-date.tsx) passes it after hydration.
+ */
+export const TIME_ZONE = "UTC";

@@ -1,0 +1,73 @@
+/**
+ * The message catalogues stay in step with each other and with the code: a key missing from
+ * one language, a key no screen uses, a key the code uses but no catalogue has, a computed key
+ * (which would hide uses from this test), or a Russian message that drops or renames an ICU
+ * argument of the English one, all fail here.
+ */
+import path from "node:path";
+import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
+import { describe, expect, it } from "vitest";
+import en from "@/messages/en.json";
+import ru from "@/messages/ru.json";
+import { flatten, scanKeyUses } from "../helpers/i18n-keys";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const catalogues = { en: flatten(en), ru: flatten(ru) };
+const { uses, problems } = scanKeyUses(root);
+
+function argumentsOf(message: string): string[] {
+  const names = new Set<string>();
+  const walk = (els: MessageFormatElement[]) => {
+    for (const el of els) {
+      if (el.type === TYPE.literal || el.type === TYPE.pound) continue;
+      names.add(`${el.value}:${el.type === TYPE.tag ? "tag" : "arg"}`);
+      if (el.type === TYPE.tag) walk(el.children);
+      if (el.type === TYPE.select || el.type === TYPE.plural)
+        for (const o of Object.values(el.options)) walk(o.value);
+    }
+  };
+  walk(parse(message));
+  return [...names].sort();
+}
+
+describe("message catalogues", () => {
+  it("every key is in both languages", () => {
+    const missingInRu = [...catalogues.en.keys()].filter((k) => !catalogues.ru.has(k));
+    const missingInEn = [...catalogues.ru.keys()].filter((k) => !catalogues.en.has(k));
+    expect({ missingInRu, missingInEn }).toEqual({ missingInRu: [], missingInEn: [] });
+  });
+
+  it("the source uses keys only as literals, through translators it can resolve", () => {
+    expect(problems.map((p) => `${p.file}:${p.line} ${p.message}`)).toEqual([]);
+  });
+
+  it("finds the keys the source uses (the scan itself works)", () => {
+    expect(uses.length).toBeGreaterThan(20);
+    expect(uses.map((u) => u.key)).toContain("header.signOut");
+  });
+
+  it("every key the source uses exists", () => {
+    const unknown = uses
+      .filter((u) => !catalogues.en.has(u.key))
+      .map((u) => `${u.file}:${u.line} ${u.key}`);
+    expect(unknown).toEqual([]);
+  });
+
+  it("every key is used somewhere", () => {
+    const used = new Set(uses.map((u) => u.key));
+    const isUsed = (key: string) => used.has(key) || [...used].some((u) => key.startsWith(`${u}.`)); // t.raw("group")
+    expect([...catalogues.en.keys()].filter((k) => !isUsed(k))).toEqual([]);
+  });
+
+  it("every message parses, and Russian has the same arguments and tags as English", () => {
+    const mismatched: string[] = [];
+    for (const [key, message] of catalogues.en) {
+      const other = catalogues.ru.get(key);
+      if (other === undefined) continue;
+      const a = argumentsOf(message);
+      const b = argumentsOf(other);
+      if (a.join() !== b.join()) mismatched.push(`${key}: en ${a.join(" ")} / ru ${b.join(" ")}`);
+    }
+    expect(mismatched).toEqual([]);
+  });
+});
