@@ -23,7 +23,8 @@ export async function AppHeader({
         <Link href="/" className="shrink-0 whitespace-nowrap font-semibold text-brand-700">
           {t("brand")}
         </Link>
-        <Link href="/" className="shrink-0 text-sm text-slate-700 hover:underline">
+        {/* On a phone the brand (also a link to the orders) stands in for it: the row must fit. */}
+        <Link href="/" className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline">
           {t("orders")}
         </Link>
         {user.role === "customer" && (
@@ -44,14 +45,17 @@ export async function AppHeader({
             {t("audit")}
           </Link>
         )}
-        <span
-          className="ml-auto min-w-0 truncate text-sm text-slate-600"
-          data-testid="current-user"
-        >
-          {user.name}
-        </span>
-        <LocaleSwitch />
-        <SignOutButton />
+        <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
+          {/* Hidden on a phone, where the row has room for the controls only. */}
+          <span
+            className="hidden min-w-0 truncate text-sm text-slate-600 sm:inline"
+            data-testid="current-user"
+          >
+            {user.name}
+          </span>
+          <LocaleSwitch />
+          <SignOutButton />
+        </div>
       </nav>
     </header>
   );

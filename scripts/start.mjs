@@ -1,5 +1,5 @@
 // Starts the production server on PORT (default 3000). Configuration is validated by
-// next.config.ts at start, so a bad variable fails here with its name.
+// next.config.mjs at start, so a bad variable fails here with its name.
 import { spawn } from "node:child_process";
 
 const port = process.env.PORT || "3000";

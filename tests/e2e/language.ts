@@ -21,7 +21,8 @@ export async function latinWords(page: Page, allowed: Iterable<string>): Promise
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
-      if (!el || el.closest("script,style,noscript,template") || foreign(el) || hidden(el)) continue;
+      if (!el || el.closest("script,style,noscript,template") || foreign(el) || hidden(el))
+        continue;
       out.push(n.textContent ?? "");
     }
     for (const el of document.body.querySelectorAll("[aria-label],[placeholder],[title],[alt]")) {

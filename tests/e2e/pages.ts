@@ -18,14 +18,15 @@ export class SignInPage {
   async as(who: { email: string; password: string }) {
     await this.goto();
     await this.signInWith(who.email, who.password);
-    await expect(this.page.getByTestId("current-user")).toBeVisible();
+    // Signed in: the header's Sign out shows (the user's name is hidden on a phone).
+    await expect(this.page.getByTestId("sign-out")).toBeVisible();
   }
 
   /** One-click demo account: "anna" | "boris" | "staff". */
   async demo(who: "anna" | "boris" | "staff") {
     await this.goto();
     await this.page.getByTestId(`demo-${who}`).click();
-    await expect(this.page.getByTestId("current-user")).toBeVisible();
+    await expect(this.page.getByTestId("sign-out")).toBeVisible();
   }
 }
 
