@@ -44,6 +44,8 @@ test("visitors are sent to sign in and customers away, from the pages and the AP
   playwright,
   baseURL,
 }) => {
+  // Eleven page loads and two sign-ins: on a loaded shared machine this outruns the 60 s default.
+  test.slow();
   for (const path of [
     "/audit",
     `/audit/chats/${chatId}`,
@@ -79,6 +81,8 @@ test("visitors are sent to sign in and customers away, from the pages and the AP
 test("staff go from the table to the action's timeline and the chat transcript", async ({
   page,
 }) => {
+  // Three axe scans and a dozen page loads: more than the 60 s default on a loaded machine.
+  test.slow();
   await new SignInPage(page).demo("staff");
   await page.getByTestId("nav-audit").click();
   const audit = new AuditPage(page);
