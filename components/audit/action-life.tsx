@@ -1,9 +1,9 @@
 import Link from "next/link";
+import { useFormatter, useTranslations } from "next-intl";
 import { z } from "zod";
 import type { ActionLife, Actor } from "@/lib/audit/timeline";
-import { formatMoney } from "@/lib/format/money";
-import { formatUtc } from "./format";
 import { JsonView } from "./json-view";
+import { UtcTime } from "./utc-time";
 
 // Only the fields the summary line needs; the whole plan is shown as JSON below it.
 const PLAN = z.looseObject({
@@ -12,19 +12,27 @@ const PLAN = z.looseObject({
   windowEndsAt: z.string().nullish(),
 });
 
-function who(actor: Actor): string {
+function Who({ actor }: { actor: Actor }) {
+  const t = useTranslations("audit.action");
   switch (actor.kind) {
     case "assistant":
-      return `the assistant (${actor.model ?? "unknown model"}, prompt ${actor.promptVersion ?? "?"})`;
+      return t("byAssistant", {
+        model: actor.model ?? t("unknownModel"),
+        prompt: actor.promptVersion ?? "?",
+      });
     case "customer":
-      return actor.person ? `${actor.person.name} <${actor.person.email}>` : `customer ${actor.id}`;
+      return actor.person
+        ? `${actor.person.name} <${actor.person.email}>`
+        : t("byCustomerId", { id: actor.id });
     default:
-      return `the system: ${actor.why}`;
+      return t("bySystem", { why: actor.why });
   }
 }
 
 /** One pending action: what the customer was shown, and every step of its life. */
 export function ActionLifeView({ life }: { life: ActionLife }) {
+  const t = useTranslations("audit");
+  const format = useFormatter();
   const { action, steps } = life;
   const plan = PLAN.safeParse(action.plan).data;
   return (
@@ -35,29 +43,43 @@ export function ActionLifeView({ life }: { life: ActionLife }) {
     >
       <div className="flex flex-wrap items-baseline gap-x-3">
         <h2 id="action-heading" className="text-lg font-semibold">
-          Pending action <code className="text-sm">{action.id}</code>
+          {t.rich("action.heading", {
+            id: action.id,
+            code: (chunks) => (
+              <code className="text-sm" translate="no">
+                {chunks}
+              </code>
+            ),
+          })}
         </h2>
         <span className="text-sm text-slate-700" data-testid="action-status">
-          now {action.status}
+          {t("action.now", { status: t("actionStatus", { status: action.status }) })}
         </span>
         <Link
           href={`/audit/chats/${action.chatId}`}
           className="ml-auto text-sm text-brand-700 underline"
           data-testid="open-transcript"
         >
-          Open the chat transcript
+          {t("openTranscript")}
         </Link>
       </div>
       {plan && (
         <p className="text-sm" data-testid="plan-summary">
-          The customer was asked to confirm: return order {plan.order.id}, refund{" "}
-          {formatMoney(plan.refund.amount, plan.refund.currency)} to {plan.refund.destination}
-          {plan.windowEndsAt ? ` (return window ends ${formatUtc(plan.windowEndsAt)})` : ""}.
-          Proposal expires {formatUtc(action.expiresAt)}.
+          {t.rich("action.plan", {
+            order: plan.order.id,
+            amount: format.number(plan.refund.amount / 100, {
+              style: "currency",
+              currency: plan.refund.currency,
+            }),
+            destination: plan.refund.destination,
+            hasWindow: plan.windowEndsAt ? "yes" : "no",
+            window: () => (plan.windowEndsAt ? <UtcTime at={plan.windowEndsAt} /> : null),
+            expires: () => <UtcTime at={action.expiresAt} />,
+          })}
         </p>
       )}
       <div>
-        <h3 className="mb-2 text-sm font-medium text-slate-700">Timeline</h3>
+        <h3 className="mb-2 text-sm font-medium text-slate-700">{t("action.timeline")}</h3>
         <ol className="relative ml-2 border-l-2 border-slate-200" data-testid="action-timeline">
           {steps.map((s) => (
             <li
@@ -70,15 +92,26 @@ export function ActionLifeView({ life }: { life: ActionLife }) {
                 className="absolute -left-[7px] mt-1.5 h-3 w-3 rounded-full bg-brand-600"
                 aria-hidden="true"
               />
-              <p className="text-sm font-medium">{s.label}</p>
+              <p className="text-sm font-medium">{t("action.step", { status: s.status })}</p>
               <p className="text-xs text-slate-600">
-                <time dateTime={s.at.toISOString()}>{formatUtc(s.at)}</time> by {who(s.actor)}
-                {s.errorCode && <> · error {s.errorCode}</>}
+                {t.rich("action.when", {
+                  time: () => <UtcTime at={s.at} />,
+                  who: () => <Who actor={s.actor} />,
+                })}
+                {s.errorCode && (
+                  <>
+                    {" · "}
+                    {t.rich("action.error", {
+                      code: s.errorCode,
+                      c: (chunks) => <span translate="no">{chunks}</span>,
+                    })}
+                  </>
+                )}
                 {s.eventId !== null && (
                   <>
                     {" · "}
                     <Link href={`/audit/events/${s.eventId}`} className="underline">
-                      event {s.eventId}
+                      {t("action.event", { id: s.eventId })}
                     </Link>
                   </>
                 )}
@@ -88,9 +121,9 @@ export function ActionLifeView({ life }: { life: ActionLife }) {
         </ol>
       </div>
       <div className="grid gap-4 md:grid-cols-3">
-        <JsonView label="Arguments (validated)" value={action.arguments} />
-        <JsonView label="Plan shown to the customer" value={action.plan} testId="action-plan" />
-        <JsonView label="Result" value={action.result} />
+        <JsonView label={t("action.arguments")} value={action.arguments} />
+        <JsonView label={t("action.shownPlan")} value={action.plan} testId="action-plan" />
+        <JsonView label={t("action.result")} value={action.result} />
       </div>
     </section>
   );

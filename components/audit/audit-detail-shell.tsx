@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import type { CurrentUser } from "@/lib/auth/session";
 import { AppHeader } from "../app-header";
@@ -16,14 +17,15 @@ export function AuditDetailShell({
   wide?: boolean;
   children: ReactNode;
 }) {
+  const t = useTranslations("audit");
   const width = wide ? "wide" : "page";
   return (
     <>
       <AppHeader user={user} width={width} />
       <main className={`${PAGE_WIDTH[width]} grid gap-4 py-6`}>
-        <nav aria-label="Breadcrumb" className="text-sm">
+        <nav aria-label={t("breadcrumb")} className="text-sm">
           <Link href="/audit" className="text-brand-700 underline">
-            Audit
+            {t("heading")}
           </Link>{" "}
           / {crumb}
         </nav>

@@ -1,7 +1,7 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { AUDIT_STATUSES } from "@/db/schema";
 import type { FilterForm } from "@/lib/audit/page-filters";
-import { STATUS_LABEL } from "./status-badge";
 
 const input =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus:border-brand-600";
@@ -21,59 +21,60 @@ export function AuditFilters({
   exportHref: string | null;
   clearChatHref: string;
 }) {
+  const t = useTranslations("audit");
   return (
     <form
       method="get"
       action="/audit"
       className="grid grid-cols-2 gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
       data-testid="audit-filters"
-      aria-label="Filter audit events"
+      aria-label={t("filters.label")}
     >
       <label className="text-sm text-slate-700">
-        Status
+        {t("filters.status")}
         <select
           name="status"
           defaultValue={form.status}
           className={input}
           data-testid="filter-status"
         >
-          <option value="">Any</option>
+          <option value="">{t("filters.any")}</option>
           {AUDIT_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {STATUS_LABEL[s]}
+              {t("status", { status: s })}
             </option>
           ))}
         </select>
       </label>
       <label className="text-sm text-slate-700">
-        Tool
+        {t("filters.tool")}
         <input
           name="tool"
           defaultValue={form.tool}
           list="audit-tools"
-          placeholder="Any"
+          placeholder={t("filters.any")}
           className={input}
           data-testid="filter-tool"
         />
         <datalist id="audit-tools">
-          {tools.map((t) => (
-            <option key={t} value={t} />
+          {tools.map((tool) => (
+            <option key={tool} value={tool} />
           ))}
         </datalist>
       </label>
       <label className="text-sm text-slate-700">
-        Customer email
+        {t("filters.customer")}
         <input
           name="customer"
           type="email"
           defaultValue={form.customer}
-          placeholder="anyone"
+          placeholder={t("filters.anyone")}
           className={input}
           data-testid="filter-customer"
         />
       </label>
       <label className="text-sm text-slate-700">
-        From (UTC day)
+        {t("filters.from")}
         <input
           name="from"
           type="date"
@@ -83,7 +84,7 @@ export function AuditFilters({
         />
       </label>
       <label className="text-sm text-slate-700">
-        To (UTC day, inclusive)
+        {t("filters.to")}
         <input
           name="to"
           type="date"
@@ -99,20 +100,28 @@ export function AuditFilters({
           className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
           data-testid="filter-apply"
         >
-          Apply
+          {t("filters.apply")}
         </button>
         <Link href="/audit" className="px-1 py-1.5 text-sm text-slate-700 underline">
-          Reset
+          {t("filters.reset")}
         </Link>
       </div>
       <p className="col-span-full flex flex-wrap items-center gap-3 text-sm text-slate-600">
         {form.chat && (
           <span data-testid="filter-chat">
-            Only chat <code className="text-xs">{form.chat}</code> (
-            <Link href={clearChatHref} className="underline">
-              all chats
-            </Link>
-            )
+            {t.rich("filters.onlyChat", {
+              chat: form.chat,
+              code: (chunks) => (
+                <code className="text-xs" translate="no">
+                  {chunks}
+                </code>
+              ),
+              link: (chunks) => (
+                <Link href={clearChatHref} className="underline">
+                  {chunks}
+                </Link>
+              ),
+            })}
           </span>
         )}
         {exportHref && (
@@ -122,7 +131,7 @@ export function AuditFilters({
             data-testid="export-csv"
             download
           >
-            Export these events as CSV
+            {t("filters.export")}
           </a>
         )}
       </p>

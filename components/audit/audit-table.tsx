@@ -1,38 +1,42 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import type { AuditRow, PersonRow } from "@/db/queries/audit";
-import { formatDuration, formatUtc, shortId } from "./format";
+import { shortId } from "./format";
 import { StatusBadge } from "./status-badge";
+import { Duration, UtcTime } from "./utc-time";
 
 /** The audit table. Each row's time is the link to its details (one tab stop per row). */
 export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<string, PersonRow> }) {
+  const t = useTranslations("audit");
   if (rows.length === 0) {
     return (
       <p
         className="rounded-xl border border-slate-200 bg-white p-6 text-slate-600"
         data-testid="audit-empty"
       >
-        No audit events match these filters.
+        {t("table.empty")}
       </p>
     );
   }
+  const headings = [
+    t("table.time"),
+    t("table.customer"),
+    t("table.chat"),
+    t("table.tool"),
+    t("table.access"),
+    t("table.status"),
+    t("table.error"),
+    t("table.duration"),
+    t("table.prompt"),
+    t("table.model"),
+  ];
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
       <table className="w-full min-w-[64rem] text-left text-sm" data-testid="audit-table">
-        <caption className="sr-only">Audit events, newest first</caption>
+        <caption className="sr-only">{t("table.caption")}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-600">
           <tr>
-            {[
-              "Time",
-              "Customer",
-              "Chat",
-              "Tool",
-              "Access",
-              "Status",
-              "Error",
-              "Duration",
-              "Prompt",
-              "Model",
-            ].map((h) => (
+            {headings.map((h) => (
               <th key={h} scope="col" className="px-3 py-2 font-medium">
                 {h}
               </th>
@@ -55,17 +59,17 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                     className="text-brand-700 underline"
                     data-testid="audit-row-link"
                   >
-                    <time dateTime={r.at.toISOString()}>{formatUtc(r.at)}</time>
+                    <UtcTime at={r.at} />
                   </Link>
                 </td>
-                <td className="px-3 py-2" data-testid="audit-customer">
+                <td className="px-3 py-2" data-testid="audit-customer" translate="no">
                   {person ? (
                     <span title={person.name}>{person.email}</span>
                   ) : (
                     <span className="text-slate-500">{r.userId ? shortId(r.userId) : "—"}</span>
                   )}
                 </td>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2" translate="no">
                   {r.chatId ? (
                     <Link href={`/audit/chats/${r.chatId}`} className="underline" title={r.chatId}>
                       {shortId(r.chatId)}
@@ -74,19 +78,26 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                     "—"
                   )}
                 </td>
-                <td className="px-3 py-2 font-mono text-xs" data-testid="audit-tool">
+                {/* Identifiers (tool names, error codes, prompt and model ids) are data. */}
+                <td className="px-3 py-2 font-mono text-xs" data-testid="audit-tool" translate="no">
                   {r.tool}
                 </td>
-                <td className="px-3 py-2">{r.access ?? "—"}</td>
+                <td className="px-3 py-2">{r.access ? t("access", { access: r.access }) : "—"}</td>
                 <td className="px-3 py-2">
                   <StatusBadge status={r.status} />
                 </td>
-                <td className="px-3 py-2 font-mono text-xs">{r.errorCode ?? "—"}</td>
-                <td className="whitespace-nowrap px-3 py-2 tabular-nums">
-                  {formatDuration(r.durationMs)}
+                <td className="px-3 py-2 font-mono text-xs" translate="no">
+                  {r.errorCode ?? "—"}
                 </td>
-                <td className="px-3 py-2 text-xs">{r.promptVersion ?? "—"}</td>
-                <td className="px-3 py-2 text-xs">{r.model ?? "—"}</td>
+                <td className="whitespace-nowrap px-3 py-2 tabular-nums">
+                  <Duration ms={r.durationMs} />
+                </td>
+                <td className="px-3 py-2 text-xs" translate="no">
+                  {r.promptVersion ?? "—"}
+                </td>
+                <td className="px-3 py-2 text-xs" translate="no">
+                  {r.model ?? "—"}
+                </td>
               </tr>
             );
           })}

@@ -1,17 +1,5 @@
+import { useTranslations } from "next-intl";
 import type { AuditStatus } from "@/db/schema";
-
-export const STATUS_LABEL: Record<AuditStatus, string> = {
-  success: "Success",
-  business_error: "Business error",
-  timeout: "Timeout",
-  rejected: "Rejected",
-  technical_error: "Technical error",
-  confirmation_required: "Confirmation required",
-  cancelled: "Cancelled",
-  expired: "Expired",
-  superseded: "Superseded",
-  stale: "Stale",
-};
 
 /** Colour groups: green done, blue waiting on the customer, amber/orange refused or slow,
  *  red broken, grey ended without effect. The text label always carries the meaning too. */
@@ -29,13 +17,14 @@ export const STATUS_STYLE: Record<AuditStatus, { badge: string; bar: string }> =
 };
 
 export function StatusBadge({ status }: { status: AuditStatus }) {
+  const t = useTranslations("audit");
   return (
     <span
       className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status].badge}`}
       data-testid="status-badge"
       data-status={status}
     >
-      {STATUS_LABEL[status]}
+      {t("status", { status })}
     </span>
   );
 }

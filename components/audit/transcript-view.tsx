@@ -1,6 +1,7 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import type { TranscriptItem, TranscriptMessage } from "@/lib/audit/transcript";
-import { formatUtc } from "./format";
+import { UtcTime } from "./utc-time";
 
 const brief = (v: unknown) => {
   const s = JSON.stringify(v ?? null);
@@ -8,6 +9,7 @@ const brief = (v: unknown) => {
 };
 
 function Item({ item }: { item: TranscriptItem }) {
+  const t = useTranslations("audit.transcript");
   switch (item.kind) {
     case "text":
       // Plain text (not markdown): staff see exactly what was written, markup included.
@@ -15,8 +17,16 @@ function Item({ item }: { item: TranscriptItem }) {
     case "tool":
       return (
         <p className="font-mono text-xs text-slate-600" data-testid="transcript-tool">
-          ⚙ {item.tool} {brief(item.input)} →{" "}
-          {item.errorText ? `error: ${item.errorText}` : brief(item.output)}
+          ⚙{" "}
+          <span translate="no">
+            {item.tool} {brief(item.input)}
+          </span>{" "}
+          →{" "}
+          {item.errorText ? (
+            t("toolError", { text: item.errorText })
+          ) : (
+            <span translate="no">{brief(item.output)}</span>
+          )}
         </p>
       );
     case "proposal":
@@ -25,20 +35,31 @@ function Item({ item }: { item: TranscriptItem }) {
           className="rounded-md border border-sky-200 bg-sky-50 px-2 py-1 text-xs"
           data-testid="transcript-proposal"
         >
-          Confirmation card shown: {item.tool} {brief(item.arguments)} ·{" "}
-          <Link href={`/audit/actions/${item.actionId}`} className="underline">
-            action timeline
-          </Link>
+          {t.rich("proposal", {
+            call: () => (
+              <span translate="no">
+                {item.tool} {brief(item.arguments)}
+              </span>
+            ),
+            link: (chunks) => (
+              <Link href={`/audit/actions/${item.actionId}`} className="underline">
+                {chunks}
+              </Link>
+            ),
+          })}
         </p>
       );
     case "outcome":
       return (
         <p className="text-xs text-slate-700" data-testid="transcript-outcome">
-          Decision: action{" "}
-          <Link href={`/audit/actions/${item.actionId}`} className="underline">
-            {item.actionId.slice(0, 8)}
-          </Link>{" "}
-          is {item.status}
+          {t.rich("decision", {
+            status: item.status,
+            link: () => (
+              <Link href={`/audit/actions/${item.actionId}`} className="underline">
+                {item.actionId.slice(0, 8)}
+              </Link>
+            ),
+          })}
         </p>
       );
     default:
@@ -46,15 +67,10 @@ function Item({ item }: { item: TranscriptItem }) {
   }
 }
 
-const ROLE: Record<TranscriptMessage["role"], string> = {
-  user: "Customer",
-  assistant: "Assistant",
-  system: "System",
-};
-
 /** The chat as the customer saw it, read-only: no composer, no confirm buttons. */
 export function TranscriptView({ messages }: { messages: TranscriptMessage[] }) {
-  if (messages.length === 0) return <p className="text-slate-600">This chat has no messages.</p>;
+  const t = useTranslations("audit.transcript");
+  if (messages.length === 0) return <p className="text-slate-600">{t("empty")}</p>;
   return (
     <ol className="grid gap-3" data-testid="transcript">
       {messages.map((m) => (
@@ -65,10 +81,10 @@ export function TranscriptView({ messages }: { messages: TranscriptMessage[] }) 
           data-role={m.role}
         >
           <p className="mb-1 text-xs text-slate-600">
-            <span className="font-medium text-slate-800">{ROLE[m.role]}</span> ·{" "}
-            <time dateTime={m.at.toISOString()}>{formatUtc(m.at)}</time>
+            <span className="font-medium text-slate-800">{t("role", { role: m.role })}</span> ·{" "}
+            <UtcTime at={m.at} />
             {m.model && ` · ${m.model}`}
-            {m.promptVersion && ` · prompt ${m.promptVersion}`}
+            {m.promptVersion && ` · ${t("prompt", { version: m.promptVersion })}`}
           </p>
           <div className="grid gap-1">
             {m.items.map((item, i) => (

@@ -1,6 +1,7 @@
+import { useTranslations } from "next-intl";
 import type { StoredTriage } from "@/lib/ai/triage-schema";
-import { formatUtc } from "./format";
 import { TriageButton } from "./triage-button";
+import { UtcTime } from "./utc-time";
 
 const URGENCY_STYLE = {
   low: "bg-slate-200 text-slate-800",
@@ -18,6 +19,7 @@ export function TriagePanel({
   triage: StoredTriage | null;
   lastSeq: number;
 }) {
+  const t = useTranslations("audit.triage");
   const outdated = triage !== null && triage.throughSeq < lastSeq;
   return (
     <section
@@ -26,45 +28,54 @@ export function TriagePanel({
       data-testid="triage-panel"
     >
       <h2 id="triage-heading" className="text-lg font-semibold">
-        Triage
+        {t("heading")}
       </h2>
       {triage ? (
         <>
           <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-1 text-sm" data-testid="triage">
-            <dt className="text-slate-600">Category</dt>
-            <dd data-testid="triage-category">{triage.triage.category.replace("_", " ")}</dd>
-            <dt className="text-slate-600">Sentiment</dt>
-            <dd data-testid="triage-sentiment">{triage.triage.sentiment}</dd>
-            <dt className="text-slate-600">Urgency</dt>
+            <dt className="text-slate-600">{t("category")}</dt>
+            <dd data-testid="triage-category" data-value={triage.triage.category}>
+              {t("categories", { category: triage.triage.category })}
+            </dd>
+            <dt className="text-slate-600">{t("sentiment")}</dt>
+            <dd data-testid="triage-sentiment" data-value={triage.triage.sentiment}>
+              {t("sentiments", { sentiment: triage.triage.sentiment })}
+            </dd>
+            <dt className="text-slate-600">{t("urgency")}</dt>
             <dd>
               <span
                 className={`rounded-full px-2 py-0.5 text-xs font-medium ${URGENCY_STYLE[triage.triage.urgency]}`}
                 data-testid="triage-urgency"
+                data-value={triage.triage.urgency}
               >
-                {triage.triage.urgency}
+                {t("urgencies", { urgency: triage.triage.urgency })}
               </span>
             </dd>
-            <dt className="text-slate-600">Summary</dt>
+            <dt className="text-slate-600">{t("summary")}</dt>
             <dd data-testid="triage-summary">{triage.triage.summary}</dd>
-            <dt className="text-slate-600">Next step</dt>
+            <dt className="text-slate-600">{t("nextStep")}</dt>
             <dd data-testid="triage-next-step">{triage.triage.nextStep}</dd>
           </dl>
           <p className="text-xs text-slate-600">
-            {triage.method === "model" ? "By the model" : "By rules (offline)"} {triage.model.id},{" "}
-            {triage.promptVersion}, at {formatUtc(triage.generatedAt)}.
+            {t.rich("by", {
+              method: triage.method,
+              model: triage.model.id,
+              prompt: triage.promptVersion,
+              time: () => <UtcTime at={triage.generatedAt} />,
+            })}
             {outdated && (
               <strong className="ml-1 text-amber-800" data-testid="triage-outdated">
-                The chat has newer messages than this triage.
+                {t("outdated")}
               </strong>
             )}
           </p>
         </>
       ) : (
         <p className="text-sm text-slate-600" data-testid="triage-none">
-          Not triaged yet.
+          {t("none")}
         </p>
       )}
-      <TriageButton chatId={chatId} label={triage ? "Triage again" : "Triage this chat"} />
+      <TriageButton chatId={chatId} again={triage !== null} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { type ChatProblem, MESSAGE_LIMIT } from "@/lib/chat-client/errors";
 import { useSecondsLeft } from "./use-seconds-left";
@@ -18,53 +19,45 @@ const BUTTON =
 
 /** An error inside the conversation, saying what happened and what to do next. */
 export function ChatError({ problem, onRetry, signInHref, retryAt }: Props) {
+  const t = useTranslations("conversation.errors");
   const secondsLeft = useSecondsLeft(problem.kind === "rate_limited" ? retryAt : null);
   let body: ReactNode;
   switch (problem.kind) {
     case "too_long":
-      body = `Your message is longer than ${MESSAGE_LIMIT} characters, so it was not sent. Shorten it and send it again.`;
+      body = t("tooLong", { limit: MESSAGE_LIMIT });
       break;
     case "rate_limited":
-      body =
-        secondsLeft > 0
-          ? `You are sending messages faster than we can answer. You can send again in ${secondsLeft} s.`
-          : "You can send messages again now.";
+      body = secondsLeft > 0 ? t("rateLimited", { seconds: secondsLeft }) : t("rateLimitOver");
       break;
     case "action_pending":
-      body =
-        "A request is waiting for your decision. Confirm or cancel it before you send a new message.";
+      body = t("actionPending");
       break;
     case "unauthenticated":
-      body = (
-        <>
-          Your session has expired, so the message was not sent.{" "}
+      body = t.rich("unauthenticated", {
+        link: (chunks) => (
           <Link href={signInHref} className="font-medium underline" data-testid="sign-in-again">
-            Sign in again
-          </Link>{" "}
-          to continue; this chat is saved.
-        </>
-      );
+            {chunks}
+          </Link>
+        ),
+      });
       break;
     case "not_found":
-      body = (
-        <>
-          This chat no longer exists.{" "}
+      body = t.rich("notFound", {
+        link: (chunks) => (
           <Link href="/chat" className="font-medium underline">
-            Open your chats
+            {chunks}
           </Link>
-        </>
-      );
+        ),
+      });
       break;
     case "model_unavailable":
     case "network":
     case "unknown":
       body = (
         <>
-          {problem.kind === "network"
-            ? "We could not reach the server. Check your connection, then retry."
-            : "The assistant could not answer just now. Your message was not lost; try again."}
+          {problem.kind === "network" ? t("network") : t("model")}
           <button type="button" onClick={onRetry} className={BUTTON} data-testid="chat-retry">
-            Retry
+            {t("retry")}
           </button>
         </>
       );

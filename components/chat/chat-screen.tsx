@@ -1,7 +1,10 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { fetchChats } from "@/lib/chat-client/api";
 import type { ChatSnapshot, ChatSummary } from "@/lib/chat-client/schemas";
+import type { Locale } from "@/lib/i18n/locales";
+import type { ConversationMessages } from "@/lib/i18n/messages";
 import { ChatShell } from "./chat-shell";
 import { ChatSidebar } from "./chat-sidebar";
 import { NewChatButton } from "./new-chat-button";
@@ -12,7 +15,16 @@ type Initial = { ok: true; data: ChatSnapshot } | { ok: false; status: number };
  * The chat page: the list of chats, a toolbar, and the conversation as the server stored it
  * (loaded by the page, so a reload shows an open proposal again).
  */
-export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initial }) {
+export function ChatScreen({
+  chatId,
+  initial,
+  conversation,
+}: {
+  chatId: string;
+  initial: Initial;
+  conversation: Record<Locale, ConversationMessages>;
+}) {
+  const t = useTranslations("chat");
   const [chats, setChats] = useState<ChatSummary[] | "failed" | null>(null);
   const [listOpen, setListOpen] = useState(false);
 
@@ -30,7 +42,7 @@ export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initi
   const title =
     (Array.isArray(chats) ? chats.find((c) => c.id === chatId)?.title : null) ||
     (initial.ok ? initial.data.chat.title : null) ||
-    "New chat";
+    t("untitled");
 
   return (
     <div className="flex min-h-0 flex-1 flex-col md:flex-row">
@@ -44,7 +56,7 @@ export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initi
             aria-controls="chat-list-panel"
             className="min-h-11 rounded-lg border border-slate-300 px-3 text-sm md:hidden"
           >
-            Chats
+            {t("toggleList")}
           </button>
           <h1
             id="chat-title"
@@ -56,7 +68,12 @@ export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initi
           <NewChatButton />
         </div>
         {initial.ok ? (
-          <ChatShell key={chatId} snapshot={initial.data} onTurnFinished={refreshChats} />
+          <ChatShell
+            key={chatId}
+            snapshot={initial.data}
+            onTurnFinished={refreshChats}
+            conversation={conversation}
+          />
         ) : (
           <LoadProblem />
         )}
@@ -67,13 +84,14 @@ export function ChatScreen({ chatId, initial }: { chatId: string; initial: Initi
 
 /** Unknown and foreign chats never get here (the page answers 404); this is a server fault. */
 function LoadProblem() {
+  const t = useTranslations("chat");
   return (
     <div
       role="alert"
       className="m-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
       data-testid="chat-error"
     >
-      The conversation could not be loaded. Reload the page to try again.
+      {t("loadProblem")}
     </div>
   );
 }

@@ -1,25 +1,39 @@
 "use client";
+import { useLocale } from "next-intl";
 import { useCallback, useMemo, useState } from "react";
 import { ConfirmCard } from "@/components/confirm-card";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import { cardText, chatLanguage } from "@/lib/chat-client/card-text";
 import { collectOutcomes, findOpenAction, proposalsIn } from "@/lib/chat-client/messages";
 import type { ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
+import type { Locale } from "@/lib/i18n/locales";
+import type { ConversationMessages } from "@/lib/i18n/messages";
 import { ChatError } from "./chat-error";
 import { Composer } from "./composer";
+import { ConversationLanguage } from "./conversation-language";
 import { EmptyChat } from "./empty-chat";
 import { MessageList } from "./message-list";
 import { useChatSession } from "./use-chat-session";
 
-type Props = { snapshot: ChatSnapshot; onTurnFinished: () => void };
+type Props = {
+  snapshot: ChatSnapshot;
+  onTurnFinished: () => void;
+  /** The conversation's texts in every language (the chat's language decides which). */
+  conversation: Record<Locale, ConversationMessages>;
+};
 
 /** One conversation: the messages, the proposal waiting for a decision, and the composer. */
-export function ChatShell({ snapshot, onTurnFinished }: Props) {
+export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
   const session = useChatSession(snapshot, onTurnFinished);
   const { messages } = session;
   const chatId = snapshot.chat.id;
-  // The chrome follows the customer's latest message, like the model's answers do.
-  const lang = useMemo(() => chatLanguage(messages), [messages]);
+  // The chrome follows the customer's latest message, like the model's answers do; before the
+  // first one, the interface language.
+  const uiLocale = useLocale();
+  const lang = useMemo(
+    () => (messages.some((m) => m.role === "user") ? chatLanguage(messages) : uiLocale),
+    [messages, uiLocale],
+  );
   const text = cardText(lang);
   const signInHref = `/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`;
 
@@ -69,32 +83,33 @@ export function ChatShell({ snapshot, onTurnFinished }: Props) {
         : null;
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
-      <MessageList
-        messages={messages}
-        renderAction={renderAction}
-        extraAction={extraAction}
-        working={session.working}
-        typingLabel={text.typing}
-        empty={<EmptyChat onPick={session.send} />}
-        error={
-          problem && (
-            <ChatError
-              problem={problem}
-              onRetry={session.retry}
-              signInHref={signInHref}
-              retryAt={session.retryAt}
-            />
-          )
-        }
-      />
-      <Composer
-        value={session.draft}
-        onChange={session.setDraft}
-        onSend={session.send}
-        disabledReason={disabledReason}
-        busy={session.busy}
-      />
-    </div>
+    <ConversationLanguage lang={lang} messages={conversation}>
+      <div className="flex min-h-0 flex-1 flex-col">
+        <MessageList
+          messages={messages}
+          renderAction={renderAction}
+          extraAction={extraAction}
+          working={session.working}
+          empty={<EmptyChat onPick={session.send} />}
+          error={
+            problem && (
+              <ChatError
+                problem={problem}
+                onRetry={session.retry}
+                signInHref={signInHref}
+                retryAt={session.retryAt}
+              />
+            )
+          }
+        />
+        <Composer
+          value={session.draft}
+          onChange={session.setDraft}
+          onSend={session.send}
+          disabledReason={disabledReason}
+          busy={session.busy}
+        />
+      </div>
+    </ConversationLanguage>
   );
 }

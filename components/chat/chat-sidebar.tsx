@@ -1,13 +1,6 @@
 import Link from "next/link";
+import { useFormatter, useTranslations } from "next-intl";
 import type { ChatSummary } from "@/lib/chat-client/schemas";
-
-/** When a chat was started, to the minute: seconds are noise in a list. */
-const started = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  hour: "2-digit",
-  minute: "2-digit",
-});
 
 type Props = {
   /** null while loading. */
@@ -20,19 +13,19 @@ type Props = {
 
 /** The customer's chats, newest first; the current one is marked for screen readers too. */
 export function ChatSidebar({ chats, currentId, open, id }: Props) {
+  const t = useTranslations("chat");
+  const format = useFormatter();
   return (
     <nav
       id={id}
-      aria-label="Your chats"
+      aria-label={t("listHeading")}
       className={`${open ? "block" : "hidden"} w-full shrink-0 overflow-y-auto border-b border-slate-200 bg-white md:block md:w-64 md:border-r md:border-b-0`}
     >
-      <h2 className="px-4 pt-4 pb-2 text-sm font-semibold text-slate-700">Your chats</h2>
+      <h2 className="px-4 pt-4 pb-2 text-sm font-semibold text-slate-700">{t("listHeading")}</h2>
       {chats === null ? (
-        <p className="px-4 pb-4 text-sm text-slate-600">Loading…</p>
+        <p className="px-4 pb-4 text-sm text-slate-600">{t("listLoading")}</p>
       ) : chats === "failed" ? (
-        <p className="px-4 pb-4 text-sm text-slate-700">
-          Your chats could not be loaded. Reload the page to try again.
-        </p>
+        <p className="px-4 pb-4 text-sm text-slate-700">{t("listFailed")}</p>
       ) : (
         <ul className="max-h-60 overflow-y-auto pb-2 md:max-h-none" data-testid="chat-list">
           {chats.map((c) => {
@@ -45,9 +38,10 @@ export function ChatSidebar({ chats, currentId, open, id }: Props) {
                   className={`block px-4 py-2 text-sm hover:bg-slate-100 ${current ? "bg-brand-50 font-medium text-brand-800" : "text-slate-800"}`}
                   data-testid="chat-list-item"
                 >
-                  <span className="block truncate">{c.title || "New chat"}</span>
+                  <span className="block truncate">{c.title || t("untitled")}</span>
                   <span className="block text-xs font-normal text-slate-600">
-                    {started.format(new Date(c.createdAt))}
+                    {/* When a chat was started, to the minute: seconds are noise in a list. */}
+                    {format.dateTime(new Date(c.createdAt), "started")}
                   </span>
                 </Link>
               </li>

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { type FormEvent, type KeyboardEvent, type ReactNode, useId } from "react";
 import { MESSAGE_LIMIT } from "@/lib/chat-client/errors";
 
@@ -14,6 +15,7 @@ type Props = {
 
 /** Enter sends, Shift+Enter starts a new line; the counter warns before the server would refuse. */
 export function Composer({ value, onChange, onSend, disabledReason, busy }: Props) {
+  const t = useTranslations("conversation.composer");
   const id = useId();
   const length = value.length;
   const over = length - MESSAGE_LIMIT;
@@ -46,7 +48,7 @@ export function Composer({ value, onChange, onSend, disabledReason, busy }: Prop
       )}
       <div className="flex items-end gap-2">
         <label htmlFor={`${id}-input`} className="sr-only">
-          Message to support
+          {t("label")}
         </label>
         <textarea
           id={`${id}-input`}
@@ -55,7 +57,7 @@ export function Composer({ value, onChange, onSend, disabledReason, busy }: Prop
           onKeyDown={onKeyDown}
           disabled={disabled}
           rows={1}
-          placeholder={disabled ? "" : "Ask about an order or a return…"}
+          placeholder={disabled ? "" : t("placeholder")}
           aria-describedby={`${id}-counter${disabled ? ` ${id}-reason` : ""}`}
           aria-invalid={over > 0}
           className="max-h-40 min-h-11 flex-1 resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 field-sizing-content disabled:bg-slate-100 aria-invalid:border-red-600"
@@ -67,7 +69,7 @@ export function Composer({ value, onChange, onSend, disabledReason, busy }: Prop
           className="min-h-11 rounded-xl bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-50"
           data-testid="chat-send"
         >
-          Send
+          {t("send")}
         </button>
       </div>
       <p
@@ -76,12 +78,12 @@ export function Composer({ value, onChange, onSend, disabledReason, busy }: Prop
         data-testid="char-counter"
       >
         {over > 0
-          ? `${length} / ${MESSAGE_LIMIT}: ${over} too many characters. Shorten the message to send it.`
-          : `${length} / ${MESSAGE_LIMIT}`}
+          ? t("counterOver", { length, limit: MESSAGE_LIMIT, over })
+          : t("counter", { length, limit: MESSAGE_LIMIT })}
       </p>
       {/* Announced once when the limit is crossed, not on every keystroke. */}
       <p className="sr-only" aria-live="polite">
-        {over > 0 ? "Message too long to send." : ""}
+        {over > 0 ? t("tooLongLive") : ""}
       </p>
     </form>
   );

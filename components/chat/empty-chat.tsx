@@ -1,19 +1,19 @@
-const SUGGESTIONS = ["Where is my order 8041?", "What is your return policy?"];
+import { useTranslations } from "next-intl";
 
 /** A new chat: what the assistant can do, and two harmless questions to start with. */
 export function EmptyChat({ onPick }: { onPick: (text: string) => void }) {
+  const t = useTranslations("conversation.empty");
+  // The questions are sent as written, so they are in the conversation's language too.
+  const suggestions = [t("suggestionStatus"), t("suggestionPolicy")];
   return (
     <div
       className="rounded-xl border border-dashed border-slate-300 bg-white p-5"
       data-testid="chat-empty"
     >
-      <h2 className="font-semibold">How can we help?</h2>
-      <p className="mt-1 text-sm text-slate-700">
-        Ask where an order is, what our return terms are, or ask for a return. The assistant can
-        only propose a return: nothing happens until you press Confirm.
-      </p>
+      <h2 className="font-semibold">{t("heading")}</h2>
+      <p className="mt-1 text-sm text-slate-700">{t("intro")}</p>
       <ul className="mt-3 flex flex-wrap gap-2">
-        {SUGGESTIONS.map((s) => (
+        {suggestions.map((s) => (
           <li key={s}>
             <button
               type="button"

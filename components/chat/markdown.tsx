@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { ComponentProps } from "react";
 import ReactMarkdown, { type Components, defaultUrlTransform } from "react-markdown";
 import remarkGfm from "remark-gfm";
@@ -18,7 +19,7 @@ const components: Components = {
       className="font-medium text-brand-700 underline"
     >
       {children}
-      <span className="sr-only"> (opens in a new tab)</span>
+      <NewTab />
     </a>
   ),
   img: ({ src, alt }) =>
@@ -26,7 +27,7 @@ const components: Components = {
       // biome-ignore lint/performance/noImgElement: markdown images are rare and same-origin only
       <img src={src} alt={alt ?? ""} className="max-w-full" />
     ) : (
-      <span className="text-slate-600">[image{alt ? `: ${alt}` : ""}]</span>
+      <BlockedImage alt={alt} />
     ),
   table: ({ children }) => (
     <div className="overflow-x-auto">
@@ -36,6 +37,20 @@ const components: Components = {
   th: ({ children }) => <th className="border border-slate-300 px-2 py-1 text-left">{children}</th>,
   td: ({ children }) => <td className="border border-slate-300 px-2 py-1">{children}</td>,
 };
+
+function NewTab() {
+  const t = useTranslations("conversation.markdown");
+  return <span className="sr-only"> {t("newTab")}</span>;
+}
+
+function BlockedImage({ alt }: { alt?: string }) {
+  const t = useTranslations("conversation.markdown");
+  return (
+    <span className="text-slate-600">
+      [{t("image", { hasAlt: alt ? "yes" : "no", alt: alt ?? "" })}]
+    </span>
+  );
+}
 
 /**
  * Assistant text as safe markdown: raw HTML is dropped (skipHtml, no rehype-raw), unsafe URL

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { type ReactNode, useEffect, useRef } from "react";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { MessageView } from "./message-view";
@@ -13,23 +14,14 @@ type Props = {
   /** An inline error, shown where the next answer would have been. */
   error: ReactNode;
   empty: ReactNode;
-  /** The typing indicator's words, in the conversation's language. */
-  typingLabel?: string;
 };
 
 /**
  * The conversation as a log region: screen readers hear new messages politely, and the view
  * follows the newest message unless the reader has scrolled up to read older ones.
  */
-export function MessageList({
-  messages,
-  renderAction,
-  extraAction,
-  working,
-  error,
-  empty,
-  typingLabel,
-}: Props) {
+export function MessageList({ messages, renderAction, extraAction, working, error, empty }: Props) {
+  const t = useTranslations("conversation");
   const scroller = useRef<HTMLDivElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
@@ -48,7 +40,7 @@ export function MessageList({
       <div
         role="log"
         aria-live="polite"
-        aria-label="Conversation"
+        aria-label={t("log")}
         className="mx-auto flex max-w-3xl flex-col gap-4"
         data-testid="chat-log"
       >
@@ -60,7 +52,7 @@ export function MessageList({
           <MessageView key={i} message={m} renderAction={renderAction} />
         ))}
         {extraAction && renderAction(extraAction)}
-        {working && <TypingIndicator label={typingLabel} />}
+        {working && <TypingIndicator />}
         {error}
       </div>
       <div ref={end} />

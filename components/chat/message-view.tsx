@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { pendingActionOf, toolNote } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
@@ -15,12 +16,13 @@ type Props = {
  * (step markers, outcome data, reasoning, anything unknown) render nothing.
  */
 export function MessageView({ message, renderAction }: Props) {
+  const t = useTranslations("conversation");
   if (message.role === "user") {
     const text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
     return (
       <div className="flex justify-end" data-testid="message-user">
         <p className="max-w-[85%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-white">
-          <span className="sr-only">You: </span>
+          <span className="sr-only">{t("you")} </span>
           {text}
         </p>
       </div>
@@ -55,7 +57,7 @@ export function MessageView({ message, renderAction }: Props) {
   if (rendered.length === 0) return null;
   return (
     <div className="space-y-2" data-testid="message-assistant">
-      <span className="sr-only">Assistant:</span>
+      <span className="sr-only">{t("assistant")}</span>
       {rendered}
     </div>
   );

@@ -1,10 +1,12 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import { createChat } from "@/lib/chat-client/api";
 
 /** Starts a fresh chat (the server retires proposals still open in the other chats). */
 export function NewChatButton() {
+  const t = useTranslations("chat");
   const router = useRouter();
   const creating = useRef(false);
   const [busy, setBusy] = useState(false);
@@ -33,7 +35,7 @@ export function NewChatButton() {
     <div className="flex items-center gap-2">
       {failed && (
         <span role="alert" className="text-sm text-red-700">
-          Could not start a chat. Try again.
+          {t("newChatFailed")}
         </span>
       )}
       <button
@@ -43,7 +45,7 @@ export function NewChatButton() {
         className="min-h-11 rounded-lg bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
         data-testid="new-chat"
       >
-        {busy ? "Starting…" : "New chat"}
+        {busy ? t("newChatStarting") : t("newChat")}
       </button>
     </div>
   );

@@ -1,5 +1,8 @@
+import { useTranslations } from "next-intl";
+
 /** Shown while the assistant works; the dots only bounce for people who allow motion. */
-export function TypingIndicator({ label = "Assistant is typing…" }: { label?: string }) {
+export function TypingIndicator() {
+  const t = useTranslations("conversation");
   return (
     <div
       role="status"
@@ -15,7 +18,7 @@ export function TypingIndicator({ label = "Assistant is typing…" }: { label?: 
           />
         ))}
       </span>
-      {label}
+      {t("typing")}
     </div>
   );
 }

@@ -31,13 +31,17 @@ export type PageFilters = {
   form: FilterForm;
   filters: AuditFilters;
   customer: PersonRow | null;
-  /** Filter values that could not be used, shown to the reader. */
-  problems: string[];
+  /** Filter values that could not be used, shown to the reader (worded by the page). */
+  problems: FilterProblem[];
   before?: AuditKey;
   after?: AuditKey;
   /** True when the customer filter names nobody: the answer is empty, not "everyone". */
   noMatch: boolean;
 };
+
+export type FilterProblem =
+  | { code: "unknown_status" | "unknown_customer" | "bad_from" | "bad_to"; value: string }
+  | { code: "reversed_dates" | "bad_cursor" };
 
 const DAY_MS = 86_400_000;
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -63,11 +67,11 @@ export function parsePageFilters(p: PageParams): PageFilters {
     from: one(p, "from"),
     to: one(p, "to"),
   };
-  const problems: string[] = [];
+  const problems: FilterProblem[] = [];
   const filters: AuditFilters = {};
   const status = z.enum(AUDIT_STATUSES).safeParse(form.status);
   if (status.success) filters.status = status.data;
-  else if (form.status) problems.push(`Unknown status "${form.status}".`);
+  else if (form.status) problems.push({ code: "unknown_status", value: form.status });
   if (form.tool) filters.tool = form.tool;
   if (form.chat) filters.chatId = form.chat;
   let customer: PersonRow | null = null;
@@ -77,16 +81,16 @@ export function parsePageFilters(p: PageParams): PageFilters {
     if (customer) filters.userId = customer.id;
     else {
       noMatch = true;
-      problems.push(`No customer with the email "${form.customer}".`);
+      problems.push({ code: "unknown_customer", value: form.customer });
     }
   }
   const from = form.from ? parseDay(form.from) : null;
   const to = form.to ? parseDay(form.to) : null;
-  if (form.from && !from) problems.push(`"${form.from}" is not a date (YYYY-MM-DD).`);
-  if (form.to && !to) problems.push(`"${form.to}" is not a date (YYYY-MM-DD).`);
+  if (form.from && !from) problems.push({ code: "bad_from", value: form.from });
+  if (form.to && !to) problems.push({ code: "bad_to", value: form.to });
   // "to" is a whole day, inclusive: events before the next midnight.
   const toEnd = to ? new Date(to.getTime() + DAY_MS) : null;
-  if (from && toEnd && from >= toEnd) problems.push("The start date is after the end date.");
+  if (from && toEnd && from >= toEnd) problems.push({ code: "reversed_dates" });
   else {
     if (from) filters.from = from;
     if (toEnd) filters.to = toEnd;
@@ -97,7 +101,7 @@ export function parsePageFilters(p: PageParams): PageFilters {
     try {
       return decodeCursor(raw);
     } catch {
-      problems.push("The page link was damaged; showing the newest events.");
+      problems.push({ code: "bad_cursor" });
       return undefined;
     }
   };

@@ -11,11 +11,11 @@ import type { AuditStatus } from "@/db/schema";
 export type Actor =
   | { kind: "assistant"; model: string | null; promptVersion: string | null }
   | { kind: "customer"; person: PersonRow | null; id: string }
-  | { kind: "system"; why: string };
+  /** Why the server decided: the page words it (audit.action.bySystem). */
+  | { kind: "system"; why: "expired" | "superseded" | "server" };
 
 export type TimelineStep = {
   key: string;
-  label: string;
   at: Date;
   actor: Actor;
   status: AuditStatus | "proposed";
@@ -24,24 +24,6 @@ export type TimelineStep = {
 };
 
 export type ActionLife = { action: StaffActionRow; steps: TimelineStep[] };
-
-const LABEL: Partial<Record<AuditStatus, string>> = {
-  confirmation_required: "Proposed",
-  success: "Confirmed and executed",
-  technical_error: "Confirmed, but the write failed",
-  cancelled: "Cancelled",
-  expired: "Expired",
-  superseded: "Superseded",
-  stale: "Confirm refused: the order had changed",
-  business_error: "Refused by policy",
-  rejected: "Rejected",
-  timeout: "Timed out",
-};
-
-const SYSTEM_WHY: Partial<Record<AuditStatus, string>> = {
-  expired: "nobody confirmed before the deadline",
-  superseded: "a newer proposal or a new chat replaced it",
-};
 
 export function loadActionLife({ actionId }: { actionId: string }): ActionLife | null {
   const action = getActionForStaff({ id: actionId });
@@ -54,12 +36,13 @@ export function loadActionLife({ actionId }: { actionId: string }): ActionLife |
     person: people.get(action.userId) ?? null,
   };
   const decider = (status: AuditStatus): Actor =>
-    action.decidedBy === "system" || SYSTEM_WHY[status]
-      ? { kind: "system", why: SYSTEM_WHY[status] ?? "decided by the server" }
-      : customer;
+    status === "expired" || status === "superseded"
+      ? { kind: "system", why: status }
+      : action.decidedBy === "system"
+        ? { kind: "system", why: "server" }
+        : customer;
   const steps: TimelineStep[] = events.map((e) => ({
     key: `event-${e.id}`,
-    label: LABEL[e.status] ?? e.status,
     at: e.status === "expired" && action.decidedAt ? action.decidedAt : e.at,
     actor:
       e.status === "confirmation_required"
@@ -73,7 +56,6 @@ export function loadActionLife({ actionId }: { actionId: string }): ActionLife |
   if (!steps.some((s) => s.status === "confirmation_required")) {
     steps.unshift({
       key: "proposed",
-      label: "Proposed",
       at: action.createdAt,
       actor: { kind: "assistant", model: action.model, promptVersion: action.promptVersion },
       status: "proposed",

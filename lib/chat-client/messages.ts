@@ -64,7 +64,8 @@ export function findOpenAction(
   return open;
 }
 
-export type ToolNote = { text: string; failed: boolean; running: boolean };
+/** What a tool part says: the wording is the catalogue's (conversation.toolNote), by tool name. */
+export type ToolNote = { tool: string; orderId: string | null; failed: boolean; running: boolean };
 
 function orderIdOf(input: unknown): string | null {
   if (typeof input !== "object" || input === null || !("orderId" in input)) return null;
@@ -72,41 +73,23 @@ function orderIdOf(input: unknown): string | null {
   return typeof id === "string" && /^\d{1,12}$/.test(id) ? id : null;
 }
 
-type ToolWords = { running: string; done: string; failed: string };
+/** The catalogue's arguments for a note: a tool it does not know gets an empty text (no line). */
+export function toolNoteValues(note: ToolNote) {
+  return { tool: note.tool, order: note.orderId ?? "", hasOrder: note.orderId ? "yes" : "no" };
+}
 
-/** Quiet wording per tool. Unknown tools get no note at all. */
-const TOOL_WORDS: Record<string, (order: string) => ToolWords> = {
-  get_order_status: (order) => ({
-    running: `Checking ${order}…`,
-    done: `Checked ${order}`,
-    failed: `Could not check ${order}`,
-  }),
-  get_return_policy: () => ({
-    running: "Looking up the return policy…",
-    done: "Looked up the return policy",
-    failed: "Could not look up the return policy",
-  }),
-  create_return_request: (order) => ({
-    running: `Preparing a return request for ${order}…`,
-    done: `Prepared a return request for ${order}`,
-    failed: `Could not prepare a return request for ${order}`,
-  }),
-};
-
-/** A one-line note for a tool part, or null for parts that are not tool calls or not ours. */
+/** A one-line note for a tool part, or null for parts that are not tool calls. */
 export function toolNote(part: Part): ToolNote | null {
   if (!isToolUIPart(part)) return null;
-  const words = TOOL_WORDS[getToolName(part)];
-  if (!words) return null;
-  const id = orderIdOf("input" in part ? part.input : undefined);
-  const w = words(id ? `order ${id}` : "an order");
+  const tool = getToolName(part);
+  const orderId = orderIdOf("input" in part ? part.input : undefined);
   switch (part.state) {
     case "output-available":
-      return { text: w.done, failed: false, running: false };
+      return { tool, orderId, failed: false, running: false };
     case "output-error":
     case "output-denied":
-      return { text: w.failed, failed: true, running: false };
+      return { tool, orderId, failed: true, running: false };
     default:
-      return { text: w.running, failed: false, running: true };
+      return { tool, orderId, failed: false, running: true };
   }
 }

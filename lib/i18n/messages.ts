@@ -15,6 +15,16 @@ export function messagesFor(locale: Locale): Messages {
   return CATALOGUES[locale];
 }
 
+/** What the conversation needs in both languages (components/chat/conversation-language.tsx). */
+export type ConversationMessages = Pick<Messages, "conversation">;
+
+export function conversationMessages(): Record<Locale, ConversationMessages> {
+  return {
+    en: { conversation: en.conversation },
+    ru: { conversation: ru.conversation },
+  };
+}
+
 /**
  * Server and browser must format dates in the same zone or hydration sees two texts. Order
  * dates are calendar days and audit times are compared with logs, so both are UTC; a component

@@ -13,7 +13,7 @@ test.describe("chat errors on the main server", () => {
     const counter = page.getByTestId("char-counter");
     await chat.composer.fill("a".repeat(2001));
     await expect(counter).toHaveText(
-      "2001 / 2000: 1 too many characters. Shorten the message to send it.",
+      "2001 / 2000: 1 character too many. Shorten the message to send it.",
     );
     await expect(chat.composer).toHaveAttribute("aria-invalid", "true");
     await expect(chat.sendButton).toBeDisabled();

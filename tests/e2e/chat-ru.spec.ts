@@ -17,7 +17,7 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     await chat.startNewChat();
     const o8041 = anna.order("8041");
     const answer = await chat.ask(`Где заказ ${o8041}?`);
-    await expect(answer.getByTestId("tool-activity")).toContainText(`Checked order ${o8041}`);
+    await expect(answer.getByTestId("tool-activity")).toContainText(`Проверен заказ ${o8041}`);
     await expect(answer).toContainText(`Заказ ${o8041}`);
     await expect(answer).toContainText("в пути");
     await expect(chat.cards).toHaveCount(0);

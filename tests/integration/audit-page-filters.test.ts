@@ -42,13 +42,13 @@ describe("/audit URL filters", () => {
     expect(p.filters).toEqual({});
     expect(p.noMatch).toBe(true);
     expect(p.problems).toEqual([
-      'Unknown status "on_fire".',
-      'No customer with the email "nobody@example.com".',
-      '"2026-02-30" is not a date (YYYY-MM-DD).',
-      '"soon" is not a date (YYYY-MM-DD).',
+      { code: "unknown_status", value: "on_fire" },
+      { code: "unknown_customer", value: "nobody@example.com" },
+      { code: "bad_from", value: "2026-02-30" },
+      { code: "bad_to", value: "soon" },
     ]);
     const reversed = parsePageFilters({ from: "2026-03-05", to: "2026-03-01" });
-    expect(reversed.problems).toEqual(["The start date is after the end date."]);
+    expect(reversed.problems).toEqual([{ code: "reversed_dates" }]);
     expect(reversed.filters).toEqual({});
   });
 
@@ -58,7 +58,7 @@ describe("/audit URL filters", () => {
     // A damaged "after" is reported and the intact "before" still applies.
     expect(p.after).toBeUndefined();
     expect(p.before).toEqual(key);
-    expect(p.problems).toEqual(["The page link was damaged; showing the newest events."]);
+    expect(p.problems).toEqual([{ code: "bad_cursor" }]);
     expect(parsePageFilters({ after: encodeCursor(key), before: encodeCursor(key) })).toMatchObject(
       {
         after: key,

@@ -121,7 +121,7 @@ describe("staff read a real conversation", () => {
     expect(decider.kind === "customer" && decider.person?.email).toBe("anna@example.com");
     expect(done.steps[1]!.at.getTime()).toBeGreaterThanOrEqual(done.steps[0]!.at.getTime());
     const cancelled = loadActionLife({ actionId: cancelledAction })!;
-    expect(cancelled.steps.map((s) => s.label)).toEqual(["Proposed", "Cancelled"]);
+    expect(cancelled.steps.map((s) => s.status)).toEqual(["confirmation_required", "cancelled"]);
     expect(loadActionLife({ actionId: "nope" })).toBeNull();
   });
 

@@ -1,9 +1,19 @@
-import { createElement } from "react";
+import { NextIntlClientProvider } from "next-intl";
+import { type ComponentProps, createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "@/components/chat/markdown";
+import en from "@/messages/en.json";
 
-const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text }));
+const html = (text: string) =>
+  renderToStaticMarkup(
+    createElement(
+      NextIntlClientProvider,
+      // children come as the third argument
+      { locale: "en", messages: en } as ComponentProps<typeof NextIntlClientProvider>,
+      createElement(Markdown, { text }),
+    ),
+  );
 
 describe("assistant text is rendered as safe markdown", () => {
   it("renders formatting and tables", () => {

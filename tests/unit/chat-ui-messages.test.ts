@@ -1,6 +1,14 @@
 import type { UIMessage } from "ai";
+import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
-import { collectOutcomes, findOpenAction, toolNote } from "@/lib/chat-client/messages";
+import {
+  collectOutcomes,
+  findOpenAction,
+  toolNote,
+  toolNoteValues,
+} from "@/lib/chat-client/messages";
+import en from "@/messages/en.json";
+import ru from "@/messages/ru.json";
 import { proposal } from "./chat-ui-fixtures";
 
 type Part = UIMessage["parts"][number];
@@ -53,34 +61,46 @@ describe("which proposal blocks the composer", () => {
 describe("tool activity notes", () => {
   const part = (type: string, state: string, input: unknown) =>
     ({ type, toolCallId: "c1", state, input, output: {} }) as unknown as Part;
+  // The words are the catalogue's; ToolActivity picks running/failed/done the same way.
+  const say = (p: Part, locale: "en" | "ru" = "en") => {
+    const note = toolNote(p);
+    if (!note) return null;
+    const t = createTranslator({
+      locale,
+      messages: locale === "en" ? en : ru,
+      namespace: "conversation.toolNote",
+    });
+    const v = toolNoteValues(note);
+    return note.running ? t("running", v) : note.failed ? t("failed", v) : t("done", v);
+  };
 
   it("says quietly what was looked at", () => {
     expect(
       toolNote(part("tool-get_order_status", "output-available", { orderId: "8041" })),
-    ).toEqual({
-      text: "Checked order 8041",
-      failed: false,
-      running: false,
-    });
-    expect(
-      toolNote(part("tool-get_order_status", "input-available", { orderId: "8041" }))?.text,
-    ).toBe("Checking order 8041…");
-    expect(toolNote(part("tool-get_return_policy", "output-available", {}))?.text).toBe(
+    ).toEqual({ tool: "get_order_status", orderId: "8041", failed: false, running: false });
+    expect(say(part("tool-get_order_status", "output-available", { orderId: "8041" }))).toBe(
+      "Checked order 8041",
+    );
+    expect(say(part("tool-get_order_status", "input-available", { orderId: "8041" }))).toBe(
+      "Checking order 8041…",
+    );
+    expect(say(part("tool-get_return_policy", "output-available", {}))).toBe(
       "Looked up the return policy",
     );
-    expect(
-      toolNote(part("tool-get_order_status", "output-error", { orderId: "8041" })),
-    ).toMatchObject({
-      text: "Could not check order 8041",
-      failed: true,
-    });
+    expect(say(part("tool-get_order_status", "output-error", { orderId: "8041" }))).toBe(
+      "Could not check order 8041",
+    );
+    expect(say(part("tool-get_order_status", "output-available", { orderId: "8041" }), "ru")).toBe(
+      "Проверен заказ 8041",
+    );
   });
 
   it("never echoes a made-up order id or an unknown tool", () => {
-    expect(
-      toolNote(part("tool-get_order_status", "output-available", { orderId: "<script>" }))?.text,
-    ).toBe("Checked an order");
-    expect(toolNote(part("tool-delete_everything", "output-error", {}))).toBeNull();
+    expect(say(part("tool-get_order_status", "output-available", { orderId: "<script>" }))).toBe(
+      "Checked an order",
+    );
+    // An unknown tool has no words, so ToolActivity shows no line.
+    expect(say(part("tool-delete_everything", "output-error", {}))).toBe("");
     expect(toolNote({ type: "text", text: "hi" })).toBeNull();
   });
 });

@@ -40,7 +40,8 @@ describe("walk-through scenarios (docs/domain.md), English and Russian", () => {
     expect(en.calls).toEqual([{ toolName: "get_order_status", input: { orderId: "8041" } }]);
     expect(en.steps).toBe(2);
     expect(en.text).toContain("Order 8041 (Wireless headphones) has been on its way since");
-    expect(en.text).toMatch(/expected on \d{1,2} [A-Z][a-z]+/);
+    // English dates as next-intl's "en" writes them: "December 2".
+    expect(en.text).toMatch(/expected on [A-Z][a-z]+ \d{1,2}\b/);
 
     const ru = await annaChat().say("Где находится заказ 8041?");
     expect(ru.calls).toEqual([{ toolName: "get_order_status", input: { orderId: "8041" } }]);
@@ -107,7 +108,7 @@ describe("asking is not requesting", () => {
     expect(turn.text).toContain(
       "Order 7718 (Barista Pro coffee machine, Descaling tablets (6 pack)) was delivered",
     );
-    expect(turn.text).toMatch(/window for this order runs until \d{1,2} [A-Z]/);
+    expect(turn.text).toMatch(/window for this order runs until [A-Z][a-z]+ \d{1,2}\b/);
     expect(turn.text).toContain("tell me the reason, and I'll prepare a request for order 7718");
     expect(rowCounts(core.db).pendingActions).toBe(before);
   });

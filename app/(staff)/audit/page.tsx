@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { AuditFilters } from "@/components/audit/audit-filters";
 import { AuditTable } from "@/components/audit/audit-table";
@@ -17,13 +18,17 @@ import {
   chartRange,
   cursorParam,
   exportHref,
+  type FilterProblem,
   type PageParams,
   parsePageFilters,
 } from "@/lib/audit/page-filters";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { TOOLS } from "@/lib/tools/registry";
 
-export const metadata: Metadata = { title: "Audit" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("audit");
+  return { title: t("heading") };
+}
 export const dynamic = "force-dynamic";
 
 const PAGE_SIZE = 50;
@@ -43,15 +48,29 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const range = chartRange(p.filters);
   const counts = countAuditEventsByStatus(range);
   const people = getPeopleByIds({ ids: rows.flatMap((r) => (r.userId ? [r.userId] : [])) });
+  const t = await getTranslations("audit");
+  const problem = (p: FilterProblem) => {
+    switch (p.code) {
+      case "unknown_status":
+        return t("problems.unknownStatus", { value: p.value });
+      case "unknown_customer":
+        return t("problems.unknownCustomer", { value: p.value });
+      case "bad_from":
+      case "bad_to":
+        return t("problems.badDate", { value: p.value });
+      case "reversed_dates":
+        return t("problems.reversedDates");
+      case "bad_cursor":
+        return t("problems.badCursor");
+    }
+  };
   const href = (changes: Record<string, string | undefined>) => auditHref(p.form, changes);
   return (
     <>
       <AppHeader user={user} width="wide" />
       <main className={`${PAGE_WIDTH.wide} grid gap-4 py-6`}>
-        <h1 className="text-xl font-semibold">Audit</h1>
-        <p className="-mt-2 text-sm text-slate-600">
-          Every tool call, proposal and decision of the assistant, newest first. Times are UTC.
-        </p>
+        <h1 className="text-xl font-semibold">{t("heading")}</h1>
+        <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
         <AuditFilters
           form={p.form}
           tools={TOOLS.map((t) => t.name)}
@@ -64,8 +83,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             className="rounded-md bg-amber-50 p-3 text-sm text-amber-900"
             data-testid="filter-problems"
           >
-            {p.problems.map((m) => (
-              <li key={m}>{m}</li>
+            {p.problems.map((pr) => (
+              <li key={`${pr.code}-${"value" in pr ? pr.value : ""}`}>{problem(pr)}</li>
             ))}
           </ul>
         )}

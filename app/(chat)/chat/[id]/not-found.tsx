@@ -1,7 +1,9 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 
 /** Unknown and someone else's chats look the same (and answer HTTP 404), like the API. */
 export default function ChatNotFound() {
+  const t = useTranslations("chat");
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <div
@@ -9,10 +11,13 @@ export default function ChatNotFound() {
         className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
         data-testid="chat-error"
       >
-        This chat does not exist or is not yours.{" "}
-        <Link href="/chat" className="font-medium underline">
-          Open your chats
-        </Link>
+        {t.rich("notFound", {
+          link: (chunks) => (
+            <Link href="/chat" className="font-medium underline">
+              {chunks}
+            </Link>
+          ),
+        })}
       </div>
     </main>
   );

@@ -4,10 +4,12 @@ import { notFound, redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { ChatScreen } from "@/components/chat/chat-screen";
+import { ClientMessages } from "@/components/client-messages";
 import { getCurrentUser } from "@/lib/auth/session";
 import { getChatView } from "@/lib/chat/service";
 import { parseChatSnapshot } from "@/lib/chat-client/schemas";
 import { isAppError } from "@/lib/errors";
+import { conversationMessages } from "@/lib/i18n/messages";
 
 export const dynamic = "force-dynamic";
 export async function generateMetadata(): Promise<Metadata> {
@@ -26,7 +28,9 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   return (
     <div className="flex h-dvh flex-col">
       <AppHeader user={user} width="full" />
-      <ChatScreen chatId={id} initial={initial} />
+      <ClientMessages namespaces={["chat"]}>
+        <ChatScreen chatId={id} initial={initial} conversation={conversationMessages()} />
+      </ClientMessages>
     </div>
   );
 }

@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { ActionLifeView } from "@/components/audit/action-life";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadActionLife } from "@/lib/audit/timeline";
 
-export const metadata: Metadata = { title: "Pending action" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("audit.meta");
+  return { title: t("action") };
+}
 export const dynamic = "force-dynamic";
 
 /** One pending action's life, linked from the transcript view. */
@@ -14,8 +18,9 @@ export default async function AuditActionPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const life = loadActionLife({ actionId: id });
   if (!life) notFound();
+  const t = await getTranslations("audit.crumbs");
   return (
-    <AuditDetailShell user={user} crumb="action">
+    <AuditDetailShell user={user} crumb={t("action")}>
       <ActionLifeView life={life} />
     </AuditDetailShell>
   );

@@ -1,16 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { ActionLifeView } from "@/components/audit/action-life";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
-import { formatDuration, formatUtc } from "@/components/audit/format";
 import { JsonView } from "@/components/audit/json-view";
 import { StatusBadge } from "@/components/audit/status-badge";
+import { Duration, UtcTime } from "@/components/audit/utc-time";
 import { getAuditEvent, getPeopleByIds } from "@/db/queries/audit";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadActionLife } from "@/lib/audit/timeline";
 
-export const metadata: Metadata = { title: "Audit event" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("audit.meta");
+  return { title: t("event") };
+}
 export const dynamic = "force-dynamic";
 
 export default async function AuditEventPage({ params }: { params: Promise<{ id: string }> }) {
@@ -19,31 +23,29 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
   if (!/^[1-9]\d{0,15}$/.test(id)) notFound();
   const event = getAuditEvent({ id: Number(id) });
   if (!event) notFound();
+  const t = await getTranslations("audit");
   const person = event.userId
     ? getPeopleByIds({ ids: [event.userId] }).get(event.userId)
     : undefined;
   const life = event.actionId ? loadActionLife({ actionId: event.actionId }) : null;
+  const code = (value: string | null) =>
+    value === null ? "—" : <code translate="no">{value}</code>;
   const facts: [string, React.ReactNode][] = [
-    [
-      "Time",
-      <time key="t" dateTime={event.at.toISOString()}>
-        {formatUtc(event.at)}
-      </time>,
-    ],
-    ["Customer", person ? `${person.name} <${person.email}>` : (event.userId ?? "—")],
-    ["Tool", <code key="tool">{event.tool}</code>],
-    ["Access", event.access ?? "— (not a registered tool)"],
-    ["Status", <StatusBadge key="s" status={event.status} />],
-    ["Error code", event.errorCode ?? "—"],
-    ["Duration", formatDuration(event.durationMs)],
-    ["Prompt version", event.promptVersion ?? "—"],
-    ["Model", event.model ?? "—"],
-    ["Tool call id", event.toolCallId ?? "—"],
+    [t("table.time"), <UtcTime key="t" at={event.at} />],
+    [t("table.customer"), person ? `${person.name} <${person.email}>` : (event.userId ?? "—")],
+    [t("table.tool"), code(event.tool)],
+    [t("table.access"), event.access ? t("access", { access: event.access }) : t("event.noAccess")],
+    [t("table.status"), <StatusBadge key="s" status={event.status} />],
+    [t("event.errorCode"), code(event.errorCode)],
+    [t("table.duration"), <Duration key="d" ms={event.durationMs} />],
+    [t("event.promptVersion"), code(event.promptVersion)],
+    [t("table.model"), code(event.model)],
+    [t("event.toolCallId"), code(event.toolCallId)],
   ];
   return (
-    <AuditDetailShell user={user} crumb={`event ${event.id}`}>
+    <AuditDetailShell user={user} crumb={t("crumbs.event", { id: event.id })}>
       <h1 className="text-xl font-semibold" data-testid="event-heading">
-        Audit event {event.id}
+        {t("event.heading", { id: event.id })}
       </h1>
       <section className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4">
         <dl
@@ -64,26 +66,26 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
               className="text-brand-700 underline"
               data-testid="event-transcript-link"
             >
-              Open the chat transcript
+              {t("openTranscript")}
             </Link>
             <Link
               href={`/audit?chat=${encodeURIComponent(event.chatId)}`}
               className="text-brand-700 underline"
             >
-              All events of this chat
+              {t("event.chatEvents")}
             </Link>
           </p>
         )}
         <div className="grid gap-4 md:grid-cols-2">
-          <JsonView label="Arguments" value={event.arguments} testId="event-arguments" />
-          <JsonView label="Result" value={event.result} testId="event-result" />
+          <JsonView label={t("event.arguments")} value={event.arguments} testId="event-arguments" />
+          <JsonView label={t("action.result")} value={event.result} testId="event-result" />
         </div>
       </section>
       {life ? (
         <ActionLifeView life={life} />
       ) : (
         event.actionId && (
-          <p className="text-sm text-slate-600">The action {event.actionId} no longer exists.</p>
+          <p className="text-sm text-slate-600">{t("event.actionGone", { id: event.actionId })}</p>
         )
       )}
     </AuditDetailShell>

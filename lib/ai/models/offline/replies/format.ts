@@ -1,20 +1,26 @@
 /**
- * Dates, money and lists for replies. Dates are rendered in UTC so the same tool result gives the
- * same sentence on every machine (the model must be deterministic).
+ * Dates, money and lists for replies, with the app's formatter (next-intl) in the reply's
+ * language. Dates are rendered in UTC so the same tool result gives the same sentence on every
+ * machine (the model must be deterministic).
  */
+import { createFormatter } from "next-intl";
 import type { Lang } from "../text";
 
-const LOCALE: Record<Lang, string> = { en: "en-GB", ru: "ru-RU" };
 const DAY_MS = 86_400_000;
+// onError rethrows: an unknown currency falls back to plain digits below instead of a logged error.
+const formatter = (lang: Lang) =>
+  createFormatter({
+    locale: lang,
+    timeZone: "UTC",
+    onError: (e) => {
+      throw e;
+    },
+  });
 
 export function day(iso: string, lang: Lang): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(LOCALE[lang], {
-    day: "numeric",
-    month: "long",
-    timeZone: "UTC",
-  }).format(d);
+  return formatter(lang).dateTime(d, { day: "numeric", month: "long" });
 }
 
 /** The delivery date plus the window, as the policy counts it (days from delivery). */
@@ -24,7 +30,7 @@ export function plusDays(iso: string, days: number): string {
 
 export function money(minor: number, currency: string, lang: Lang): string {
   try {
-    return new Intl.NumberFormat(LOCALE[lang], { style: "currency", currency }).format(minor / 100);
+    return formatter(lang).number(minor / 100, { style: "currency", currency });
   } catch {
     return `${(minor / 100).toFixed(2)} ${currency}`;
   }
