@@ -45,6 +45,15 @@ export async function AppHeader({
             {t("audit")}
           </Link>
         )}
+        {user.role === "staff" && (
+          <Link
+            href="/audit/metrics"
+            className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
+            data-testid="nav-metrics"
+          >
+            {t("metrics")}
+          </Link>
+        )}
         <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
           {/* Hidden on a phone, where the row has room for the controls only. */}
           <span

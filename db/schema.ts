@@ -4,7 +4,14 @@
  * milliseconds (`timestamp_ms`) so ordering and range filters are plain integer comparisons.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { ACTION_STATUSES, LOCALES } from "./constants";
 
 const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
@@ -300,4 +307,65 @@ export const auditEvents = sqliteTable(
     // One action's life in the order it was written.
     index("audit_action_idx").on(t.actionId, t.id),
   ],
+);
+
+// ---------------------------------------------------------------- model metrics
+
+export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
+export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];
+
+/**
+ * One row per model call: the chat turn's tool loop (all its steps), a summary fold, a triage.
+ * Measurements and ids only: the customer's text stays in `messages`, tool arguments in
+ * `audit_events`; a turn row points at its assistant message.
+ */
+export const modelCalls = sqliteTable(
+  "model_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** When the call started. */
+    at: ms("at").notNull(),
+    kind: text("kind", { enum: MODEL_CALL_KINDS }).notNull(),
+    userId: text("user_id"),
+    chatId: text("chat_id"),
+    /** The assistant message a turn produced; null for summaries, triage and failed turns. */
+    messageId: text("message_id"),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    /** The provider's id of the last response (one per step; the last one answered). */
+    responseId: text("response_id"),
+    promptVersion: text("prompt_version").notNull(),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    /** From the request to the first streamed part (text or tool call); null if none came. */
+    ttftMs: integer("ttft_ms"),
+    latencyMs: integer("latency_ms").notNull(),
+    finishReason: text("finish_reason"),
+    steps: integer("steps").notNull(),
+    /** Tool names in call order (the arguments are in the audit trail). */
+    toolCalls: text("tool_calls", { mode: "json" }).$type<string[]>().notNull(),
+    /** Why the call produced no answer (model_error, aborted, save_failed); null if it did. */
+    error: text("error"),
+  },
+  (t) => [
+    index("model_calls_at_idx").on(t.at),
+    index("model_calls_chat_at_idx").on(t.chatId, t.at),
+  ],
+);
+
+/**
+ * Daily counters for the staff metrics page, kept by the writers in the same transaction as the
+ * row they count (audit events, model calls), so a range costs one primary-key range read of a
+ * few rows per day however many events it covers. `day` is UTC days since the epoch; `name`
+ * says what is counted and `key` splits it (a tool and status, a latency bucket, a model).
+ */
+export const metricsDaily = sqliteTable(
+  "metrics_daily",
+  {
+    day: integer("day").notNull(),
+    name: text("name").notNull(),
+    key: text("key").notNull().default(""),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.name, t.key] })],
 );

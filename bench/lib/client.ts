@@ -1,7 +1,10 @@
 /**
  * A customer over real HTTP, as a non-browser API client would be: sign in for a session
- * cookie, then call the API with it. Used by the load benchmark and the system tests.
+ * cookie, then call the API with it. Used by the load benchmark and the system tests. Sign-in
+ * and new chats go through the typed client (lib/api-client); turns and decisions stay raw,
+ * because the benchmark times the bytes and the hostile suite checks exact answers.
  */
+import { type ApiClient, createApiClient } from "@/lib/api-client";
 
 export const DEMO_PASSWORD = "returns-demo";
 
@@ -29,25 +32,20 @@ export function pendingActionOf(chunks: Chunk[]): PendingActionPart | null {
 export class HttpCustomer {
   private constructor(
     readonly base: string,
-    readonly cookie: string,
+    readonly api: ApiClient,
     readonly email: string,
   ) {}
 
+  /** The session cookie, for requests made by hand (hostile cases). */
+  get cookie(): string {
+    return this.api.cookieHeader;
+  }
+
   static async signIn(base: string, email: string, password = DEMO_PASSWORD) {
-    const res = await fetch(`${base}/api/auth/sign-in/email`, {
-      method: "POST",
-      // Node's fetch sends Sec-Fetch-Mode, so better-auth (rightly) wants the Origin a
-      // browser would send for a same-origin POST.
-      headers: { "content-type": "application/json", origin: base },
-      body: JSON.stringify({ email, password }),
-    });
-    if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${await res.text()}`);
-    const cookie = res.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    await res.arrayBuffer();
-    return new HttpCustomer(base, cookie, email);
+    const api = createApiClient({ baseUrl: base });
+    const r = await api.signIn(email, password);
+    if (!r.ok) throw new Error(`sign-in ${email}: ${r.status} ${r.error?.message ?? ""}`);
+    return new HttpCustomer(base, api, email);
   }
 
   fetch(path: string, init: RequestInit = {}): Promise<Response> {
@@ -59,10 +57,9 @@ export class HttpCustomer {
   }
 
   async newChat(): Promise<string> {
-    const res = await this.fetch("/api/chats", { method: "POST" });
-    const body = (await res.json()) as { chat?: { id: string } };
-    if (res.status !== 201 || !body.chat) throw new Error(`new chat: ${res.status}`);
-    return body.chat.id;
+    const r = await this.api.createChat();
+    if (!r.ok) throw new Error(`new chat: ${r.status} ${r.error?.message ?? ""}`);
+    return r.data.id;
   }
 
   /** One chat turn, read to the end. Throws on anything but a 200 stream. */

@@ -13,7 +13,9 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText } from "ai";
 import { z } from "zod";
+import { measuredCall } from "./model-calls";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
+import { modelInfo } from "./models/info";
 import {
   detectLanguage,
   EMPTY_FACTS,
@@ -202,24 +204,39 @@ export async function summarizeConversation({
   previousSummary,
   provider,
   model,
+  chat,
 }: {
   messages: readonly SummaryMessage[];
   previousSummary?: string | null;
   provider: "offline" | "openai";
   /** The hosted model; default the configured one (getChatModel). */
   model?: LanguageModelV3;
+  /** Whose chat is folded, for the stored model-call row. */
+  chat?: { chatId: string; userId: string };
 }): Promise<string> {
   if (provider === "offline") return offlineSummary({ messages, previousSummary });
   const previous = previousSummary?.trim()
     ? `<previous_summary>\n${previousSummary.replace(/</g, "‹").replace(/>/g, "›")}\n</previous_summary>\n\n`
     : "";
-  const { text } = await generateText({
-    model: model ?? getChatModel().model,
-    system: SUMMARY_PROMPT.text,
-    prompt: `${previous}<transcript>\n${transcript(messages)}\n</transcript>`,
-    maxRetries: MODEL_CALL_SETTINGS.maxRetries,
-    // Runs after the answer is out, but a hung provider must not leave work dangling forever.
-    abortSignal: AbortSignal.timeout(SUMMARY_TIMEOUT_MS),
-  });
+  const target = model ?? getChatModel().model;
+  const { text } = await measuredCall(
+    {
+      kind: "summary",
+      provider: modelInfo().provider,
+      model: target.modelId,
+      promptVersion: SUMMARY_PROMPT.version,
+      chatId: chat?.chatId,
+      userId: chat?.userId,
+    },
+    () =>
+      generateText({
+        model: target,
+        system: SUMMARY_PROMPT.text,
+        prompt: `${previous}<transcript>\n${transcript(messages)}\n</transcript>`,
+        maxRetries: MODEL_CALL_SETTINGS.maxRetries,
+        // Runs after the answer is out, but a hung provider must not leave work dangling forever.
+        abortSignal: AbortSignal.timeout(SUMMARY_TIMEOUT_MS),
+      }),
+  );
   return text.trim().slice(0, MAX_CHARS);
 }

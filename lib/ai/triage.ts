@@ -9,6 +9,7 @@ import { generateText, Output } from "ai";
 import { saveChatTriage } from "@/db/queries/audit-transcript";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
 import { AppError } from "@/lib/errors";
+import { measuredCall } from "./model-calls";
 import { getChatModel } from "./models";
 import { modelInfo } from "./models/info";
 import { TRIAGE_PROMPT_VERSION, TRIAGE_SYSTEM, transcriptText } from "./triage-prompt";
@@ -23,18 +24,29 @@ import {
 
 const MODEL_TIMEOUT_MS = 30_000;
 
-async function triageByModel(t: Transcript): Promise<Triage> {
+async function triageByModel(t: Transcript, chatId: string): Promise<Triage> {
+  const info = modelInfo();
   try {
-    const { output } = await generateText({
-      model: getChatModel().model,
-      system: TRIAGE_SYSTEM,
-      prompt: transcriptText(t),
-      output: Output.object({ schema: TRIAGE_OUTPUT, name: "triage" }),
-      temperature: 0,
-      // Staff press the button again if it fails; retries would only make it feel hung.
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
-    });
+    const { output } = await measuredCall(
+      {
+        kind: "triage",
+        provider: info.provider,
+        model: info.id,
+        promptVersion: TRIAGE_PROMPT_VERSION,
+        chatId,
+      },
+      () =>
+        generateText({
+          model: getChatModel().model,
+          system: TRIAGE_SYSTEM,
+          prompt: transcriptText(t),
+          output: Output.object({ schema: TRIAGE_OUTPUT, name: "triage" }),
+          temperature: 0,
+          // Staff press the button again if it fails; retries would only make it feel hung.
+          maxRetries: 0,
+          abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
+        }),
+    );
     return normalizeTriage(output);
   } catch (err) {
     // The name and message say enough (e.g. NoObjectGeneratedError: response did not match
@@ -58,7 +70,7 @@ export async function triageChat({
   const info = modelInfo();
   const byModel = info.provider === "openai";
   const triage = byModel
-    ? await triageByModel(transcript)
+    ? await triageByModel(transcript, chatId)
     : triageByRules(transcript.messages, transcript.actions);
   const stored = STORED_TRIAGE.parse({
     triage,

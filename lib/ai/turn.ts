@@ -23,6 +23,12 @@ import { detectLanguage } from "@/lib/chat/language";
 import { loadTurnHistory, saveTurn } from "@/lib/chat/persist";
 import type { ChatUIMessage } from "@/lib/chat/types";
 import { toModelMessages } from "./history";
+import {
+  describeSteps,
+  ModelCallMeter,
+  type ModelCallRecord,
+  recordModelCall,
+} from "./model-calls";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "./prompts";
 import { auditUnroutableCall, buildAiTools } from "./tools";
@@ -57,6 +63,21 @@ export async function runChatTurn({
   let proposal: PendingActionDto | null = null;
   let failed = false;
   let usage: LanguageModelUsage | undefined;
+  let measured: ModelCallRecord | undefined;
+  const meter = new ModelCallMeter();
+  const call = (): ModelCallRecord => ({
+    kind: "turn",
+    startedAt: meter.startedAt,
+    userId,
+    chatId: chat.id,
+    provider: info.provider,
+    model: info.id,
+    promptVersion: ACTIVE_PROMPT_VERSION,
+    firstOfChat: history.length === 0 && chat.summarizedThrough === 0,
+    steps: 0,
+    toolCalls: [],
+    ...meter.measure(),
+  });
 
   const stream = createUIMessageStream<ChatUIMessage>({
     generateId: () => assistantId,
@@ -79,6 +100,7 @@ export async function runChatTurn({
         tools,
         stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null],
         ...MODEL_CALL_SETTINGS,
+        onChunk: meter.onChunk,
         experimental_repairToolCall: async ({ toolCall }) => {
           await auditUnroutableCall(toolCall, ctx);
           return null;
@@ -101,6 +123,7 @@ export async function runChatTurn({
 
       const steps = await result.steps;
       usage = await result.totalUsage;
+      measured = { ...call(), ...describeSteps(steps, usage) };
       const last = steps.at(-1);
       const closing = proposal
         ? proposalText(proposal, lang)
@@ -119,6 +142,7 @@ export async function runChatTurn({
           // Nothing of this turn is kept, so neither is a card it may have proposed.
           const pending = proposal as PendingActionDto | null;
           if (pending) withdrawProposal({ actionId: pending.id });
+          recordModelCall({ ...call(), ...measured, error: isAborted ? "aborted" : "model_error" });
           return;
         }
         saveTurn({
@@ -128,9 +152,11 @@ export async function runChatTurn({
           model: info.id,
           promptVersion: ACTIVE_PROMPT_VERSION,
           usage: usage ?? null,
+          modelCall: measured ?? call(),
         });
       } catch (err) {
         console.error("[returns-desk] could not save the turn", err);
+        recordModelCall({ ...call(), ...measured, error: "save_failed" });
         const pending = proposal as PendingActionDto | null;
         if (pending) withdrawProposal({ actionId: pending.id });
         return;

@@ -13,6 +13,7 @@ import {
   listAuditEvents,
 } from "@/db/queries/audit";
 import { AUDIT_STATUSES } from "@/db/schema";
+import type { AuditEvent } from "@/lib/api/schemas";
 import { AppError } from "@/lib/errors";
 import { describeZodError } from "@/lib/http/respond";
 
@@ -75,24 +76,9 @@ export function decodeCursor(cursor: string): AuditKey {
   return { at: Number(parts[1]), id: Number(parts[2]) };
 }
 
-/** docs/api.md AuditEvent. `id` is a string: clients must not do arithmetic on it, and it leaves
- *  room for ids larger than a JSON number holds exactly. */
-export type AuditEvent = {
-  id: string;
-  at: string;
-  userId: string | null;
-  chatId: string | null;
-  actionId: string | null;
-  toolCallId: string | null;
-  tool: string;
-  access: "read" | "write" | null;
-  status: AuditRow["status"];
-  errorCode: string | null;
-  durationMs: number | null;
-  arguments: unknown;
-  promptVersion: string | null;
-  model: string | null;
-};
+/** docs/api.md AuditEvent (lib/api/schemas.ts). `id` is a string: clients must not do arithmetic
+ *  on it, and it leaves room for ids larger than a JSON number holds exactly. */
+export type { AuditEvent };
 
 export function toAuditEvent(r: AuditRow): AuditEvent {
   return {

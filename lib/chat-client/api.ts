@@ -1,75 +1,33 @@
 /**
- * Browser-side calls to the chat and action API (docs/api.md). Every answer is parsed; an answer that
- * does not parse is reported as a failure rather than rendered half-understood.
+ * Browser-side calls to the chat and action API (docs/api.md), over the typed client
+ * (lib/api-client). Every answer is parsed; an answer that does not parse is reported as a
+ * failure rather than rendered half-understood.
  */
-import type { z } from "zod";
-import { type ApiErrorInfo, parseApiError } from "./errors";
+import { type ApiResult, createApiClient } from "@/lib/api-client";
+import type { ApiErrorInfo } from "./errors";
 import {
   ACTION_STATUSES,
   type ActionResult,
   type ActionStatus,
-  CancelResponseSchema,
-  ChatListSchema,
   type ChatSnapshot,
-  ChatSnapshotSchema,
   type ChatSummary,
-  ConfirmResponseSchema,
-  CreatedChatSchema,
-  parseChatSnapshot,
 } from "./schemas";
 
-export type ApiResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; status: number; error: ApiErrorInfo | null };
+export type { ApiResult };
 
-async function call<S extends z.ZodType>(
-  url: string,
-  schema: S,
-  method: "GET" | "POST" = "GET",
-): Promise<ApiResult<z.output<S>>> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      credentials: "same-origin",
-      headers: { accept: "application/json" },
-      cache: "no-store",
-    });
-  } catch {
-    return { ok: false, status: 0, error: null };
-  }
-  const text = await response.text();
-  if (!response.ok) return { ok: false, status: response.status, error: parseApiError(text) };
-  const parsed = safeJson(text, schema);
-  return parsed === undefined
-    ? { ok: false, status: response.status, error: null }
-    : { ok: true, data: parsed };
+/** Same origin: the browser sends the session cookie itself. */
+const api = createApiClient();
+
+export function fetchChatSnapshot(id: string): Promise<ApiResult<ChatSnapshot>> {
+  return api.getChat(id);
 }
 
-function safeJson<S extends z.ZodType>(text: string, schema: S): z.output<S> | undefined {
-  try {
-    const result = schema.safeParse(JSON.parse(text));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
-  }
+export function fetchChats(): Promise<ApiResult<ChatSummary[]>> {
+  return api.listChats();
 }
 
-export async function fetchChatSnapshot(id: string): Promise<ApiResult<ChatSnapshot>> {
-  const r = await call(`/api/chats/${encodeURIComponent(id)}`, ChatSnapshotSchema);
-  if (!r.ok) return r;
-  const snapshot = parseChatSnapshot(r.data);
-  return snapshot ? { ok: true, data: snapshot } : { ok: false, status: 200, error: null };
-}
-
-export async function fetchChats(): Promise<ApiResult<ChatSummary[]>> {
-  const r = await call("/api/chats", ChatListSchema);
-  return r.ok ? { ok: true, data: r.data.chats } : r;
-}
-
-export async function createChat(): Promise<ApiResult<ChatSummary>> {
-  const r = await call("/api/chats", CreatedChatSchema, "POST");
-  return r.ok ? { ok: true, data: r.data.chat } : r;
+export function createChat(): Promise<ApiResult<ChatSummary>> {
+  return api.createChat();
 }
 
 /** How a confirm/cancel ended, in terms the card can show. */
@@ -92,14 +50,13 @@ export async function decideAction(
   action: { id: string; chatId: string },
   verb: "confirm" | "cancel",
 ): Promise<Decision> {
-  const url = `/api/actions/${encodeURIComponent(action.id)}/${verb}`;
   if (verb === "confirm") {
-    const r = await call(url, ConfirmResponseSchema, "POST");
+    const r = await api.confirmAction(action.id);
     return r.ok
       ? { kind: "executed", result: r.data.result }
       : settleFailure(r, action.chatId, action.id);
   }
-  const r = await call(url, CancelResponseSchema, "POST");
+  const r = await api.cancelAction(action.id);
   return r.ok ? { kind: "cancelled" } : settleFailure(r, action.chatId, action.id);
 }
 

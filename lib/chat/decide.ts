@@ -4,6 +4,8 @@
  */
 import "server-only";
 import { type ConfirmResult, cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
+import type { DecisionAudit } from "@/lib/api/schemas";
+import { decisionAudit } from "@/lib/audit/decision";
 import { AppError } from "@/lib/errors";
 import { recordOutcome } from "./service";
 import type { ActionOutcomeStatus } from "./types";
@@ -11,7 +13,16 @@ import type { ActionOutcomeStatus } from "./types";
 /** Decisions that end an action for a reason other than the click: still worth a note. */
 const NOTED_ERRORS = new Set(["expired", "stale", "superseded"]);
 
-export function confirm({ actionId, userId }: { actionId: string; userId: string }): ConfirmResult {
+/** A decision's answer also names the audit status it left (docs/api.md extension, see README). */
+type WithAudit<T> = T & { audit: DecisionAudit | null };
+
+export function confirm({
+  actionId,
+  userId,
+}: {
+  actionId: string;
+  userId: string;
+}): WithAudit<ConfirmResult> {
   try {
     const out = confirmAction({ actionId, userId });
     const { requestId, orderId, createdNow } = out.result;
@@ -21,7 +32,7 @@ export function confirm({ actionId, userId }: { actionId: string; userId: string
         outcome: { actionId, status: "executed", result: { requestId, orderId, createdNow } },
       }),
     );
-    return out;
+    return { ...out, audit: decisionAudit({ actionId }) };
   } catch (err) {
     noteFailure(err, actionId, userId);
     throw err;
@@ -34,7 +45,7 @@ export function cancel({ actionId, userId }: { actionId: string; userId: string 
     noteQuietly(() =>
       recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } }),
     );
-    return out;
+    return { ...out, audit: decisionAudit({ actionId }) };
   } catch (err) {
     noteFailure(err, actionId, userId);
     throw err;

@@ -32,6 +32,7 @@ export async function foldLongChat({
       messages: older.map(rowToUIMessage),
       previousSummary: chat.summary,
       provider: modelInfo().provider,
+      chat: { chatId, userId },
     });
     saveChatSummary({ chatId, summary, throughSeq: through });
     return true;

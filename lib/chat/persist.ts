@@ -6,7 +6,9 @@ import "server-only";
 import type { LanguageModelUsage } from "ai";
 import { z } from "zod";
 import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/db/queries/chats";
+import { writeTransaction } from "@/db/queries/tx";
 import { getActionsForUser } from "@/lib/actions";
+import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
 import type { ChatUIMessage } from "./types";
 
 const PART = z.looseObject({ type: z.string() });
@@ -70,6 +72,7 @@ export function saveTurn({
   model,
   promptVersion,
   usage,
+  modelCall,
 }: {
   chat: ChatRow;
   userMessage: ChatUIMessage;
@@ -77,22 +80,27 @@ export function saveTurn({
   model: string;
   promptVersion: string;
   usage: LanguageModelUsage | null;
+  /** The turn's measurements, stored with its messages (one transaction). */
+  modelCall?: ModelCallRecord;
 }): void {
   const firstText = userMessage.parts.find((p) => p.type === "text");
-  appendMessages({
-    chatId: chat.id,
-    title: firstText && "text" in firstText ? titleFrom(firstText.text) : null,
-    items: [
-      { id: userMessage.id, role: "user", parts: userMessage.parts },
-      {
-        id: assistantMessage.id,
-        role: "assistant",
-        // Streaming states are a transport detail; stored text is final.
-        parts: assistantMessage.parts,
-        model,
-        promptVersion,
-        usage,
-      },
-    ],
+  writeTransaction(() => {
+    appendMessages({
+      chatId: chat.id,
+      title: firstText && "text" in firstText ? titleFrom(firstText.text) : null,
+      items: [
+        { id: userMessage.id, role: "user", parts: userMessage.parts },
+        {
+          id: assistantMessage.id,
+          role: "assistant",
+          // Streaming states are a transport detail; stored text is final.
+          parts: assistantMessage.parts,
+          model,
+          promptVersion,
+          usage,
+        },
+      ],
+    });
+    if (modelCall) recordModelCall({ ...modelCall, messageId: assistantMessage.id });
   });
 }

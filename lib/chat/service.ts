@@ -20,13 +20,14 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
+import type { ChatSummary } from "@/lib/api/schemas";
 import { AppError } from "@/lib/errors";
 import { outcomeText } from "./app-text";
 import { detectLanguage } from "./language";
 import { rowToUIMessage, withCurrentActions } from "./persist";
 import type { ActionOutcome, ChatUIMessage } from "./types";
 
-export type ChatSummary = { id: string; createdAt: string; title: string | null };
+export type { ChatSummary };
 
 const summary = (c: ChatRow): ChatSummary => ({
   id: c.id,

@@ -27,4 +27,6 @@ export const COMMENT = z
   .transform((v) => (v == null ? null : collapseWhitespace(v) || null))
   .refine((v) => v === null || [...v].length <= COMMENT_MAX_CHARS, {
     message: `comment must be at most ${COMMENT_MAX_CHARS} characters`,
-  });
+  })
+  // A transform's output type is invisible to JSON Schema; say it for the OpenAPI document.
+  .meta({ override: { type: ["string", "null"] } });

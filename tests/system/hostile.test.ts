@@ -5,6 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractProblems } from "../helpers/contract";
 import { authCases } from "./hostile/cases-auth";
 import { idCases } from "./hostile/cases-ids";
 import { messageCases } from "./hostile/cases-messages";
@@ -84,6 +85,13 @@ describe("hostile requests against the production server", () => {
       expect(typeof body.error?.message, context).toBe("string");
     }
     expect(snapshot(db), `${c.name}: the database changed`).toEqual(before);
+    // Whatever our API answered is in its OpenAPI document (endpoint, status, body, error
+    // code). `code: null` cases are answered by the framework before our code runs.
+    if (c.code !== null) {
+      const contentType = res.headers["content-type"];
+      const observed = { method: c.method ?? "GET", path: fill(c.path), ...res, contentType };
+      expect(contractProblems(observed), context).toEqual([]);
+    }
   });
 
   it("answers someone else's action and chat byte for byte like unknown ones", async () => {
@@ -135,6 +143,9 @@ describe("hostile requests against the production server", () => {
       }),
     });
     expect(res.status).toBe(200);
+    const path = `/api/actions/${vars.pendingAction}/confirm`;
+    const contentType = res.headers["content-type"];
+    expect(contractProblems({ method: "POST", path, ...res, contentType })).toEqual([]);
     const body = JSON.parse(res.text) as {
       result: {
         orderId: string;

@@ -10,6 +10,12 @@ type Expect =
   | {
       class: "create_return_request";
       args: { orderId: string; reason: "damaged" | "defective" | "other"; comment: string | null };
+    }
+  /** Two requests in one message: the lookups answered and the return proposed, in one turn. */
+  | {
+      class: "status_and_create";
+      orderIds: string[];
+      args: { orderId: string; reason: "damaged" | "defective" | "other"; comment: string | null };
     };
 export type Row = { say: string | string[]; lang: "en" | "ru"; expect: Expect };
 
@@ -19,6 +25,12 @@ const create = (
   reason: "damaged" | "defective" | "other",
   comment: string | null = null,
 ): Expect => ({ class: "create_return_request", args: { orderId, reason, comment } });
+const statusAndCreate = (
+  orderIds: string[],
+  orderId: string,
+  reason: "damaged" | "defective" | "other",
+  comment: string | null = null,
+): Expect => ({ class: "status_and_create", orderIds, args: { orderId, reason, comment } });
 const policy: Expect = { class: "get_return_policy" };
 const clarify: Expect = { class: "clarify" };
 const refuse: Expect = { class: "refuse" };
@@ -169,6 +181,31 @@ export const UTTERANCES: Row[] = [
   ru(
     "Оформите возврат по заказу 7718: товар пришёл повреждённым, крышка треснула.",
     create("7718", "damaged", "Крышка треснула"),
+  ),
+  // A follow-up that refers to the order of the turn before ("it", "then", "его", "тогда").
+  en(
+    ["Was 7718 delivered?", "Then please take it back, it doesn't work"],
+    create("7718", "defective"),
+  ),
+  ru(
+    ["Доставлен ли заказ 7718?", "Тогда верните его, он не работает"],
+    create("7718", "defective"),
+  ),
+  // ...but nothing refers back here: ask, do not reuse the earlier order.
+  en(["Where is order 8041?", "I want to return something"], clarify),
+  en(["Was 7718 delivered?", "Please file a return for a damaged item."], clarify),
+  // Two requests in one message: the status answered and the return proposed in one turn.
+  en(
+    "What's the status of 3004? Also I'd like to return 7718, it's defective",
+    statusAndCreate(["3004"], "7718", "defective"),
+  ),
+  ru(
+    "Какой статус у заказа 3004? И ещё хочу вернуть 7718, он бракованный",
+    statusAndCreate(["3004"], "7718", "defective"),
+  ),
+  en(
+    "I'd like to return 7718, it arrived damaged. And where is 8041?",
+    statusAndCreate(["8041"], "7718", "damaged"),
   ),
   // Something missing: one clarifying question, nothing invented
   en("Please file a return for a damaged item.", clarify),

@@ -19,7 +19,8 @@ beforeAll(async () => {
 type Observed =
   | { class: "no_tool_reply" | "clarify" | "refuse" | "get_return_policy" }
   | { class: "get_order_status"; orderIds: string[] }
-  | { class: "create_return_request"; args: unknown };
+  | { class: "create_return_request"; args: unknown }
+  | { class: "status_and_create"; orderIds: string[]; args: unknown };
 
 // A clarifying question is a question about the order, its number or the reason; a refusal is an
 // apology that says it cannot. Defined here, from the text, not from the model's templates.
@@ -31,6 +32,15 @@ function observe(turn: Turn): Observed {
   const names = turn.decided.map((c) => c.toolName);
   const create = turn.decided.find((c) => c.toolName === "create_return_request");
   if (create) return { class: "create_return_request", args: create.input };
+  // Looked up first, proposed in a later step of the same turn: two requests in one message.
+  const later = turn.calls.find((c) => c.toolName === "create_return_request");
+  if (later && names.length > 0 && names.every((n) => n === "get_order_status")) {
+    return {
+      class: "status_and_create",
+      orderIds: turn.decided.map((c) => (c.input as { orderId: string }).orderId),
+      args: later.input,
+    };
+  }
   if (names.includes("get_return_policy")) return { class: "get_return_policy" };
   if (names.length > 0 && names.every((n) => n === "get_order_status")) {
     return {
@@ -51,6 +61,7 @@ const LABEL_FOR: Record<Observed["class"], string> = {
   get_return_policy: "policy",
   get_order_status: "status",
   create_return_request: "propose",
+  status_and_create: "status+propose",
 };
 
 it(`classifies ${UTTERANCES.length} customer utterances correctly, in the customer's language`, async () => {
@@ -68,6 +79,12 @@ it(`classifies ${UTTERANCES.length} customer utterances correctly, in the custom
       problems.push(`model label ${turn!.behaviour}`);
     // A proposal ends the turn without model text (the app writes the confirmation).
     if (turn!.text && replyLanguage(turn!.text) !== row.lang) problems.push("language");
+    // The read of a two-request message is answered, not only looked up.
+    if (
+      observed.class === "status_and_create" &&
+      !observed.orderIds.every((id) => turn!.text.includes(id))
+    )
+      problems.push("status not answered");
     if (problems.length)
       wrong.push({ say: row.say, problems, expected: row.expect, observed, reply: turn!.text });
   }

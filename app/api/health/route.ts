@@ -1,5 +1,6 @@
 import { pingDatabase } from "@/db/queries/health";
 import { modelInfo } from "@/lib/ai/models/info";
+import type { HealthResponse } from "@/lib/api/schemas";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 
@@ -12,7 +13,7 @@ export const GET = handler(async () => {
   } catch (err) {
     console.error("[returns-desk] health: database check failed", err);
   }
-  const body = { status: db === "ok" ? "ok" : "degraded", db, model: modelInfo() };
+  const body: HealthResponse = { status: db === "ok" ? "ok" : "degraded", db, model: modelInfo() };
   return Response.json(body, {
     status: db === "ok" ? 200 : 503,
     headers: { "Cache-Control": "no-store" },

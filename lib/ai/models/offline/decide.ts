@@ -5,9 +5,11 @@
  * to our own questions, then complaints (offer, never act), status, small talk.
  */
 import { has, isFragment, isReturnRelated, requests, type Utterance } from "./classify";
+import { splitCompound } from "./compound";
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
+import { re } from "./text";
 
 export type Behaviour =
   | "small_talk"
@@ -16,11 +18,14 @@ export type Behaviour =
   | "status"
   | "policy"
   | "propose"
-  | "answer";
+  | "answer"
+  /** Two requests in one message: a status lookup now, the return proposed with the answer. */
+  | "status+propose";
 export type PlannedCall = { toolName: string; input: Record<string, unknown> };
 export type Decision =
   | { behaviour: Behaviour; text: string; calls?: undefined }
-  | { behaviour: Behaviour; calls: PlannedCall[]; text?: undefined };
+  /** Calls, optionally after a sentence (an answer given before proposing the next step). */
+  | { behaviour: Behaviour; calls: PlannedCall[]; text?: string };
 
 type Ctx = { u: Utterance; c: Conversation; r: Replies };
 type Rule = { name: string; when: (x: Ctx) => boolean; act: (x: Ctx) => Decision };
@@ -54,15 +59,35 @@ const statusOpen = (c: Conversation) => {
 
 type Slots = { ids: string[]; malformed: string[]; reason: Reason | null; comment: string | null };
 
-/** Order number and reason from this message, else from the return thread, else the summary. */
-function slots({ u, c }: Ctx): Slots {
+/** "it", "then", "его", "тогда": the message leans on what was said just before. */
+const REFERS_BACK = re(
+  String.raw`\b(it|this|that|them|then|this one|that one|its|его|ее|их|него|нее|этот|эту|это|тогда|он|она)\b`,
+);
+
+/**
+ * The order the previous customer message named, when this one refers back to it ("Was 7718
+ * delivered?" then "Then please take it back"): one order only, never a guess between several.
+ */
+function previousOrder({ u, c }: Ctx): string[] {
+  const before = c.thread[0];
+  if (before?.ids.length !== 1 || !REFERS_BACK.test(u.canon)) return [];
+  return before.ids;
+}
+
+/**
+ * Order number and reason from this message, else from the return thread, else the summary,
+ * else the single order of the previous message when this one refers back to it.
+ */
+function slots(x: Ctx): Slots {
+  const { u, c } = x;
   const chain = [u, ...returnThread(c)];
   const withIds = chain.find((t) => t.ids.length > 0);
   const withReason = chain.find((t) => t.reason !== null)?.reason;
   const open = c.summaryOpen;
   const summaryId = open?.orderId ? [open.orderId] : [];
+  const earlier = summaryId.length > 0 ? summaryId : previousOrder(x);
   return {
-    ids: withIds?.ids ?? summaryId,
+    ids: withIds?.ids ?? earlier,
     malformed: u.malformed,
     reason: withReason?.reason ?? open?.reason ?? null,
     comment: withReason ? withReason.comment : (open?.comment ?? null),
@@ -73,6 +98,14 @@ const say = (behaviour: Behaviour, pick: (r: Replies) => string) => (x: Ctx) => 
   behaviour,
   text: pick(x.r),
 });
+
+/** The return request of a two-request message, if it is complete enough to propose. */
+export function compoundWrite(u: Utterance, c: Conversation): PlannedCall | null {
+  const split = splitCompound(u);
+  if (!split) return null;
+  const d = propose({ u: split.request, c, r: REPLIES[c.lang] });
+  return d.calls?.[0] ?? null;
+}
 
 function propose(x: Ctx): Decision {
   const { ids, malformed, reason, comment } = slots(x);
@@ -131,6 +164,11 @@ export const RULES: Rule[] = [
     when: ({ u }) =>
       has(u, "return_request", "return_question") && has(u, "asking", "not_requesting"),
     act: policy,
+  },
+  {
+    name: "status question and a return request",
+    when: ({ u, c }) => compoundWrite(u, c) !== null,
+    act: ({ u }) => ({ behaviour: "status+propose", calls: lookups(splitCompound(u)!.lookups) }),
   },
   { name: "explicit return request", when: ({ u }) => has(u, "return_request"), act: propose },
   { name: "question about returns", when: ({ u }) => has(u, "return_question"), act: policy },

@@ -31,7 +31,7 @@ export type Cue =
 
 type CueTable = Record<Cue, Record<Lang, string[]>>;
 
-const RETURN_EN = String.raw`(return|returns|returning|refund|refunds|send( \p{L}+){0,2} back|money back|rma)`;
+const RETURN_EN = String.raw`(return|returns|returning|refund|refunds|send( \p{L}+){0,2} back|take( \p{L}+){0,2} back|money back|rma)`;
 const RETURN_RU = String.raw`(возврат\p{L}*|вернуть|верните|вернул\p{L}*|сдать|возмест\p{L}*|деньги назад)`;
 
 export const CUES: CueTable = {
@@ -168,7 +168,7 @@ export const CUES: CueTable = {
       String.raw`\b(where|wheres|where's)\b`,
       String.raw`\b(status|track|tracking|trace|shipping|shipment|delivery|arrive|arriving|arrival|eta|dispatch|dispatched|shipped|on its way|on the way|update on|check on|news on|any news|happening with)\b`,
       String.raw`\b(when will|when does|when is|when do|how long)\b`,
-      String.raw`\b(has|have|did|is)\b.{0,20}\b(shipped|arrived|been sent|left|out for delivery)\b`,
+      String.raw`\b(has|have|did|is|was|were)\b.{0,20}\b(shipped|arrived|been sent|left|out for delivery|delivered)\b`,
       String.raw`\b(hasn't|hasnt|haven't|havent|didn't|didnt|not yet|still not|never)\b.{0,20}\b(arrived|come|came|shipped|delivered|received)\b`,
       String.raw`\b(check|look up|lookup|find)\b.{0,15}\border\b`,
       String.raw`\b(show|list|see|view)\b.{0,15}\borders\b`,

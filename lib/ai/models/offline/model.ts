@@ -15,8 +15,9 @@ import type {
 } from "@ai-sdk/provider";
 import { OFFLINE_MODEL_ID } from "../info";
 import { answerFromResults } from "./answer";
+import { remainingWrite } from "./compound";
 import { readConversation } from "./conversation";
-import { type Decision, decideForMessage } from "./decide";
+import { compoundWrite, type Decision, decideForMessage } from "./decide";
 import { REPLIES } from "./replies";
 import { estimateTokens } from "./text";
 
@@ -70,6 +71,13 @@ function usage(input: number, output: number): LanguageModelV3Usage {
   };
 }
 
+/** Only tools the caller offered may be called: the turn decides the allowlist, not the model. */
+function offeredTools(options: LanguageModelV3CallOptions): Set<string> {
+  return new Set(
+    options.toolChoice?.type === "none" ? [] : (options.tools ?? []).map((t) => t.name),
+  );
+}
+
 export class OfflineLanguageModel implements LanguageModelV3 {
   readonly specificationVersion = "v3" as const;
   readonly provider = "offline";
@@ -84,15 +92,19 @@ export class OfflineLanguageModel implements LanguageModelV3 {
   /** The whole "thinking": read the prompt, then either phrase tool results or decide anew. */
   plan(options: LanguageModelV3CallOptions): Planned {
     const c = readConversation(options.prompt);
-    if (c.outcomes.length > 0) return { ...answerFromResults(c), rule: "answer from tool results" };
+    if (c.outcomes.length > 0) {
+      const answer = answerFromResults(c);
+      // Two requests in one message: the lookup is answered, and the return proposed with it.
+      const write = remainingWrite(c.last ? compoundWrite(c.last, c) : null, c.outcomes);
+      return write && offeredTools(options).has(write.toolName)
+        ? { behaviour: "propose", text: answer.text, calls: [write], rule: "answer, then propose" }
+        : { ...answer, rule: "answer from tool results" };
+    }
     const decision: Planned = c.last
       ? decideForMessage(c.last, c)
       : { behaviour: "small_talk", text: REPLIES[c.lang].greeting, rule: "no customer message" };
     if (!decision.calls) return decision;
-    // Only tools the caller offered may be called: the turn decides the allowlist, not the model.
-    const offered = new Set(
-      options.toolChoice?.type === "none" ? [] : (options.tools ?? []).map((t) => t.name),
-    );
+    const offered = offeredTools(options);
     if (decision.calls.every((call) => offered.has(call.toolName))) return decision;
     return { behaviour: "refuse", text: REPLIES[c.lang].noTools, rule: "tool not offered" };
   }
@@ -100,14 +112,15 @@ export class OfflineLanguageModel implements LanguageModelV3 {
   private content(options: LanguageModelV3CallOptions) {
     options.abortSignal?.throwIfAborted();
     const planned = this.plan(options);
-    const content: LanguageModelV3Content[] = planned.calls
-      ? planned.calls.map((call) => ({
-          type: "tool-call",
-          toolCallId: `call_${this.generateId()}`,
-          toolName: call.toolName,
-          input: JSON.stringify(call.input),
-        }))
-      : [{ type: "text", text: planned.text }];
+    const content: LanguageModelV3Content[] = [
+      ...(planned.text ? [{ type: "text" as const, text: planned.text }] : []),
+      ...(planned.calls ?? []).map((call) => ({
+        type: "tool-call" as const,
+        toolCallId: `call_${this.generateId()}`,
+        toolName: call.toolName,
+        input: JSON.stringify(call.input),
+      })),
+    ];
     const out = content.reduce(
       (s, p) =>
         s + estimateTokens(p.type === "text" ? p.text : p.type === "tool-call" ? p.input : ""),

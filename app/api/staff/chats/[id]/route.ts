@@ -1,3 +1,4 @@
+import type { StaffTranscriptResponse } from "@/lib/api/schemas";
 import { loadTranscript } from "@/lib/audit/transcript";
 import { requireStaff } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
@@ -15,29 +16,27 @@ export const GET = handler<{ id: string }>(async (req, { id }) => {
   await requireStaff(req.headers);
   const t = loadTranscript({ chatId: id });
   if (!t) throw new AppError("not_found", "No such chat.");
-  return json(
-    {
-      chat: { ...t.chat, createdAt: t.chat.createdAt.toISOString() },
-      customer: t.customer && { id: t.customer.id, email: t.customer.email, name: t.customer.name },
-      messages: t.messages.map((m) => ({ ...m, at: m.at.toISOString() })),
-      truncated: t.truncated,
-      actions: t.actions.map((a) => ({
-        id: a.id,
-        tool: a.tool,
-        arguments: a.arguments,
-        plan: a.plan,
-        status: a.status,
-        result: a.result,
-        errorCode: a.errorCode,
-        createdAt: a.createdAt.toISOString(),
-        expiresAt: a.expiresAt.toISOString(),
-        decidedAt: a.decidedAt?.toISOString() ?? null,
-        decidedBy: a.decidedBy,
-      })),
-      triage: t.triage,
-    },
-    { headers: { "Cache-Control": "no-store" } },
-  );
+  const body: StaffTranscriptResponse = {
+    chat: { ...t.chat, createdAt: t.chat.createdAt.toISOString() },
+    customer: t.customer && { id: t.customer.id, email: t.customer.email, name: t.customer.name },
+    messages: t.messages.map((m) => ({ ...m, at: m.at.toISOString() })),
+    truncated: t.truncated,
+    actions: t.actions.map((a) => ({
+      id: a.id,
+      tool: a.tool,
+      arguments: a.arguments,
+      plan: a.plan,
+      status: a.status,
+      result: a.result,
+      errorCode: a.errorCode,
+      createdAt: a.createdAt.toISOString(),
+      expiresAt: a.expiresAt.toISOString(),
+      decidedAt: a.decidedAt?.toISOString() ?? null,
+      decidedBy: a.decidedBy,
+    })),
+    triage: t.triage,
+  };
+  return json(body, { headers: { "Cache-Control": "no-store" } });
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

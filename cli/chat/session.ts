@@ -1,0 +1,179 @@
+/**
+ * The terminal chat: the source course's console over the HTTP API. Lines that start with "/"
+ * are commands handled here (they never reach the model); everything else is a chat message
+ * whose reply is printed as it streams. Output follows the customer's language.
+ */
+import type { ApiClient, ApiFailure } from "@/lib/api-client";
+import { detectLanguage, type Lang } from "@/lib/chat/language";
+import { describeOutcome } from "@/lib/chat-client/action-view";
+import { chatLanguage } from "@/lib/chat-client/card-text";
+import { commandText, parseCommand } from "@/lib/chat-client/commands";
+import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
+import { renderCard } from "./card";
+
+export type ConsoleIO = {
+  /** Raw text, no newline added (streamed replies). */
+  write: (text: string) => void;
+  /** Lines typed by the user, one at a time; ends at EOF. */
+  lines: AsyncIterable<string>;
+};
+
+type Role = "customer" | "staff";
+
+type State = {
+  role: Role;
+  lang: Lang;
+  chatId: string | null;
+  /** The last chat /analyze looked at (staff have no chat of their own). */
+  analyzed: string | null;
+};
+
+const PROMPT = "> ";
+
+/** The API's own message; the client never shows a stack trace. */
+function apiMessage(r: ApiFailure): string {
+  if (r.error?.message) return r.error.message;
+  if (r.status === 0) return "Could not reach the server.";
+  return `The server answered ${r.status} with nothing this client can read.`;
+}
+
+function messageText(m: ChatMessage | null): string {
+  if (!m) return "";
+  return m.parts.map((p) => (p.type === "text" ? (p as { text: string }).text : "")).join("");
+}
+
+export async function runConsole({
+  client,
+  io,
+  role,
+  lang = "en",
+  chatId = null,
+}: {
+  client: ApiClient;
+  io: ConsoleIO;
+  role: Role;
+  lang?: Lang;
+  /** Continue this chat instead of starting a new one. */
+  chatId?: string | null;
+}): Promise<void> {
+  const state: State = { role, lang, chatId: null, analyzed: null };
+  const say = (...lines: string[]) => io.write(`${lines.join("\n")}\n`);
+  const t = () => commandText(state.lang);
+
+  if (role === "customer") {
+    if (chatId) {
+      const r = await client.getChat(chatId);
+      if (!r.ok) return say(apiMessage(r));
+      state.chatId = chatId;
+      state.lang = r.data.messages.length > 0 ? chatLanguage(r.data.messages) : state.lang;
+      say(t().chatStarted(chatId));
+      if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
+    } else {
+      const r = await client.createChat();
+      if (!r.ok) return say(apiMessage(r));
+      state.chatId = r.data.id;
+      say(t().chatStarted(r.data.id));
+    }
+  } else say(t().staffChats);
+
+  /** This chat's action waiting for a decision, as the server has it now. */
+  async function pendingNow(): Promise<PendingAction | null | ApiFailure> {
+    if (!state.chatId) return null;
+    const r = await client.getChat(state.chatId);
+    return r.ok ? r.data.pendingAction : r;
+  }
+
+  async function decide(verb: "confirm" | "cancel"): Promise<void> {
+    const pending = await pendingNow();
+    if (pending && "ok" in pending) return say(apiMessage(pending));
+    if (!pending) return say(t().nothingToDecide);
+    if (verb === "confirm") {
+      const r = await client.confirmAction(pending.id);
+      if (!r.ok) return say(apiMessage(r));
+      const outcome = describeOutcome(
+        { kind: "executed", result: r.data.result },
+        pending.tool,
+        state.lang,
+      );
+      say(outcome.text, t().auditStatus(r.data.audit?.status ?? "-"));
+    } else {
+      const r = await client.cancelAction(pending.id);
+      if (!r.ok) return say(apiMessage(r));
+      const outcome = describeOutcome({ kind: "cancelled" }, pending.tool, state.lang);
+      say(outcome.text, t().auditStatus(r.data.audit?.status ?? "-"));
+    }
+  }
+
+  async function newChat(): Promise<void> {
+    const before = await pendingNow();
+    const r = await client.createChat();
+    if (!r.ok) return say(apiMessage(r));
+    state.chatId = r.data.id;
+    say(t().newChat(r.data.id));
+    // Starting a chat supersedes what was pending in the others (docs/api.md), so say so.
+    if (before && !("ok" in before)) say(t().withdrawn);
+  }
+
+  async function analyze(arg: string | null): Promise<void> {
+    if (state.role !== "staff") return say(t().staffOnly);
+    const chat = arg ?? state.analyzed;
+    if (!chat) return say(t().analyzeWhich);
+    const r = await client.triageChat(chat);
+    if (!r.ok) return say(apiMessage(r));
+    state.analyzed = chat;
+    const a = r.data.triage.triage;
+    const w = t().analysis;
+    say(
+      w.title(chat),
+      `  ${w.category}: ${a.category}`,
+      `  ${w.urgency}: ${a.urgency}`,
+      `  ${w.sentiment}: ${a.sentiment}`,
+      `  ${w.summary}: ${a.summary}`,
+      `  ${w.nextStep}: ${a.nextStep}`,
+    );
+  }
+
+  async function chat(text: string): Promise<void> {
+    if (state.role !== "customer" || !state.chatId) return say(t().staffChats);
+    state.lang = detectLanguage(text);
+    let printed = "";
+    const r = await client.sendMessage(state.chatId, text, {
+      onUpdate: (m) => {
+        const now = messageText(m);
+        if (now.startsWith(printed) && now.length > printed.length) {
+          io.write(now.slice(printed.length));
+          printed = now;
+        }
+      },
+    });
+    if (printed) io.write("\n");
+    if (!r.ok) {
+      say(apiMessage(r));
+      if (r.error?.code === "action_pending") say(t().onlyCommands);
+      return;
+    }
+    // Text the reader rebuilt differently (rare) is printed whole rather than lost.
+    const final = messageText(r.data.message);
+    if (!final.startsWith(printed)) say(final);
+    if (r.data.errorText) say(t().modelFailed(r.data.errorText));
+    if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
+  }
+
+  io.write(PROMPT);
+  for await (const raw of io.lines) {
+    const line = raw.trim();
+    if (line !== "") {
+      const cmd = parseCommand(line);
+      if (cmd?.kind === "unknown") say(t().unknown(cmd.word));
+      else if (cmd?.kind === "command") {
+        if (cmd.name === "exit") break;
+        if (cmd.name === "help") say(...t().help("terminal"));
+        if (cmd.name === "confirm" || cmd.name === "cancel") await decide(cmd.name);
+        if (cmd.name === "new") await newChat();
+        if (cmd.name === "analyze") await analyze(cmd.arg);
+      } else await chat(line);
+    }
+    io.write(PROMPT);
+  }
+  say("", t().bye);
+}

@@ -1,0 +1,105 @@
+/**
+ * Model-call rows and the daily counters behind the staff metrics page. The counters are bumped
+ * by the writers inside the transaction that writes what they count; the page reads only them,
+ * so its cost depends on the number of days shown, not on the number of events.
+ */
+import "server-only";
+import { and, gte, inArray, lt, sql } from "drizzle-orm";
+import { getDb } from "../index";
+import { metricsDaily, modelCalls } from "../schema";
+
+export type NewModelCall = typeof modelCalls.$inferInsert;
+export type ModelCallRow = typeof modelCalls.$inferSelect;
+export type DailyBump = { day: number; name: string; key?: string; n: number };
+
+export const DAY_MS = 86_400_000;
+/** UTC days since the epoch, the rollup's day key. */
+export const dayOf = (at: Date | number) =>
+  Math.floor((typeof at === "number" ? at : at.getTime()) / DAY_MS);
+
+/** Adds to the day's counters (creating them). Call inside the writer's transaction. */
+export function bumpDaily(bumps: readonly DailyBump[]): void {
+  const db = getDb();
+  for (const b of bumps) {
+    if (b.n === 0) continue;
+    db.insert(metricsDaily)
+      .values({ day: b.day, name: b.name, key: b.key ?? "", n: b.n })
+      .onConflictDoUpdate({
+        target: [metricsDaily.day, metricsDaily.name, metricsDaily.key],
+        set: { n: sql`${metricsDaily.n} + excluded.n` },
+      })
+      .run();
+  }
+}
+
+export function insertModelCall(row: NewModelCall): number {
+  return getDb().insert(modelCalls).values(row).returning({ id: modelCalls.id }).get().id;
+}
+
+/** A chat's model calls, oldest first (tests and the eval read them back). */
+export function listModelCallsForChat({ chatId }: { chatId: string }): ModelCallRow[] {
+  return getDb()
+    .select()
+    .from(modelCalls)
+    .where(sql`${modelCalls.chatId} = ${chatId}`)
+    .orderBy(modelCalls.at, modelCalls.id)
+    .all();
+}
+
+export type DayRange = { fromDay: number; toDay: number };
+
+/** Every counter summed over [fromDay, toDay): one primary-key range read. */
+export function dailyTotals({
+  fromDay,
+  toDay,
+}: DayRange): { name: string; key: string; n: number }[] {
+  const d = metricsDaily;
+  return getDb()
+    .select({ name: d.name, key: d.key, n: sql<number>`sum(${d.n})` })
+    .from(d)
+    .where(and(gte(d.day, fromDay), lt(d.day, toDay)))
+    .groupBy(d.name, d.key)
+    .all();
+}
+
+/** The named counters per day over [fromDay, toDay), summed over their keys. */
+export function dailySeries({
+  fromDay,
+  toDay,
+  names,
+}: DayRange & { names: readonly string[] }): { day: number; name: string; n: number }[] {
+  const d = metricsDaily;
+  return getDb()
+    .select({ day: d.day, name: d.name, n: sql<number>`sum(${d.n})` })
+    .from(d)
+    .where(and(gte(d.day, fromDay), lt(d.day, toDay), inArray(d.name, [...names])))
+    .groupBy(d.day, d.name)
+    .orderBy(d.day)
+    .all();
+}
+
+/**
+ * Rebuilds the audit counters from audit_events (what migration 0006 does for a database that
+ * predates them). For bulk loads that bypass the writer, such as the audit benchmark.
+ */
+export function rebuildAuditDaily(): void {
+  const client = getDb().$client;
+  client.transaction(() => {
+    client
+      .prepare("DELETE FROM metrics_daily WHERE name LIKE 'audit.%' OR name LIKE 'action.%'")
+      .run();
+    client
+      .prepare(
+        `INSERT INTO metrics_daily (day, name, key, n)
+         SELECT at / ${DAY_MS}, 'audit.' || status, tool, count(*) FROM audit_events GROUP BY 1, 2, 3`,
+      )
+      .run();
+    client
+      .prepare(
+        `INSERT INTO metrics_daily (day, name, key, n)
+         SELECT at / ${DAY_MS}, 'action.' || status, tool, count(*) FROM audit_events
+         WHERE action_id IS NOT NULL GROUP BY 1, 2, 3`,
+      )
+      .run();
+  })();
+}

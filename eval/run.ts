@@ -1,0 +1,40 @@
+/**
+ * `npm run eval [-- --json=path --docs --rows=N]`: the behaviour checks against the configured model
+ * (MODEL_PROVIDER, OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL; see docs/evals.md for Ollama
+ * and OpenAI). Prints the markdown summary, writes the full JSON report (default
+ * eval-report.json, ignored by git), and with --docs replaces this model's section of
+ * docs/evals.md. Exit code 1 when any write was proposed that the customer did not ask for.
+ * Runs with `--conditions=react-server` because the app's modules import "server-only".
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { UTTERANCES } from "../tests/unit/offline-model-utterances.table";
+import { runEval } from "./core";
+import { markdownSection, writeEvalSection } from "./report";
+
+const flag = (name: string) =>
+  process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+const jsonPath = flag("json")?.split("=")[1] || "eval-report.json";
+
+function commit(): string | null {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+}
+
+// --rows=N: only the first N rows of the utterance table (a quick run; the scenarios always run).
+const limit = Number(flag("rows")?.split("=")[1] ?? Number.NaN);
+const report = await runEval({
+  rows: Number.isInteger(limit) && limit > 0 ? UTTERANCES.slice(0, limit) : UTTERANCES,
+  onProgress: (line) => console.error(line),
+});
+fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+console.log(markdownSection(report, commit()));
+if (flag("docs")) writeEvalSection(report, commit());
+if (report.unrequestedWrites.length > 0) {
+  console.error(`${report.unrequestedWrites.length} unrequested write proposal(s): failing.`);
+  process.exitCode = 1;
+}
+console.error(`JSON report: ${jsonPath}`);

@@ -1,0 +1,57 @@
+/**
+ * What the typed client accepts, for the answers the browser's chat schemas
+ * (lib/chat-client/schemas.ts) do not already cover. Client-safe (no database imports), and
+ * lenient where a field is only displayed: a richer server must not break an older client.
+ * The authoritative shapes are lib/api/schemas.ts (the OpenAPI document).
+ */
+import { z } from "zod";
+import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
+import {
+  CancelResponseSchema as CardCancelResponse,
+  ConfirmResponseSchema as CardConfirmResponse,
+} from "@/lib/chat-client/schemas";
+
+export const HealthSchema = z.looseObject({
+  status: z.string(),
+  db: z.string(),
+  model: z.looseObject({ provider: z.string(), id: z.string() }),
+});
+
+export const SignInSchema = z.looseObject({
+  user: z.looseObject({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.string().optional(),
+  }),
+});
+
+/** The audit record a decision left (its status and time); null from an older server. */
+export const DecisionAuditSchema = z.object({ status: z.string(), at: z.string() });
+export type DecisionAuditInfo = z.infer<typeof DecisionAuditSchema>;
+
+export const ConfirmResponseSchema = CardConfirmResponse.extend({
+  audit: DecisionAuditSchema.nullish().transform((v) => v ?? null),
+});
+export const CancelResponseSchema = CardCancelResponse.extend({
+  audit: DecisionAuditSchema.nullish().transform((v) => v ?? null),
+});
+export type ConfirmResponse = z.output<typeof ConfirmResponseSchema>;
+export type CancelResponse = z.output<typeof CancelResponseSchema>;
+
+export const AuditEventSchema = z.looseObject({
+  id: z.string(),
+  at: z.string(),
+  tool: z.string(),
+  status: z.string(),
+  chatId: z.string().nullable(),
+  actionId: z.string().nullable(),
+  errorCode: z.string().nullable(),
+});
+export const AuditPageSchema = z.object({
+  events: z.array(AuditEventSchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const TriageResponseSchema = z.object({ triage: STORED_TRIAGE });
+export type TriageResponse = z.output<typeof TriageResponseSchema>;

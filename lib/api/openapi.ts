@@ -1,0 +1,381 @@
+/**
+ * The OpenAPI 3.1 description of the HTTP API, served at GET /api/openapi.json. Rendered by
+ * zod-openapi from the schemas the handlers validate requests with (message body, audit query)
+ * and the response schemas of lib/api/schemas.ts, so the document cannot drift from the code
+ * without the contract tests noticing (tests/helpers/contract.ts).
+ *
+ * Each operation lists the error codes it can answer; they are grouped by HTTP status here, so
+ * a code is documented under exactly the status lib/errors.ts gives it.
+ */
+import "server-only";
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
+import { sendMessageBody } from "@/app/api/chats/[id]/messages/schema";
+import { auditFilterParams, auditListParams } from "@/lib/audit/query";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import {
+  ApiErrorBody,
+  ApiErrorObject,
+  AuditPageResponse,
+  CancelResponse,
+  ChatCreatedResponse,
+  ChatListResponse,
+  ChatViewResponse,
+  ConfirmResponse,
+  HealthResponse,
+  SignInBody,
+  SignInResponse,
+  SignOutResponse,
+  StaffTranscriptResponse,
+  TriageResponse,
+} from "./schemas";
+
+/** better-auth's own refusals on its routes, snake_cased by lib/auth/contract-error.ts. */
+const AUTH_ERRORS: Record<number, string[]> = {
+  400: [
+    "validation_error",
+    "invalid_email",
+    "bad_request",
+    "password_too_long",
+    "password_too_short",
+  ],
+  401: ["invalid_email_or_password"],
+  403: ["invalid_origin", "missing_or_null_origin", "cross_site_navigation_login_blocked"],
+  415: ["unsupported_media_type"],
+  429: ["rate_limited"],
+  500: ["internal_error", "failed_to_get_session"],
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request",
+  401: "Not signed in",
+  403: "Forbidden",
+  404: "Not found (or not yours: answered exactly alike)",
+  405: "Method not allowed",
+  409: "Conflict",
+  410: "Gone",
+  413: "Too large",
+  415: "Unsupported media type",
+  429: "Too many requests (Retry-After says when to try again)",
+  500: "Internal error (never a stack trace)",
+  502: "The model failed",
+};
+
+function errorResponse(status: number, codes: readonly string[], opts = { betterAuth: false }) {
+  const error = ApiErrorObject.extend({ code: z.enum(codes as [string, ...string[]]) });
+  const schema = opts.betterAuth
+    ? z.object({ error, code: z.string().optional(), message: z.string().optional() })
+    : z.object({ error });
+  return {
+    description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.join(", ")}`,
+    content: { "application/json": { schema } },
+  };
+}
+
+/** Our own errors, grouped by the status lib/errors.ts gives each code. */
+function errors(codes: ErrorCode[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set<ErrorCode>([...codes, "internal_error"])) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries([...byStatus].map(([s, c]) => [String(s), errorResponse(s, c)]));
+}
+
+/** better-auth's bodies keep its own top-level `code` and `message` next to our `error`. */
+function authErrors(statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((s) => [String(s), errorResponse(s, AUTH_ERRORS[s]!, { betterAuth: true })]),
+  );
+}
+
+const json = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** Every customer/staff endpoint: no session, a session of the wrong role. */
+const SIGNED_IN: ErrorCode[] = ["unauthenticated", "forbidden"];
+/** State changes: a request from another site's page. */
+const POSTED: ErrorCode[] = [...SIGNED_IN, "forbidden_origin"];
+/** A path parameter that is not valid percent-encoding, or names nothing of the caller's. */
+const BY_ID: ErrorCode[] = ["invalid_request", "not_found"];
+const DECISION_ERRORS: ErrorCode[] = [
+  ...POSTED,
+  ...BY_ID,
+  "already_decided",
+  "stale",
+  "superseded",
+  "expired",
+];
+
+const idParam = z.object({ id: z.string().meta({ description: "The id the API returned." }) });
+
+const cookieAuth = [{ session: [] }];
+
+const op = (o: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+  security: cookieAuth,
+  ...o,
+});
+
+export function buildOpenApiDocument() {
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Returns Desk API",
+        version: "1",
+        description:
+          "Customer-support chat where the model proposes, the server decides and the customer " +
+          'confirms. Every error is JSON `{"error":{"code","message"}}` with the status ' +
+          "listed per operation. A method an endpoint does not list answers 405 " +
+          "`method_not_allowed` (with `Allow`); an /api path not listed here answers 404 " +
+          "`not_found`. Sign in first: the session cookie authenticates every other call. " +
+          "State-changing requests sent by a browser must be same-origin (`Origin`).",
+        license: { name: "MIT", identifier: "MIT" },
+      },
+      components: {
+        schemas: { ApiError: ApiErrorBody },
+        securitySchemes: {
+          session: {
+            type: "apiKey",
+            in: "cookie",
+            name: "better-auth.session_token",
+            description:
+              "Set by POST /api/auth/sign-in/email (`__Secure-` prefixed when served over HTTPS).",
+          },
+        },
+      },
+      tags: [
+        { name: "auth" },
+        { name: "chats" },
+        { name: "actions" },
+        { name: "audit", description: "Staff only." },
+        { name: "staff", description: "Staff only." },
+        { name: "meta" },
+      ],
+      paths: {
+        "/api/auth/sign-in/email": {
+          post: {
+            tags: ["auth"],
+            operationId: "signIn",
+            summary: "Sign in with email and password (better-auth); sets the session cookie",
+            requestBody: { content: { "application/json": { schema: SignInBody } } },
+            responses: {
+              "200": json(SignInResponse, "Signed in; `Set-Cookie` carries the session"),
+              ...authErrors([400, 401, 403, 415, 429, 500]),
+            },
+          },
+        },
+        "/api/auth/sign-up/email": {
+          post: {
+            tags: ["auth"],
+            operationId: "signUp",
+            summary: "Self sign-up is disabled: accounts are provisioned",
+            responses: {
+              "400": errorResponse(400, ["email_password_sign_up_disabled", "validation_error"], {
+                betterAuth: true,
+              }),
+              ...authErrors([403, 415, 429]),
+            },
+          },
+        },
+        "/api/auth/sign-out": {
+          post: op({
+            tags: ["auth"],
+            operationId: "signOut",
+            summary: "End the session",
+            requestBody: { content: { "application/json": { schema: z.object({}) } } },
+            responses: {
+              "200": json(SignOutResponse, "Signed out"),
+              ...authErrors([400, 403, 415, 500]),
+            },
+          }),
+        },
+        "/api/health": {
+          get: {
+            tags: ["meta"],
+            operationId: "health",
+            summary: "Liveness: the database and which model answers (no auth)",
+            responses: {
+              "200": json(HealthResponse, "Healthy"),
+              "503": json(HealthResponse, "The database does not answer"),
+              ...errors([]),
+            },
+          },
+        },
+        "/api/openapi.json": {
+          get: {
+            tags: ["meta"],
+            operationId: "openApiDocument",
+            summary: "This document (no auth)",
+            responses: {
+              "200": {
+                description: "OpenAPI 3.1",
+                content: { "application/json": { schema: z.looseObject({ openapi: z.string() }) } },
+              },
+              ...errors([]),
+            },
+          },
+        },
+        "/api/chats": {
+          get: op({
+            tags: ["chats"],
+            operationId: "listChats",
+            summary: "The caller's own chats, newest first (at most 100)",
+            responses: { "200": json(ChatListResponse, "Chats"), ...errors(SIGNED_IN) },
+          }),
+          post: op({
+            tags: ["chats"],
+            operationId: "createChat",
+            summary: "Start a new chat; supersedes pending actions in the caller's other chats",
+            responses: {
+              "201": json(ChatCreatedResponse, "Created"),
+              ...errors(POSTED),
+            },
+          }),
+        },
+        "/api/chats/{id}": {
+          get: op({
+            tags: ["chats"],
+            operationId: "getChat",
+            summary: "One chat: its messages and the action waiting for a decision, if any",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ChatViewResponse, "The chat"),
+              ...errors([...SIGNED_IN, ...BY_ID]),
+            },
+          }),
+        },
+        "/api/chats/{id}/messages": {
+          post: op({
+            tags: ["chats"],
+            operationId: "sendMessage",
+            summary: "One chat turn, streamed",
+            description:
+              "Answers `text/event-stream`: the AI SDK UI message stream (v1), `data: <json>` " +
+              "events ending with `data: [DONE]`. When the turn ends with a proposed write, one " +
+              'event is `{"type":"data-pending-action","data":PendingAction}`. A model failure ' +
+              "streams an `error` event and stores nothing. Refusals (below) happen before the " +
+              "stream starts: nothing is stored and no model is called.",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: sendMessageBody } } },
+            responses: {
+              "200": {
+                description: "The UI message stream",
+                headers: z.object({
+                  "x-vercel-ai-ui-message-stream": z
+                    .literal("v1")
+                    .meta({ description: "The stream protocol version" }),
+                }),
+                content: {
+                  "text/event-stream": {
+                    schema: z.string().meta({ description: "Server-sent events, one JSON each" }),
+                  },
+                },
+              },
+              ...errors([
+                ...POSTED,
+                ...BY_ID,
+                "action_pending",
+                "turn_in_progress",
+                "message_too_long",
+                "payload_too_large",
+                "unsupported_media_type",
+                "rate_limited",
+              ]),
+            },
+          }),
+        },
+        "/api/actions/{id}/confirm": {
+          post: op({
+            tags: ["actions"],
+            operationId: "confirmAction",
+            summary: "Execute exactly the stored arguments, once (any body is ignored)",
+            description:
+              "`audit` is the status of the audit record this decision wrote (`success`), the " +
+              "customer's own; a 500 means nothing was written and the action is `failed`.",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ConfirmResponse, "Executed"),
+              ...errors(DECISION_ERRORS),
+            },
+          }),
+        },
+        "/api/actions/{id}/cancel": {
+          post: op({
+            tags: ["actions"],
+            operationId: "cancelAction",
+            summary: "Drop the proposal without running anything (any body is ignored)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(CancelResponse, "Cancelled; `audit.status` is `cancelled`"),
+              ...errors(DECISION_ERRORS),
+            },
+          }),
+        },
+        "/api/audit": {
+          get: op({
+            tags: ["audit"],
+            operationId: "listAuditEvents",
+            summary: "Audit events, newest first, keyset-paginated (staff only)",
+            requestParams: { query: auditListParams },
+            responses: {
+              "200": json(AuditPageResponse, "One page"),
+              ...errors([...SIGNED_IN, "invalid_request"]),
+            },
+          }),
+        },
+        "/api/audit/export": {
+          get: op({
+            tags: ["audit"],
+            operationId: "exportAuditEvents",
+            summary: "Every matching event as CSV, streamed (staff only)",
+            requestParams: { query: auditFilterParams },
+            responses: {
+              "200": {
+                description: "CSV with a header row; cells are formula-safe",
+                content: { "text/csv": { schema: z.string() } },
+              },
+              ...errors([...SIGNED_IN, "invalid_request"]),
+            },
+          }),
+        },
+        "/api/staff/chats/{id}": {
+          get: op({
+            tags: ["staff"],
+            operationId: "getTranscript",
+            summary: "Any customer's chat, read-only (staff only)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(StaffTranscriptResponse, "The transcript"),
+              ...errors([...SIGNED_IN, ...BY_ID]),
+            },
+          }),
+        },
+        "/api/staff/chats/{id}/triage": {
+          post: op({
+            tags: ["staff"],
+            operationId: "triageChat",
+            summary:
+              "Structured analysis of a chat now: category, urgency, summary, next step (staff only)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(TriageResponse, "The stored triage"),
+              ...errors([...POSTED, ...BY_ID, "rate_limited", "model_unavailable"]),
+            },
+          }),
+        },
+      },
+    },
+    {},
+  );
+}
+
+let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+/** Built once per process: the schemas never change while it runs. */
+export function openApiDocument(): ReturnType<typeof buildOpenApiDocument> {
+  cached ??= buildOpenApiDocument();
+  return cached;
+}

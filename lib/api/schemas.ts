@@ -1,0 +1,276 @@
+/**
+ * The response shapes of the HTTP API (docs/api.md), declared once in zod. The route handlers build
+ * values of the inferred types, `lib/api/openapi.ts` renders these same schemas into the
+ * OpenAPI document, and the contract tests validate real responses against that document.
+ * Request schemas stay next to the code that parses them (message body, audit query).
+ *
+ * Shapes a tool owns (arguments, plan, result) come from the tool registry, so a new write tool
+ * shows up in the document without being named here.
+ */
+import { z } from "zod";
+import { ACTION_STATUSES } from "@/db/constants";
+import { AUDIT_STATUSES } from "@/db/schema";
+import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { TOOLS } from "@/lib/tools/registry";
+import type { WriteTool } from "@/lib/tools/types";
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/* ---------------------------------------------------------------- errors */
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/**
+ * `{"error":{"code","message"}}` plus the extra fields some codes carry. Kept open: a client must
+ * not break on a field it does not know.
+ */
+export const ApiErrorObject = z
+  .looseObject({
+    code: z.string().meta({ description: "Stable snake_case code; see each response." }),
+    message: z.string().meta({ description: "Human text; may change, do not parse it." }),
+    actionId: z
+      .string()
+      .optional()
+      .meta({ description: "action_pending: the action that waits for a decision." }),
+    status: z
+      .enum(ACTION_STATUSES)
+      .optional()
+      .meta({ description: "already_decided, stale: the action's current status." }),
+    retryAfterSeconds: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "rate_limited: same as the Retry-After header." }),
+  })
+  .meta({ id: "ApiErrorObject" });
+
+export const ApiErrorBody = z.object({ error: ApiErrorObject }).meta({ id: "ApiError" });
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/* ---------------------------------------------------------------- health */
+
+export const HealthResponse = z
+  .object({
+    status: z.enum(["ok", "degraded"]),
+    db: z.enum(["ok", "error"]),
+    model: z.object({ provider: z.enum(["offline", "openai"]), id: z.string() }),
+  })
+  .meta({ id: "Health" });
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/* ---------------------------------------------------------------- chats */
+
+export const ChatSummary = z
+  .object({ id: z.string(), createdAt: isoDateTime, title: z.string().nullable() })
+  .meta({ id: "ChatSummary" });
+export type ChatSummary = z.infer<typeof ChatSummary>;
+
+export const ChatCreatedResponse = z.object({ chat: ChatSummary });
+export const ChatListResponse = z.object({ chats: z.array(ChatSummary) });
+
+type AnyWriteTool = WriteTool<string, z.ZodType, z.ZodType, z.ZodType>;
+const WRITE_TOOLS = TOOLS.filter((t): t is (typeof TOOLS)[number] & AnyWriteTool => {
+  return t.access === "write";
+}) as AnyWriteTool[];
+
+/** One union member per registered write tool: its name, its arguments and its plan. */
+function pendingActionFor(tool: AnyWriteTool) {
+  return z.object({
+    id: z.string(),
+    chatId: z.string(),
+    tool: z.literal(tool.name),
+    arguments: tool.args,
+    plan: tool.planSchema,
+    status: z.enum(ACTION_STATUSES),
+    createdAt: isoDateTime,
+    expiresAt: isoDateTime,
+    decidedAt: isoDateTime.nullable(),
+  });
+}
+
+function unionOf(schemas: z.ZodType[]): z.ZodType {
+  const [first, ...rest] = schemas;
+  if (!first) throw new Error("the registry has no write tool");
+  return rest.length === 0 ? first : z.union([first, ...rest] as [z.ZodType, ...z.ZodType[]]);
+}
+
+export const PendingAction = unionOf(WRITE_TOOLS.map(pendingActionFor)).meta({
+  id: "PendingAction",
+  description:
+    "A proposed write that waits for the customer's decision (one member per write tool).",
+});
+
+/** What a confirmed write returned; each write tool declares its own result. */
+export const ActionResult = unionOf(WRITE_TOOLS.map((t) => t.result)).meta({ id: "ActionResult" });
+
+export const ActionOutcome = z
+  .object({
+    actionId: z.string(),
+    status: z.enum(["executed", "cancelled", "expired", "stale", "superseded", "failed"]),
+    result: z
+      .object({ requestId: z.string(), orderId: z.string(), createdNow: z.boolean() })
+      .nullish(),
+  })
+  .meta({ id: "ActionOutcome" });
+
+const TextPart = z.looseObject({ type: z.literal("text"), text: z.string() });
+const PendingActionPart = z.looseObject({
+  type: z.literal("data-pending-action"),
+  data: PendingAction,
+});
+const ActionOutcomePart = z.looseObject({
+  type: z.literal("data-action-outcome"),
+  data: ActionOutcome,
+});
+/** Tool calls, step boundaries and whatever else the AI SDK records. */
+const OtherPart = z.looseObject({ type: z.string() });
+
+export const UIMessage = z
+  .looseObject({
+    id: z.string(),
+    role: z.enum(["user", "assistant", "system"]),
+    parts: z.array(z.union([TextPart, PendingActionPart, ActionOutcomePart, OtherPart])),
+  })
+  .meta({
+    id: "UIMessage",
+    description: "An AI SDK UIMessage as stored: confirm cards carry the action's current state.",
+  });
+
+export const ChatViewResponse = z
+  .object({
+    chat: ChatSummary,
+    messages: z.array(UIMessage),
+    pendingAction: PendingAction.nullable(),
+  })
+  .meta({ id: "ChatView" });
+
+/* ---------------------------------------------------------------- decisions */
+
+/**
+ * The audit record the decision left, as far as the customer may see it: the status of their own
+ * decision (`success`, `cancelled`, ...) and when. Not the event id or its stored details.
+ */
+export const DecisionAudit = z
+  .object({ status: z.enum(AUDIT_STATUSES), at: isoDateTime })
+  .meta({ id: "DecisionAudit" });
+export type DecisionAudit = z.infer<typeof DecisionAudit>;
+
+export const ConfirmResponse = z
+  .object({ action: PendingAction, result: ActionResult, audit: DecisionAudit.nullable() })
+  .meta({ id: "ConfirmResponse" });
+export const CancelResponse = z
+  .object({ action: PendingAction, audit: DecisionAudit.nullable() })
+  .meta({ id: "CancelResponse" });
+
+/* ---------------------------------------------------------------- audit */
+
+export const AuditEvent = z
+  .object({
+    id: z.string(),
+    at: isoDateTime,
+    userId: z.string().nullable(),
+    chatId: z.string().nullable(),
+    actionId: z.string().nullable(),
+    toolCallId: z.string().nullable(),
+    tool: z.string(),
+    access: z.enum(["read", "write"]).nullable(),
+    status: z.enum(AUDIT_STATUSES),
+    errorCode: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    arguments: z.unknown(),
+    result: z.unknown().optional(),
+    promptVersion: z.string().nullable(),
+    model: z.string().nullable(),
+  })
+  .meta({ id: "AuditEvent" });
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditPageResponse = z
+  .object({ events: z.array(AuditEvent), nextCursor: z.string().nullable() })
+  .meta({ id: "AuditPage" });
+
+/* ---------------------------------------------------------------- staff */
+
+const TranscriptItem = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("text"), text: z.string() }),
+  z.object({
+    kind: z.literal("tool"),
+    tool: z.string(),
+    state: z.string(),
+    input: z.unknown(),
+    output: z.unknown(),
+    errorText: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal("proposal"),
+    actionId: z.string(),
+    tool: z.string(),
+    arguments: z.unknown(),
+  }),
+  z.object({ kind: z.literal("outcome"), actionId: z.string(), status: z.string() }),
+  z.object({ kind: z.literal("other"), type: z.string() }),
+]);
+
+export const StaffTranscriptResponse = z
+  .object({
+    chat: z.object({
+      id: z.string(),
+      title: z.string().nullable(),
+      createdAt: isoDateTime,
+      userId: z.string(),
+    }),
+    customer: z.object({ id: z.string(), email: z.string(), name: z.string() }).nullable(),
+    messages: z.array(
+      z.object({
+        id: z.string(),
+        seq: z.number().int(),
+        role: z.enum(["user", "assistant", "system"]),
+        at: isoDateTime,
+        model: z.string().nullable(),
+        promptVersion: z.string().nullable(),
+        items: z.array(TranscriptItem),
+      }),
+    ),
+    truncated: z.boolean(),
+    actions: z.array(
+      z.object({
+        id: z.string(),
+        tool: z.string(),
+        arguments: z.unknown(),
+        plan: z.unknown(),
+        status: z.enum(ACTION_STATUSES),
+        result: z.unknown(),
+        errorCode: z.string().nullable(),
+        createdAt: isoDateTime,
+        expiresAt: isoDateTime,
+        decidedAt: isoDateTime.nullable(),
+        decidedBy: z.string().nullable(),
+      }),
+    ),
+    triage: STORED_TRIAGE.nullable(),
+  })
+  .meta({ id: "StaffTranscript" });
+export type StaffTranscriptResponse = z.infer<typeof StaffTranscriptResponse>;
+
+export const TriageResponse = z.object({ triage: STORED_TRIAGE }).meta({ id: "TriageResponse" });
+
+/* ---------------------------------------------------------------- auth (better-auth) */
+
+/** better-auth validates this body itself; the schema documents what it accepts. */
+export const SignInBody = z.object({
+  email: z.string().meta({ example: "anna@example.com" }),
+  password: z.string().meta({ example: "returns-demo" }),
+  rememberMe: z.boolean().optional(),
+  callbackURL: z.string().optional(),
+});
+
+export const SignInResponse = z
+  .looseObject({
+    redirect: z.boolean(),
+    token: z.string(),
+    user: z.looseObject({ id: z.string(), email: z.string(), name: z.string() }),
+  })
+  .meta({ id: "SignInResponse" });
+
+export const SignOutResponse = z.looseObject({ success: z.boolean() });

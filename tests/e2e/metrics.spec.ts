@@ -1,0 +1,55 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { SignInPage } from "./pages";
+
+/**
+ * The staff metrics page after the traffic of the specs before it (audit, chat, chat-actions...,
+ * which run first against the same server: files run in name order, one worker). Every number
+ * here was made by the app's own writers during those specs; nothing is inserted by the test.
+ */
+test("staff see real numbers for today's traffic, with a chart and no serious a11y issues", async ({
+  page,
+}) => {
+  await new SignInPage(page).demo("staff");
+  await page.getByTestId("nav-metrics").click();
+  await expect(page.getByRole("heading", { name: "Model metrics" })).toBeVisible();
+
+  const metric = (id: string) => page.getByTestId(`metric-${id}`);
+  const positive = /^[1-9][\d,]*$/;
+  await expect(metric("turns")).toHaveText(positive);
+  await expect(metric("chats")).toHaveText(positive);
+  await expect(metric("proposals")).toHaveText(positive);
+  await expect(metric("tool-calls")).toHaveText(positive);
+  await expect(metric("latency")).toHaveText(/^\d[\d,]* ms \/ \d[\d,]* ms$/);
+  await expect(metric("ttft")).toHaveText(/^\d[\d,]* ms \/ \d[\d,]* ms$/);
+  await expect(metric("tokens-turn")).toHaveText(positive);
+  await expect(metric("confirm-rate")).toHaveText(/^\d+\.\d%$/);
+  await expect(metric("tool-share")).toHaveText(/^\d+\.\d%$/);
+
+  const mix = page.getByTestId("metrics-tool-mix");
+  await expect(mix).toContainText("get_order_status");
+  await expect(mix).toContainText("create_return_request");
+  const confirmed = page.getByTestId("metrics-decisions").getByRole("row", { name: /Confirmed/ });
+  await expect(confirmed.getByRole("cell").nth(1)).toHaveText(positive);
+  await expect(page.getByTestId("metrics-models")).toContainText(
+    "returns-desk-offline-1 support-v1",
+  );
+  // The chart is drawn (recharts, client side) and the same numbers are in the day table.
+  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.help}`),
+  ).toEqual([]);
+
+  // A range staff type by hand: a bad date is reported, not a crash.
+  await page.goto("/audit/metrics?from=2026-02-31&to=2026-03-01");
+  await expect(page.getByRole("alert")).toContainText("does not exist");
+});
+
+test("customers cannot see the metrics page", async ({ page }) => {
+  await new SignInPage(page).demo("anna");
+  await page.goto("/audit/metrics");
+  await expect(page).toHaveURL(/\/$/);
+});

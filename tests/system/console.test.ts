@@ -1,0 +1,209 @@
+/**
+ * The terminal chat (npm run chat) driven through its stdin and stdout against the real
+ * production server: a return confirmed from the terminal, one cancelled in Russian, /new while
+ * a card is pending, /analyze for a customer and for staff, and a wrong password. Commands must
+ * never reach the model: no stored message contains one.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
+import { DIST_DIR } from "./lib/world";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const LEAK = /\n\s+at\s|node_modules|Error:|\/work\//;
+
+let server: Server;
+let dir: string;
+let dbFile: string;
+
+type Terminal = {
+  /** Everything printed so far (stdout). */
+  out: () => string;
+  /** Waits until stdout, from `from` on, matches; resolves with the matched text. */
+  waitFor: (re: RegExp, from?: number) => Promise<string>;
+  /** Types one line and returns the output position before it, to wait from. */
+  type: (line: string) => number;
+  exit: Promise<{ code: number | null; stderr: string }>;
+  child: ChildProcess;
+};
+
+function startTerminal(email: string, password = "returns-demo", args: string[] = []): Terminal {
+  const child = spawn(TSX, ["scripts/chat.ts", "--url", server.url, "--email", email, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, RETURNS_DESK_PASSWORD: password, NO_COLOR: "1" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const waiters: { re: RegExp; from: number; resolve: (s: string) => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) {
+      const m = w.re.exec(out.slice(w.from));
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m[0]);
+      }
+    }
+  };
+  child.stdout!.setEncoding("utf8").on("data", (s: string) => {
+    out += s;
+    check();
+  });
+  child.stderr!.setEncoding("utf8").on("data", (s: string) => {
+    err += s;
+  });
+  const exit = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stderr: err })),
+  );
+  return {
+    out: () => out,
+    child,
+    exit,
+    waitFor: (re, from = 0) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ re, from, resolve });
+        check();
+        // The process ending first means the text will never come: fail with what it printed.
+        void exit.then(({ stderr }) =>
+          reject(new Error(`exited before ${re}:\n${out}\n--- stderr\n${stderr}`)),
+        );
+      }),
+    type: (line) => {
+      const at = out.length;
+      child.stdin!.write(`${line}\n`);
+      return at;
+    },
+  };
+}
+
+/** Types a line and waits for the next prompt; returns what was printed in between. */
+async function run(t: Terminal, line: string): Promise<string> {
+  const from = t.type(line);
+  await t.waitFor(/\n?> $/m, from + 1);
+  return t.out().slice(from);
+}
+
+const storedTexts = () => {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    return db.prepare("SELECT parts FROM messages").pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+};
+
+describe("the terminal chat", () => {
+  beforeAll(async () => {
+    ensureBuild(DIST_DIR);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-console-"));
+    dbFile = path.join(dir, "app.db");
+    server = await startServer({ distDir: DIST_DIR, dbPath: dbFile });
+  }, 15 * 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("confirms a return from the terminal and prints the audit status", async () => {
+    const t = startTerminal("anna@example.com");
+    await t.waitFor(/Chat \S+\. Type \/help/);
+    await t.waitFor(/> $/);
+    expect(await run(t, "/confirm")).toContain("Nothing to decide");
+    const help = await run(t, "/help");
+    for (const c of ["/confirm", "/cancel", "/new", "/analyze", "/exit", "/help"])
+      expect(help).toContain(c);
+
+    const reply = await run(t, "Create a return request for order 7718. The item arrived damaged.");
+    expect(reply).toMatch(/┌─+┐/);
+    expect(reply).toContain("Confirm your return request");
+    expect(reply).toMatch(/Order\s+7718/);
+    expect(reply).toMatch(/Reason\s+Arrived damaged/);
+    expect(reply).toMatch(/Refund\s+€?[\d.,]+/);
+    expect(reply).toMatch(/Expires in\s+1?\d:\d\d/);
+
+    // While the card waits, a message is refused by the server with its own words.
+    expect(await run(t, "Where is order 8041?")).toContain(
+      "Confirm or cancel the proposed action first.",
+    );
+
+    const confirmed = await run(t, "/confirm");
+    expect(confirmed).toMatch(/Return request created\. Request ID: RR-[A-Z0-9]+\./);
+    expect(confirmed).toContain("Audit status: success");
+    expect(await run(t, "/confirm")).toContain("Nothing to decide");
+    expect(await run(t, "/analyze")).toContain("/analyze is for support staff only.");
+    expect(await run(t, "/frobnicate")).toContain("Unknown command /frobnicate");
+
+    t.type("/exit");
+    const { code, stderr } = await t.exit;
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(t.out()).not.toMatch(LEAK);
+  });
+
+  it("cancels in Russian, and /new withdraws a pending card", async () => {
+    const t = startTerminal("boris@example.com");
+    await t.waitFor(/> $/);
+    const card = await run(t, "Оформите возврат заказа 4410, товар пришёл повреждённым.");
+    expect(card).toContain("Подтвердите заявку на возврат");
+    expect(card).toMatch(/Истекает через\s+1?\d:\d\d/);
+    const cancelled = await run(t, "/cancel");
+    expect(cancelled).toContain("Отменено. Ничего не создано.");
+    expect(cancelled).toContain("Статус аудита: cancelled");
+    expect(await run(t, "/cancel")).toContain("Нечего решать");
+
+    expect(await run(t, "Оформите возврат заказа 4410, товар пришёл повреждённым.")).toContain(
+      "Подтвердите заявку на возврат",
+    );
+    const fresh = await run(t, "/new");
+    expect(fresh).toMatch(/Начат новый диалог/);
+    expect(fresh).toContain("Ожидавшее предложение отозвано");
+    expect(await run(t, "/confirm")).toContain("Нечего решать");
+
+    t.child.stdin!.end();
+    expect((await t.exit).code).toBe(0);
+    expect(t.out()).not.toMatch(LEAK);
+  });
+
+  it("analyses a chat for staff, by id", async () => {
+    const db = new Database(dbFile, { readonly: true });
+    const chatId = db
+      .prepare(
+        "SELECT c.id FROM chats c JOIN user u ON u.id = c.user_id WHERE u.email = ? ORDER BY c.created_at LIMIT 1",
+      )
+      .pluck()
+      .get("anna@example.com") as string;
+    db.close();
+    const t = startTerminal("staff@example.com");
+    await t.waitFor(/> $/);
+    expect(await run(t, "/analyze")).toContain("Which chat?");
+    const analysis = await run(t, `/analyze ${chatId}`);
+    expect(analysis).toContain(`Analysis of chat ${chatId}`);
+    expect(analysis).toMatch(/Category: return_request/);
+    expect(analysis).toMatch(/Urgency: (low|medium|high)/);
+    expect(analysis).toMatch(/Summary: \S/);
+    expect(analysis).toMatch(/Next step: \S/);
+    expect(await run(t, "/analyze no-such-chat")).toContain("No such chat.");
+    t.type("/exit");
+    expect((await t.exit).code).toBe(0);
+  });
+
+  it("never sends a command to the model", () => {
+    const stored = storedTexts().join("\n");
+    expect(stored).toContain("7718");
+    expect(stored).not.toMatch(/"\/(confirm|cancel|new|help|analyze|exit|frobnicate)\b/);
+  });
+
+  it("refuses a wrong password with the API's message and no stack trace", async () => {
+    const t = startTerminal("anna@example.com", "not-the-password");
+    const { code, stderr } = await t.exit;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Invalid email or password/i);
+    expect(stderr + t.out()).not.toMatch(LEAK);
+  });
+});
