@@ -19,7 +19,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
-import { BASE, call, signIn } from "../helpers/http";
+import { BASE, request, signIn } from "../helpers/http";
 import { pendingActionPart } from "../helpers/stream";
 import { openReadOnly } from "./lib/db-snapshot";
 
@@ -150,13 +150,20 @@ describe("what every API route really exports", () => {
       expect(typeof fn, `${method} in ${file}`).toBe("function");
       const route = async (req: Request, ctx: { params: Promise<unknown> }) =>
         (fn as RouteFn)(req, ctx);
+      // better-auth answers GET on its own paths (the session), not on sign-in.
+      const path = file === AUTH_ROUTE && method !== "POST" ? "/api/auth/get-session" : url;
       const run = (headers: Record<string, string>, cookie: string) =>
-        call(route, url, params, {
-          method,
-          cookie,
-          headers: { host: new URL(BASE).host, ...headers },
-          ...(method === "GET" || method === "HEAD" ? {} : { body: BODY }),
-        });
+        // Straight to the handler (not call(), which also checks the OpenAPI document): this test
+        // is about what a route does, including better-auth's undocumented session GET.
+        route(
+          request(path, {
+            method,
+            cookie,
+            headers: { host: new URL(BASE).host, ...headers },
+            ...(method === "GET" || method === "HEAD" ? {} : { body: BODY }),
+          }),
+          { params: Promise.resolve(params) },
+        );
       const before = contents(readOnly);
 
       if (method === "GET" || method === "HEAD" || method === "OPTIONS") {
