@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 // @ts-expect-error plain ESM helper shared with scripts
-import { freePort, throwawayDir } from "./tests/e2e/server.mjs";
+import { databasePath, freePort, throwawayDir } from "./tests/e2e/server.mjs";
 
 // Reuse the values chosen by the first evaluation: Playwright loads this file in every worker.
 process.env.E2E_PORT ??= String(freePort());
@@ -33,8 +32,12 @@ const launchOptions = fs.existsSync(systemChromium)
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results/e2e",
-  fullyParallel: false,
-  workers: 1,
+  // Every test brings its own customer and orders (tests/e2e/fixtures.ts), so tests may run in
+  // any order and side by side: `E2E_WORKERS=2` (or --workers) spreads them over two browsers.
+  // One is the default: on a shared 2-core machine three servers and two browsers starve each
+  // other into timeouts.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS) || 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI
@@ -61,7 +64,7 @@ export default defineConfig({
       env: {
         ...process.env,
         NEXT_TELEMETRY_DISABLED: "1",
-        DATABASE_PATH: path.join(dataDir, "app.db"),
+        DATABASE_PATH: databasePath(dataDir, "main"),
         SEED_DEMO: "1",
         MODEL_PROVIDER: "offline",
         OPENAI_API_KEY: "",
@@ -70,14 +73,15 @@ export default defineConfig({
       },
     },
     // Two more servers on the same build, for tests/e2e/chat-strict.spec.ts and
-    // chat-errors.spec.ts (see tests/e2e/servers.ts): proposals that expire in 3 s and a low
+    // chat-errors.spec.ts (see tests/e2e/servers.ts): proposals that expire in 10 s and a low
     // message rate limit; and an OpenAI-compatible provider that refuses connections, so a turn
     // fails the way a provider outage does.
-    extraServer(Number(process.env.E2E_PORT_STRICT), "strict", {
-      PENDING_ACTION_TTL_SECONDS: "3",
+    extraServer(Number(process.env.E2E_PORT_STRICT), databasePath(dataDir, "strict"), {
+      // Long enough that a loaded machine still shows the open card before it expires.
+      PENDING_ACTION_TTL_SECONDS: "10",
       CHAT_RATE_LIMIT_PER_MINUTE: "3",
     }),
-    extraServer(Number(process.env.E2E_PORT_NO_MODEL), "no-model", {
+    extraServer(Number(process.env.E2E_PORT_NO_MODEL), databasePath(dataDir, "no-model"), {
       MODEL_PROVIDER: "openai",
       OPENAI_API_KEY: "e2e-unused-key",
       // Nothing listens on this port.
@@ -87,7 +91,7 @@ export default defineConfig({
 });
 
 /** Starts after the main server (webServers start in order), so the build already exists. */
-function extraServer(p: number, name: string, env: Record<string, string>) {
+function extraServer(p: number, database: string, env: Record<string, string>) {
   return {
     command: `node scripts/serve.mjs -p ${p} -H 127.0.0.1`,
     url: `http://127.0.0.1:${p}/api/health`,
@@ -98,7 +102,7 @@ function extraServer(p: number, name: string, env: Record<string, string>) {
     env: {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_PATH: path.join(dataDir, name, "app.db"),
+      DATABASE_PATH: database,
       SEED_DEMO: "1",
       MODEL_PROVIDER: "offline",
       OPENAI_API_KEY: "",

@@ -2,26 +2,35 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { CurrentUser } from "@/lib/auth/session";
 import { LocaleSwitch } from "./locale-switch";
+import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
 
-export async function AppHeader({ user }: { user: CurrentUser }) {
+/** `width` is the page's own (page-width.ts), so the header's edges line up with the content. */
+export async function AppHeader({
+  user,
+  width = "page",
+}: {
+  user: CurrentUser;
+  width?: PageWidth;
+}) {
   const t = await getTranslations("header");
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
         aria-label={t("nav")}
-        className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 sm:gap-x-4"
+        className={`${PAGE_WIDTH[width]} flex items-center gap-x-3 py-3 sm:gap-x-4`}
       >
-        <Link href="/" className="font-semibold text-brand-700">
+        <Link href="/" className="shrink-0 whitespace-nowrap font-semibold text-brand-700">
           {t("brand")}
         </Link>
-        <Link href="/" className="text-sm text-slate-700 hover:underline">
+        {/* On a phone the brand (also a link to the orders) stands in for it: the row must fit. */}
+        <Link href="/" className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline">
           {t("orders")}
         </Link>
         {user.role === "customer" && (
           <Link
             href="/chat"
-            className="text-sm text-slate-700 hover:underline"
+            className="shrink-0 text-sm text-slate-700 hover:underline"
             data-testid="nav-chat"
           >
             {t("chat")}
@@ -30,7 +39,7 @@ export async function AppHeader({ user }: { user: CurrentUser }) {
         {user.role === "staff" && (
           <Link
             href="/audit"
-            className="text-sm text-slate-700 hover:underline"
+            className="shrink-0 text-sm text-slate-700 hover:underline"
             data-testid="nav-audit"
           >
             {t("audit")}
@@ -39,20 +48,23 @@ export async function AppHeader({ user }: { user: CurrentUser }) {
         {user.role === "staff" && (
           <Link
             href="/audit/metrics"
-            className="text-sm text-slate-700 hover:underline"
+            className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
             data-testid="nav-metrics"
           >
             {t("metrics")}
           </Link>
         )}
-        <span
-          className="ml-auto max-w-[5.5rem] truncate text-sm text-slate-600 sm:max-w-none"
-          data-testid="current-user"
-        >
-          {user.name}
-        </span>
-        <LocaleSwitch />
-        <SignOutButton />
+        <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
+          {/* Hidden on a phone, where the row has room for the controls only. */}
+          <span
+            className="hidden min-w-0 truncate text-sm text-slate-600 sm:inline"
+            data-testid="current-user"
+          >
+            {user.name}
+          </span>
+          <LocaleSwitch />
+          <SignOutButton />
+        </div>
       </nav>
     </header>
   );

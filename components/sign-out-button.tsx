@@ -8,6 +8,7 @@ export function SignOutButton() {
   const t = useTranslations("header");
   const router = useRouter();
   const [busy, setBusy] = useState(false);
+  // Never wraps or shrinks: on a narrow phone the user's name gives way instead (app-header.tsx).
   return (
     <button
       type="button"
@@ -18,7 +19,7 @@ export function SignOutButton() {
         router.replace("/sign-in");
         router.refresh();
       }}
-      className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+      className="shrink-0 whitespace-nowrap rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
       data-testid="sign-out"
     >
       {t("signOut")}

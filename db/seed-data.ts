@@ -1,5 +1,5 @@
 /**
- * The demo store of domain.md. Dates are offsets from "now" so the demo never goes stale:
+ * The demo store of docs/domain.md. Dates are offsets from "now" so the demo never goes stale:
  * 7718 is always a few days delivered (returnable), 5120 always past the 30-day window.
  */
 import type { OrderStatus } from "./schema";

@@ -56,10 +56,17 @@ function orderRow(o: DemoOrder, userId: string, now: number) {
   };
 }
 
-/** Seeds the demo store of domain.md. Returns false (and writes nothing) if users exist. */
+/** The demo password's hash, computed once per process (scrypt is deliberately slow). */
+let demoHash: Promise<string> | undefined;
+const demoPasswordHash = () => {
+  demoHash ??= hashPassword(DEMO_PASSWORD);
+  return demoHash;
+};
+
+/** Seeds the demo store of docs/domain.md. Returns false (and writes nothing) if users exist. */
 export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
   if (!isEmpty(db)) return false;
-  const hash = await hashPassword(DEMO_PASSWORD);
+  const hash = await demoPasswordHash();
   const ids = new Map(DEMO_USERS.map((u) => [u.key, randomUUID()]));
   db.transaction((tx) => {
     // A concurrent starter may have seeded between our check and this transaction.
@@ -105,6 +112,64 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
   return true;
 }
 
+/** A random four-digit order id that no order has yet (the tools accept `^\d{4}$`). */
+function freeOrderId(taken: Set<string>): string {
+  if (taken.size >= 9000) throw new Error("no four-digit order id left");
+  for (;;) {
+    const id = String(1000 + Math.floor(Math.random() * 9000));
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+/**
+ * One more user shaped like a demo user (`like`: "anna", "boris", "staff"): same name and role,
+ * the demo password, the given email, and copies of that user's demo orders under new, unused
+ * four-digit ids. The e2e suite gives every test its own customer this way
+ * (tests/e2e/fixtures.ts), so no two tests share an order, a chat or a pending action. Runs as
+ * an IMMEDIATE transaction: picking the free ids and inserting them cannot interleave with
+ * another process doing the same on this file.
+ */
+export async function seedDemoLikeUser(
+  db: Db,
+  { like, email, now = new Date() }: { like: string; email: string; now?: Date },
+): Promise<{ userId: string; orderIds: Record<string, string> }> {
+  const model = DEMO_USERS.find((u) => u.key === like);
+  if (!model) throw new Error(`no demo user "${like}"`);
+  const hash = await demoPasswordHash();
+  const userId = randomUUID();
+  const orderIds: Record<string, string> = {};
+  db.transaction(
+    (tx) => {
+      const rows = userRows({ id: userId, name: model.name, email, role: model.role }, hash, now);
+      tx.insert(user).values(rows.user).run();
+      tx.insert(account).values(rows.account).run();
+      const taken = new Set(
+        tx
+          .select({ id: orders.id })
+          .from(orders)
+          .all()
+          .map((r) => r.id),
+      );
+      for (const o of DEMO_ORDERS.filter((d) => d.owner === like)) {
+        const id = freeOrderId(taken);
+        orderIds[o.id] = id;
+        tx.insert(orders)
+          .values(orderRow({ ...o, id }, userId, now.getTime()))
+          .run();
+        for (const item of o.items)
+          tx.insert(orderItems)
+            .values({ orderId: id, ...item })
+            .run();
+      }
+    },
+    { behavior: "immediate" },
+  );
+  return { userId, orderIds };
+}
+
 const PRODUCTS = [
   ["Kettle", 3990],
   ["Desk lamp", 2490],
@@ -133,7 +198,7 @@ export async function seedLarge(
   db: Db,
   { customers = 5000, ordersCount = 20000, now = new Date() } = {},
 ): Promise<{ customers: number; orders: number }> {
-  const hash = await hashPassword(DEMO_PASSWORD);
+  const hash = await demoPasswordHash();
   const t = now.getTime();
   const taken = new Set(
     db

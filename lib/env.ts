@@ -1,7 +1,8 @@
 /**
  * Configuration, validated once. Every variable is optional for `npm start`;
  * a wrong value fails at start with a message that names the variable.
- * Deliberately free of "server-only" so next.config.ts and drizzle.config.ts can import it.
+ * Deliberately free of "server-only" so next.config.mjs (through jiti) and drizzle.config.ts can
+ * import it.
  */
 import { z } from "zod";
 

@@ -1,6 +1,6 @@
 /**
  * One error type with stable codes. Route handlers throw these; lib/http/respond.ts maps them
- * to the JSON error contract of api.md. Anything else is an internal error and is never leaked.
+ * to the JSON error contract of docs/api.md. Anything else is an internal error and is never leaked.
  */
 export const ERROR_STATUS = {
   invalid_request: 400,

@@ -14,7 +14,7 @@ const SOURCES = [
   "db",
   "messages",
   "instrumentation.ts",
-  "next.config.ts",
+  "next.config.mjs",
   "package-lock.json",
 ];
 

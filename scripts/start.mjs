@@ -1,13 +1,16 @@
-// Starts the production server on PORT (default 3000): scripts/serve.mjs, which passes the
-// socket's address to the app. Configuration is validated by next.config.ts at start, so a bad
-// variable fails here with its name.
-import { spawn } from "node:child_process";
+// Starts the production server on PORT (default 3000). A bad variable stops it here, with its
+// name. The server then runs in this same process (scripts/serve.mjs): no wrapper process stays
+// between the shell and the server, so signals and exit codes reach it directly.
+import { createJiti } from "jiti";
 
-const port = process.env.PORT || "3000";
-const child = spawn(
-  process.execPath,
-  [new URL("./serve.mjs", import.meta.url).pathname, "-p", port],
-  { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
-);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// `next start` reuses the configuration serialized at build time and does not run
+// next.config.mjs again, so the environment is checked here, by lib/env.ts's own schema.
+const { parseEnv } = await createJiti(import.meta.url).import("../lib/env.ts");
+try {
+  parseEnv(process.env);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}
+
+await import("./serve.mjs");

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { OrderList } from "@/components/order-list";
+import { PAGE_WIDTH } from "@/components/page-width";
 import { listOrdersForUser } from "@/db/queries/orders";
 import { getCurrentUser } from "@/lib/auth/session";
 
@@ -16,8 +17,8 @@ export default async function HomePage() {
   const orders = user.role === "customer" ? listOrdersForUser({ userId: user.id }) : [];
   return (
     <>
-      <AppHeader user={user} />
-      <main className="mx-auto max-w-5xl px-4 py-6">
+      <AppHeader user={user} width="page" />
+      <main className={`${PAGE_WIDTH.page} py-6`}>
         {user.role === "staff" ? (
           <section>
             <h1 className="text-xl font-semibold">{t("hello", { name: user.name })}</h1>

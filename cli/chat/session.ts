@@ -109,7 +109,7 @@ export async function runConsole({
     if (!r.ok) return say(apiMessage(r));
     state.chatId = r.data.id;
     say(t().newChat(r.data.id));
-    // Starting a chat supersedes what was pending in the others (api.md), so say so.
+    // Starting a chat supersedes what was pending in the others (docs/api.md), so say so.
     if (before && !("ok" in before)) say(t().withdrawn);
   }
 

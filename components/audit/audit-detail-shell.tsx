@@ -3,6 +3,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import type { CurrentUser } from "@/lib/auth/session";
 import { AppHeader } from "../app-header";
+import { PAGE_WIDTH } from "../page-width";
 
 /** The frame of every audit detail page: header, a breadcrumb back to the table, the content. */
 export function AuditDetailShell({
@@ -17,10 +18,11 @@ export function AuditDetailShell({
   children: ReactNode;
 }) {
   const t = useTranslations("audit");
+  const width = wide ? "wide" : "page";
   return (
     <>
-      <AppHeader user={user} />
-      <main className={`mx-auto grid ${wide ? "max-w-7xl" : "max-w-5xl"} gap-4 px-4 py-6`}>
+      <AppHeader user={user} width={width} />
+      <main className={`${PAGE_WIDTH[width]} grid gap-4 py-6`}>
         <nav aria-label={t("breadcrumb")} className="text-sm">
           <Link href="/audit" className="text-brand-700 underline">
             {t("heading")}

@@ -27,7 +27,11 @@ export function DailyChart({ series, labels }: { series: DayPoint[]; labels: Cha
     <div className="grid gap-4 md:grid-cols-2" aria-hidden="true">
       <div className="h-64">
         <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+          <ComposedChart
+            accessibilityLayer={false}
+            data={series}
+            margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
+          >
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
             <XAxis
               dataKey="day"
@@ -64,7 +68,11 @@ export function DailyChart({ series, labels }: { series: DayPoint[]; labels: Cha
       </div>
       <div className="h-64">
         <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <ComposedChart
+            accessibilityLayer={false}
+            data={series}
+            margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+          >
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
             <XAxis
               dataKey="day"

@@ -1,5 +1,5 @@
 /**
- * The PendingAction of api.md, built from a stored row. Its type is derived from the registry: one
+ * The PendingAction of docs/api.md, built from a stored row. Its type is derived from the registry: one
  * variant per registered write tool, with that tool's arguments, plan and result. Stored JSON is
  * parsed with the tool's own schemas (never trusted as-is), times become ISO strings.
  */

@@ -1,5 +1,5 @@
 /**
- * Why an action cannot be confirmed or cancelled, as the AppError of api.md. Runs inside the
+ * Why an action cannot be confirmed or cancelled, as the AppError of docs/api.md. Runs inside the
  * caller's transaction; an action found pending past its TTL is expired here (lazy expiry).
  */
 import "server-only";

@@ -1,5 +1,5 @@
 /**
- * A typed client of the Returns Desk HTTP API (api.md, GET /api/openapi.json) over `fetch`. It
+ * A typed client of the Returns Desk HTTP API (docs/api.md, GET /api/openapi.json) over `fetch`. It
  * runs in the browser (same origin, the browser keeps the session cookie) and in Node (the
  * terminal chat, the benchmark, the system tests), where it keeps the cookie itself and sends
  * the `Origin` a same-origin page would.
@@ -249,7 +249,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     cancelAction: (actionId: string) =>
       call(`/api/actions/${id(actionId)}/cancel`, CancelResponseSchema, { method: "POST" }),
 
-    /** Staff only. `params` are api.md's filters (status, tool, chatId, userId, from, to, cursor, limit). */
+    /** Staff only. `params` are docs/api.md's filters (status, tool, chatId, userId, from, to, cursor, limit). */
     listAuditEvents: (params: Record<string, string | number | undefined> = {}) => {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));

@@ -1,5 +1,5 @@
 /**
- * The response shapes of the HTTP API (api.md), declared once in zod. The route handlers build
+ * The response shapes of the HTTP API (docs/api.md), declared once in zod. The route handlers build
  * values of the inferred types, `lib/api/openapi.ts` renders these same schemas into the
  * OpenAPI document, and the contract tests validate real responses against that document.
  * Request schemas stay next to the code that parses them (message body, audit query).

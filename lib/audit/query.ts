@@ -1,5 +1,5 @@
 /**
- * GET /api/audit, as api.md "Audit" says: the query-string schema, the opaque cursor and the
+ * GET /api/audit, as docs/api.md "Audit" says: the query-string schema, the opaque cursor and the
  * public AuditEvent shape. The page, the API and the CSV export share these filters so staff see
  * the same rows everywhere.
  */
@@ -54,7 +54,7 @@ export function parseSearchParams<S extends z.ZodType>(
   const raw: Record<string, string> = {};
   for (const [key, value] of params) {
     if (key in raw) throw new AppError("invalid_request", `${key}: give it once`);
-    // An empty value is an unset filter: HTML forms and api.md's own template send `status=`.
+    // An empty value is an unset filter: HTML forms and docs/api.md's own template send `status=`.
     if (value.trim() === "") continue;
     raw[key] = value;
   }
@@ -76,8 +76,8 @@ export function decodeCursor(cursor: string): AuditKey {
   return { at: Number(parts[1]), id: Number(parts[2]) };
 }
 
-/** api.md AuditEvent (lib/api/schemas.ts). `id` is a string: clients must not do arithmetic on
- *  it, and it leaves room for ids larger than a JSON number holds exactly. */
+/** docs/api.md AuditEvent (lib/api/schemas.ts). `id` is a string: clients must not do arithmetic
+ *  on it, and it leaves room for ids larger than a JSON number holds exactly. */
 export type { AuditEvent };
 
 export function toAuditEvent(r: AuditRow): AuditEvent {

@@ -1,6 +1,6 @@
 /**
  * Writing audit events. One event per tool call the model makes and one per pending-action
- * transition (architecture.md). Called inside a writeTransaction when the event belongs to a
+ * transition (docs/architecture.md). Called inside a writeTransaction when the event belongs to a
  * state change, so the change and its audit commit or roll back together.
  */
 import "server-only";

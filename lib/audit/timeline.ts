@@ -1,7 +1,7 @@
 /**
  * The life of one pending action, for the audit detail page: proposed -> confirmed / cancelled /
  * expired / superseded / stale / failed, each step with its time and who decided. Built from the
- * action row (decidedAt, decidedBy) and its audit events (one per transition, architecture.md).
+ * action row (decidedAt, decidedBy) and its audit events (one per transition, docs/architecture.md).
  */
 import "server-only";
 import { getPeopleByIds, listAuditEventsForAction, type PersonRow } from "@/db/queries/audit";

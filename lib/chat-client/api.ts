@@ -1,5 +1,5 @@
 /**
- * Browser-side calls to the chat and action API (api.md), over the typed client
+ * Browser-side calls to the chat and action API (docs/api.md), over the typed client
  * (lib/api-client). Every answer is parsed; an answer that does not parse is reported as a
  * failure rather than rendered half-understood.
  */

@@ -16,7 +16,7 @@ import { recordOutcome } from "./service";
 /** Decisions that end an action for a reason other than the click: still worth a note. */
 const NOTED_ERRORS = new Set(["expired", "stale", "superseded"]);
 
-/** A decision's answer also names the audit status it left (api.md extension, see README). */
+/** A decision's answer also names the audit status it left (docs/api.md extension, see README). */
 type WithAudit<T> = T & { audit: DecisionAudit | null };
 
 export function confirm({ actionId, userId }: { actionId: string; userId: string }): WithAudit<{

@@ -7,7 +7,7 @@ type Handler = () => Response;
 
 /**
  * Handlers for the methods a route does not support. Without them Next answers an empty 405,
- * while api.md promises a JSON error for every API failure. Usage in a route file:
+ * while docs/api.md promises a JSON error for every API failure. Usage in a route file:
  * `export const { PUT, PATCH, DELETE } = notAllowed("GET", "POST");`
  */
 export function notAllowed(...allowed: Method[]): Record<Method, Handler> {

@@ -25,7 +25,7 @@ const args = z.strictObject({
 });
 export type CreateReturnArgs = z.output<typeof args>;
 
-/** The plan of domain.md: what Confirm would do, computed from what commit will check. */
+/** The plan of docs/domain.md: what Confirm would do, computed from what commit will check. */
 export const RETURN_PLAN = z.strictObject({
   effect: z.literal("create_return_request"),
   order: z.strictObject({

@@ -1,5 +1,5 @@
 /**
- * The return policy as deterministic code (domain.md), used by plan() when proposing and again by
+ * The return policy as deterministic code (docs/domain.md), used by plan() when proposing and again by
  * commit() when confirming, so the card and the write check the same rules.
  */
 import type { OrderStatus } from "@/db/schema";

@@ -1,14 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { ApiCustomer, AuditPage } from "./audit-pages";
+import { type Customer, expect, newCustomer, test } from "./fixtures";
 import { SignInPage } from "./pages";
 
 /**
- * Staff audit, end to end against the production build. Anna makes real events through the chat
- * API (a status question, a return proposal she cancels). Nothing is confirmed here: the demo's
- * returnable orders belong to the chat specs, which run later against the same database.
+ * Staff audit, end to end against the production build. A customer of this file's own
+ * (tests/e2e/fixtures.ts) makes real events through the chat API: a status question, a return
+ * proposal she cancels. The tests only read them (and triage the chat), so each runs alone too.
  */
-test.describe.configure({ mode: "serial" });
 
 async function expectNoSeriousA11yViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -18,21 +18,25 @@ async function expectNoSeriousA11yViolations(page: Page) {
   ).toEqual([]);
 }
 
+let anna: Customer;
+let o7718: string;
 let chatId: string;
 let actionId: string;
 
 test.beforeAll(async ({ baseURL }) => {
-  const anna = await ApiCustomer.signIn(baseURL!, "anna@example.com");
-  chatId = await anna.newChat();
-  expect(await anna.say(chatId, "Where is order 8041?")).toBeNull();
-  const proposed = await anna.say(
+  anna = await newCustomer(baseURL!, "anna");
+  o7718 = anna.order("7718");
+  const api = await ApiCustomer.signIn(baseURL!, anna.email);
+  chatId = await api.newChat();
+  expect(await api.say(chatId, `Where is order ${anna.order("8041")}?`)).toBeNull();
+  const proposed = await api.say(
     chatId,
-    "Create a return request for order 7718. The item arrived damaged.",
+    `Create a return request for order ${o7718}. The item arrived damaged.`,
   );
   expect(proposed).not.toBeNull();
   actionId = proposed!;
-  await anna.cancel(actionId);
-  await anna.api.dispose();
+  await api.cancel(actionId);
+  await api.api.dispose();
 });
 
 test("visitors are sent to sign in and customers away, from the pages and the APIs", async ({
@@ -40,6 +44,8 @@ test("visitors are sent to sign in and customers away, from the pages and the AP
   playwright,
   baseURL,
 }) => {
+  // Eleven page loads and two sign-ins: on a loaded shared machine this outruns the 60 s default.
+  test.slow();
   for (const path of [
     "/audit",
     `/audit/chats/${chatId}`,
@@ -55,7 +61,7 @@ test("visitors are sent to sign in and customers away, from the pages and the AP
   }
   await anon.dispose();
 
-  await new SignInPage(page).demo("anna");
+  await new SignInPage(page).as(anna);
   for (const path of ["/audit", `/audit/chats/${chatId}`, `/audit/actions/${actionId}`]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/$/);
@@ -75,6 +81,8 @@ test("visitors are sent to sign in and customers away, from the pages and the AP
 test("staff go from the table to the action's timeline and the chat transcript", async ({
   page,
 }) => {
+  // Three axe scans and a dozen page loads: more than the 60 s default on a loaded machine.
+  test.slow();
   await new SignInPage(page).demo("staff");
   await page.getByTestId("nav-audit").click();
   const audit = new AuditPage(page);
@@ -82,11 +90,11 @@ test("staff go from the table to the action's timeline and the chat transcript",
   await expect(audit.chart).toContainText("Events by status");
   await expectNoSeriousA11yViolations(page);
 
-  await audit.filter({ status: "cancelled", customer: "anna@example.com" });
+  await audit.filter({ status: "cancelled", customer: anna.email });
   await expect(page).toHaveURL(/status=cancelled/);
   const row = audit.rows.first();
   await expect(row.getByTestId("status-badge")).toHaveText("Cancelled");
-  await expect(row.getByTestId("audit-customer")).toHaveText("anna@example.com");
+  await expect(row.getByTestId("audit-customer")).toHaveText(anna.email);
   await expect(row.getByTestId("audit-tool")).toHaveText("create_return_request");
   await expect(
     audit.chart.getByTestId("chart-cancelled").getByTestId("chart-count"),
@@ -94,22 +102,22 @@ test("staff go from the table to the action's timeline and the chat transcript",
 
   await row.getByTestId("audit-row-link").click();
   await expect(page.getByTestId("event-heading")).toBeVisible();
-  await expect(page.getByTestId("event-arguments")).toContainText('"orderId": "7718"');
+  await expect(page.getByTestId("event-arguments")).toContainText(`"orderId": "${o7718}"`);
   await expect(page.getByTestId("plan-summary")).toContainText(
-    "create a return request for order 7718",
+    `create a return request for order ${o7718}`,
   );
   const steps = audit.timeline.getByTestId("timeline-step");
   await expect(steps).toHaveCount(2);
   await expect(steps.nth(0)).toContainText("Proposed");
   await expect(steps.nth(0)).toContainText("by the assistant");
   await expect(steps.nth(1)).toContainText("Cancelled");
-  await expect(steps.nth(1)).toContainText("Anna Petrova <anna@example.com>");
+  await expect(steps.nth(1)).toContainText(`Anna Petrova <${anna.email}>`);
   await expectNoSeriousA11yViolations(page);
 
   await page.getByTestId("open-transcript").click();
   await expect(page).toHaveURL(new RegExp(`/audit/chats/${chatId}$`));
   const messages = page.getByTestId("transcript-message");
-  await expect(messages.first()).toContainText("Where is order 8041?");
+  await expect(messages.first()).toContainText(`Where is order ${anna.order("8041")}?`);
   await expect(page.getByTestId("transcript-proposal")).toContainText("create_return_request");
   await expect(page.getByTestId("transcript-outcome")).toContainText("cancelled");
   // Read-only: no composer, no confirm buttons.
@@ -120,9 +128,9 @@ test("staff go from the table to the action's timeline and the chat transcript",
   await page.getByTestId("run-triage").click();
   await expect(page.getByTestId("triage-category")).toHaveText("return request");
   await expect(page.getByTestId("triage-sentiment")).toHaveText("negative");
-  await expect(page.getByTestId("triage-summary")).toContainText("7718");
+  await expect(page.getByTestId("triage-summary")).toContainText(o7718);
   await page.reload();
-  await expect(page.getByTestId("triage-summary")).toContainText("7718");
+  await expect(page.getByTestId("triage-summary")).toContainText(o7718);
   await expectNoSeriousA11yViolations(page);
 });
 

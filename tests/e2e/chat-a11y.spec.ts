@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ChatPage, OrdersPage, SignInPage, screenshot as shot } from "./pages";
 
 /**
- * Accessibility (axe), keyboard use, the 375 px layout and the screenshots of the main states.
- * Cards here are for Boris's 4410 and are always cancelled: chat-ru.spec.ts (later in the same
- * run, files run in name order) confirms 4410, and Anna's 7718 belongs to chat.spec.ts.
+ * Accessibility (axe), keyboard use, the 375 px layout and the screenshots of the main states,
+ * each test with its own customer (tests/e2e/fixtures.ts).
  */
 
 async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, name: string) {
@@ -26,10 +26,11 @@ async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, name: s
 
 test("sign-in and orders pages have no serious accessibility violations", async ({
   page,
+  anna,
 }, testInfo) => {
   await new SignInPage(page).goto();
   await expectNoSeriousViolations(page, testInfo, "sign-in");
-  await new SignInPage(page).demo("anna");
+  await new SignInPage(page).as(anna);
   await new OrdersPage(page).goto();
   await expectNoSeriousViolations(page, testInfo, "orders");
   // The orders list stays reachable from the chat, through the header.
@@ -41,9 +42,10 @@ test("sign-in and orders pages have no serious accessibility violations", async 
 
 test("chat by keyboard, with an open card checked by axe; screenshots of the main states", async ({
   page,
+  boris,
 }, testInfo) => {
   await page.emulateMedia({ reducedMotion: "reduce" });
-  await new SignInPage(page).demo("boris");
+  await new SignInPage(page).as(boris);
   const chat = new ChatPage(page);
   await chat.startNewChat();
   await shot(page, testInfo, "1-empty-chat");
@@ -52,16 +54,19 @@ test("chat by keyboard, with an open card checked by axe; screenshots of the mai
   await chat.composer.click();
   await page.keyboard.type("Hello!");
   await page.keyboard.press("Shift+Enter");
-  await page.keyboard.type("Where is order 2255?");
-  await expect(chat.composer).toHaveValue("Hello!\nWhere is order 2255?");
-  await chat.composer.fill("Where is order 2255?");
+  const o2255 = boris.order("2255");
+  await page.keyboard.type(`Where is order ${o2255}?`);
+  await expect(chat.composer).toHaveValue(`Hello!\nWhere is order ${o2255}?`);
+  await chat.composer.fill(`Where is order ${o2255}?`);
   await page.keyboard.press("Enter");
-  await expect(chat.lastAssistant).toContainText("Order 2255");
+  await expect(chat.lastAssistant).toContainText(`Order ${o2255}`);
   await expect(chat.typing).toHaveCount(0);
   await expect(page.getByRole("log", { name: "Conversation" })).toBeVisible();
   await shot(page, testInfo, "2-answer");
 
-  await chat.composer.fill("Create a return request for order 4410. The item arrived damaged.");
+  await chat.composer.fill(
+    `Create a return request for order ${boris.order("4410")}. The item arrived damaged.`,
+  );
   await page.keyboard.press("Enter");
   await expect(chat.card).toBeFocused();
   await expect(chat.disabledReason).toBeVisible();
@@ -87,12 +92,17 @@ test("chat by keyboard, with an open card checked by axe; screenshots of the mai
   await expect(chat.composer).toBeEnabled();
 });
 
-test("at 375 px the chat fits the screen and the card is usable", async ({ page }, testInfo) => {
+test("at 375 px the chat fits the screen and the card is usable", async ({
+  page,
+  boris,
+}, testInfo) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  await new SignInPage(page).demo("boris");
+  await new SignInPage(page).as(boris);
   const chat = new ChatPage(page);
   await chat.startNewChat();
-  await chat.ask("Create a return request for order 4410. The item arrived damaged.");
+  await chat.ask(
+    `Create a return request for order ${boris.order("4410")}. The item arrived damaged.`,
+  );
   await expect(chat.card).toBeVisible();
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -1,20 +1,23 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ChatPage, OrdersPage, SignInPage, screenshot } from "./pages";
 
 /**
- * Confirm-card robustness on Anna's order 9307 (returnable; 7718 is kept for chat.spec.ts):
- * a reload keeps the open card, a double click sends one confirm, and a second tab that confirms
- * afterwards is told the request was already decided, without an error page.
+ * Confirm-card robustness on Anna's order 9307 (returnable, and its delivery note carries a
+ * prompt injection): a reload keeps the open card, a double click sends one confirm, and a
+ * second tab that confirms afterwards is told the request was already decided, without an error
+ * page. Each test has its own customer and orders (tests/e2e/fixtures.ts).
  */
 test("reload keeps the card; a double click confirms once; a second tab sees 'already decided'", async ({
   page,
   context,
+  anna,
 }, testInfo) => {
-  await new SignInPage(page).demo("anna");
+  await new SignInPage(page).as(anna);
   const chat = new ChatPage(page);
   const id = await chat.startNewChat();
-  await chat.ask("Create a return request for order 9307. It is defective.");
-  await expect(chat.card.getByTestId("confirm-order")).toContainText("9307");
+  const o9307 = anna.order("9307");
+  await chat.ask(`Create a return request for order ${o9307}. It is defective.`);
+  await expect(chat.card.getByTestId("confirm-order")).toContainText(o9307);
 
   await page.reload();
   await expect(chat.card).toBeVisible();
@@ -52,18 +55,20 @@ test("reload keeps the card; a double click confirms once; a second tab sees 'al
 
   const orders = new OrdersPage(page);
   await orders.goto();
-  await expect(orders.returnBadge("9307")).toHaveCount(1);
+  await expect(orders.returnBadge(o9307)).toHaveCount(1);
 });
 
 test("a card retired by a new chat says so when clicked, without an error page", async ({
   page,
   context,
+  boris,
 }) => {
-  // Boris's 4410: nothing is created here (chat-ru.spec.ts confirms 4410 later in the run).
-  await new SignInPage(page).demo("boris");
+  await new SignInPage(page).as(boris);
   const chat = new ChatPage(page);
   await chat.startNewChat();
-  await chat.ask("Create a return request for order 4410. The item arrived damaged.");
+  await chat.ask(
+    `Create a return request for order ${boris.order("4410")}. The item arrived damaged.`,
+  );
   await expect(chat.composer).toBeDisabled();
 
   // Starting a new chat elsewhere supersedes the proposal waiting here.

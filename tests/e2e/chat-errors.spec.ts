@@ -1,12 +1,13 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 import { noModelServerURL } from "./servers";
 
 test.describe("chat errors on the main server", () => {
   test("a message over 2000 characters is stopped before sending, with a counter", async ({
     page,
+    anna,
   }) => {
-    await new SignInPage(page).demo("anna");
+    await new SignInPage(page).as(anna);
     const chat = new ChatPage(page);
     await chat.startNewChat();
     const counter = page.getByTestId("char-counter");
@@ -27,8 +28,9 @@ test.describe("chat errors on the main server", () => {
   test("an expired session explains itself and leads back to this chat after signing in", async ({
     page,
     context,
+    anna,
   }) => {
-    await new SignInPage(page).demo("anna");
+    await new SignInPage(page).as(anna);
     const chat = new ChatPage(page);
     const id = await chat.startNewChat();
     await context.clearCookies();
@@ -46,7 +48,7 @@ test.describe("chat errors on the main server", () => {
       `/sign-in?next=${encodeURIComponent(`/chat/${id}`)}`,
     );
     await link.click();
-    await page.getByTestId("demo-anna").click();
+    await new SignInPage(page).signInWith(anna.email, anna.password);
     await expect(page).toHaveURL(new RegExp(`/chat/${id}$`));
     await expect(chat.composer).toBeEnabled();
   });
@@ -57,8 +59,9 @@ test.describe("chat errors when the model provider is down", () => {
 
   test("a failed turn offers Retry, which resends the same text; a new message replaces it", async ({
     page,
+    anna,
   }) => {
-    await new SignInPage(page).demo("anna");
+    await new SignInPage(page).as(anna);
     const chat = new ChatPage(page);
     const id = await chat.startNewChat();
 
@@ -76,21 +79,22 @@ test.describe("chat errors when the model provider is down", () => {
     await expect(chat.userMessages).toHaveCount(1);
 
     // Typing something else drops the failed exchange (the server kept none of it).
-    await chat.send("Where is order 8041?");
+    const question = `Where is order ${anna.order("8041")}?`;
+    await chat.send(question);
     await expect(chat.error).toHaveAttribute("data-kind", "model_unavailable");
     await expect(chat.userMessages).toHaveCount(1);
-    await expect(chat.userMessages).toHaveText(/Where is order 8041\?/);
+    await expect(chat.userMessages).toContainText(question);
 
     await page.reload();
     await expect(chat.userMessages).toHaveCount(0);
   });
 });
 
-test("someone else's chat reads as missing, with a way back", async ({ page }) => {
-  await new SignInPage(page).demo("anna");
+test("someone else's chat reads as missing, with a way back", async ({ page, anna, boris }) => {
+  await new SignInPage(page).as(anna);
   const annas = await new ChatPage(page).startNewChat();
   await page.getByTestId("sign-out").click();
-  await new SignInPage(page).demo("boris");
+  await new SignInPage(page).as(boris);
   const res = await page.goto(`/chat/${annas}`);
   expect(res?.status()).toBe(404);
   await expect(page.getByTestId("chat-error")).toHaveText(

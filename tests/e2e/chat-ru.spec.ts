@@ -1,33 +1,36 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ChatPage, OrdersPage, SignInPage } from "./pages";
 
 /**
- * Scenarios 2, 4 and 6 of domain.md in Russian. The return is Boris's order 4410, so this file
- * never touches Anna's 7718 (whose one return belongs to chat.spec.ts): 4 cancels a card for
- * 4410, then 6 confirms a new one. The offline model answers in Russian, and the app's chrome
- * (the confirm card, the composer's note) follows the customer's language too.
+ * Scenarios 2, 4 and 6 of docs/domain.md in Russian, on the return of Boris's 4410 (each test
+ * with its own Boris and his own copy of the order: tests/e2e/fixtures.ts). The offline model
+ * answers in Russian, and the app's chrome (the confirm card, the composer's note) follows the
+ * customer's language too.
  */
-test.describe.configure({ mode: "serial" });
-
 test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
-  test("2. «Где заказ 8041?»: the status tool, then an answer in Russian", async ({ page }) => {
-    await new SignInPage(page).demo("anna");
+  test("2. «Где заказ 8041?»: the status tool, then an answer in Russian", async ({
+    page,
+    anna,
+  }) => {
+    await new SignInPage(page).as(anna);
     const chat = new ChatPage(page);
     await chat.startNewChat();
-    const answer = await chat.ask("Где заказ 8041?");
-    await expect(answer.getByTestId("tool-activity")).toHaveText(/Проверен заказ 8041/);
-    await expect(answer).toContainText("Заказ 8041");
+    const o8041 = anna.order("8041");
+    const answer = await chat.ask(`Где заказ ${o8041}?`);
+    await expect(answer.getByTestId("tool-activity")).toContainText(`Проверен заказ ${o8041}`);
+    await expect(answer).toContainText(`Заказ ${o8041}`);
     await expect(answer).toContainText("в пути");
     await expect(chat.cards).toHaveCount(0);
   });
 
-  test("4. a card for 4410; «Отменить» → cancelled, nothing created", async ({ page }) => {
-    await new SignInPage(page).demo("boris");
+  test("4. a card for 4410; «Отменить» → cancelled, nothing created", async ({ page, boris }) => {
+    await new SignInPage(page).as(boris);
     const chat = new ChatPage(page);
     await chat.startNewChat();
-    const answer = await chat.ask("Оформите возврат заказа 4410, товар пришёл повреждённым.");
-    await expect(answer).toContainText("Я подготовил заявку на возврат по заказу 4410");
-    await expect(chat.card.getByTestId("confirm-order")).toContainText("4410");
+    const o4410 = boris.order("4410");
+    const answer = await chat.ask(`Оформите возврат заказа ${o4410}, товар пришёл повреждённым.`);
+    await expect(answer).toContainText(`Я подготовил заявку на возврат по заказу ${o4410}`);
+    await expect(chat.card.getByTestId("confirm-order")).toContainText(o4410);
     await expect(chat.card.getByRole("heading")).toHaveText("Подтвердите заявку на возврат");
     await expect(chat.card).toContainText("Пришёл повреждённым");
     await expect(chat.card.getByTestId("confirm-countdown")).toContainText(
@@ -47,18 +50,19 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     await expect(chat.composer).toBeEnabled();
     await page.reload();
     await expect(chat.lastAssistant).toContainText(
-      "Вы отменили заявку на возврат по заказу 4410. Ничего не создано.",
+      `Вы отменили заявку на возврат по заказу ${o4410}. Ничего не создано.`,
     );
     const orders = new OrdersPage(page);
     await orders.goto();
-    await expect(orders.returnBadge("4410")).toHaveCount(0);
+    await expect(orders.returnBadge(o4410)).toHaveCount(0);
   });
 
-  test("6. «Подтвердить» creates the return for 4410 once", async ({ page }) => {
-    await new SignInPage(page).demo("boris");
+  test("6. «Подтвердить» creates the return for 4410 once", async ({ page, boris }) => {
+    await new SignInPage(page).as(boris);
     const chat = new ChatPage(page);
     await chat.startNewChat();
-    await chat.ask("Создайте заявку на возврат заказа 4410. Причина: брак.");
+    const o4410 = boris.order("4410");
+    await chat.ask(`Создайте заявку на возврат заказа ${o4410}. Причина: брак.`);
     await expect(chat.card).toContainText("Брак");
     await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
     await chat.card.getByTestId("confirm-button").click();
@@ -67,15 +71,15 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     );
 
     // The model's next turn knows: asking again brings back the existing request, in Russian.
-    const again = await chat.ask("Оформите возврат заказа 4410, брак.");
-    await expect(again).toContainText("По заказу 4410 уже есть заявка на возврат");
+    const again = await chat.ask(`Оформите возврат заказа ${o4410}, брак.`);
+    await expect(again).toContainText(`По заказу ${o4410} уже есть заявка на возврат`);
     await expect(chat.cards).toHaveCount(1);
     await page.reload();
     await expect(chat.assistantMessages.nth(1)).toContainText(
-      /Заявка на возврат \S+ по заказу 4410 создана\./,
+      new RegExp(`Заявка на возврат \\S+ по заказу ${o4410} создана\\.`),
     );
     const orders = new OrdersPage(page);
     await orders.goto();
-    await expect(orders.returnBadge("4410")).toHaveCount(1);
+    await expect(orders.returnBadge(o4410)).toHaveCount(1);
   });
 });

@@ -1,21 +1,23 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ChatPage, OrdersPage, SignInPage } from "./pages";
 
 /**
- * The eight walk-through scenarios of domain.md, in English, in a real browser against the
- * production build and the offline model. They run in order (workers: 1) and share one database:
- * order 7718 gets its one return in scenario 6, so 4 and 5 (cards that are cancelled) come first
- * and 7 relies on 6. No other e2e file confirms a return for 7718.
+ * The eight walk-through scenarios of docs/domain.md, in English, in a real browser against the
+ * production build and the offline model. Each test has its own Anna (tests/e2e/fixtures.ts):
+ * her copy of 7718 is returnable in every test, so the scenarios run alone and in any order.
  */
-test.describe.configure({ mode: "serial" });
-
 test.describe("chat: the eight scenarios (English)", () => {
   let chat: ChatPage;
+  /** This test's copy of Anna's 7718 (the coffee machine, delivered a few days ago). */
+  let o7718: string;
+  let returnFor7718: string;
 
-  test.beforeEach(async ({ page }) => {
-    await new SignInPage(page).demo("anna");
+  test.beforeEach(async ({ page, anna }) => {
+    await new SignInPage(page).as(anna);
     chat = new ChatPage(page);
     await chat.startNewChat();
+    o7718 = anna.order("7718");
+    returnFor7718 = `Create a return request for order ${o7718}. The item arrived damaged.`;
   });
 
   test("1. a greeting gets a plain answer and no tool", async () => {
@@ -25,10 +27,13 @@ test.describe("chat: the eight scenarios (English)", () => {
     await expect(chat.cards).toHaveCount(0);
   });
 
-  test("2. where is order 8041: the status tool, then an answer from its result", async () => {
-    const answer = await chat.ask("Where is order 8041?");
-    await expect(answer.getByTestId("tool-activity")).toHaveText(/Checked order 8041/);
-    await expect(answer).toContainText("Order 8041");
+  test("2. where is order 8041: the status tool, then an answer from its result", async ({
+    anna,
+  }) => {
+    const o8041 = anna.order("8041");
+    const answer = await chat.ask(`Where is order ${o8041}?`);
+    await expect(answer.getByTestId("tool-activity")).toContainText(`Checked order ${o8041}`);
+    await expect(answer).toContainText(`Order ${o8041}`);
     await expect(answer).toContainText("on its way");
     await expect(chat.cards).toHaveCount(0);
   });
@@ -44,10 +49,10 @@ test.describe("chat: the eight scenarios (English)", () => {
   test("4. a return for 7718 shows the card; Cancel creates nothing and leaves nothing to confirm", async ({
     page,
   }) => {
-    await chat.ask("Create a return request for order 7718. The item arrived damaged.");
+    await chat.ask(returnFor7718);
     const card = chat.card;
     await expect(card).toBeFocused();
-    await expect(card.getByTestId("confirm-order")).toContainText("7718");
+    await expect(card.getByTestId("confirm-order")).toContainText(o7718);
     await expect(card.getByTestId("confirm-items")).toContainText("Barista Pro coffee machine");
     await expect(card).toContainText("Arrived damaged");
     await expect(card.getByTestId("confirm-refund")).toContainText("to Visa");
@@ -77,35 +82,37 @@ test.describe("chat: the eight scenarios (English)", () => {
       "Cancelled. Nothing was created.",
     );
     await expect(chat.lastAssistant).toContainText(
-      "You cancelled the return request for order 7718",
+      `You cancelled the return request for order ${o7718}`,
     );
     const orders = new OrdersPage(page);
     await orders.goto();
-    await expect(orders.returnBadge("7718")).toHaveCount(0);
+    await expect(orders.returnBadge(o7718)).toHaveCount(0);
   });
 
   test("5. while a card waits, a new message is refused and the history stays as it was", async ({
     page,
     context,
+    anna,
   }) => {
     const id = chat.chatId();
     // A second tab of the same chat, opened before the proposal: its composer is still open.
     const other = new ChatPage(await context.newPage());
     await other.open(id);
 
-    await chat.ask("Create a return request for order 7718. The item arrived damaged.");
+    await chat.ask(returnFor7718);
     await expect(chat.card).toBeVisible();
     await expect(chat.composer).toBeDisabled();
     const before = await (await page.request.get(`/api/chats/${id}`)).json();
 
     // The stale tab tries anyway: the server refuses, the tab says why and shows the card.
-    await other.send("Where is order 8041?");
+    const question = `Where is order ${anna.order("8041")}?`;
+    await other.send(question);
     await expect(other.error).toHaveAttribute("data-kind", "action_pending");
     await expect(other.error).toContainText("A request is waiting for your decision");
     await expect(other.card).toBeVisible();
     await expect(other.composer).toBeDisabled();
-    await expect(other.composer).toHaveValue("Where is order 8041?");
-    await expect(other.userMessages.filter({ hasText: "Where is order 8041?" })).toHaveCount(0);
+    await expect(other.composer).toHaveValue(question);
+    await expect(other.userMessages.filter({ hasText: question })).toHaveCount(0);
 
     const after = await (await page.request.get(`/api/chats/${id}`)).json();
     expect(after.messages).toEqual(before.messages);
@@ -130,10 +137,10 @@ test.describe("chat: the eight scenarios (English)", () => {
     const id = chat.chatId();
     const orders = new OrdersPage(page);
     await orders.goto();
-    await expect(orders.returnBadge("7718")).toHaveCount(0);
+    await expect(orders.returnBadge(o7718)).toHaveCount(0);
     await chat.open(id);
 
-    await chat.ask("Create a return request for order 7718. The item arrived damaged.");
+    await chat.ask(returnFor7718);
     await chat.card.getByTestId("confirm-button").click();
     const outcome = chat.card.getByTestId("confirm-outcome");
     await expect(outcome).toHaveText(/^Return request created\. Request ID: \S+\.$/);
@@ -151,22 +158,26 @@ test.describe("chat: the eight scenarios (English)", () => {
     });
 
     await orders.goto();
-    await expect(orders.returnBadge("7718")).toHaveCount(1);
+    await expect(orders.returnBadge(o7718)).toHaveCount(1);
   });
 
   test("7. asking again for 7718 brings back the existing request, with no second card", async ({
     page,
   }) => {
-    const answer = await chat.ask(
-      "Create a return request for order 7718. The item arrived damaged.",
-    );
-    await expect(answer).toContainText("Order 7718 already has a return request");
+    // Scenario 6 first, in this test's own store: the return is created and confirmed.
+    await chat.ask(returnFor7718);
+    await chat.card.getByTestId("confirm-button").click();
+    await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(/^Return request created/);
+
+    await chat.startNewChat();
+    const answer = await chat.ask(returnFor7718);
+    await expect(answer).toContainText(`Order ${o7718} already has a return request`);
     await expect(answer).toContainText("so I haven't created another one");
     await expect(chat.cards).toHaveCount(0);
     await expect(chat.composer).toBeEnabled();
     const orders = new OrdersPage(page);
     await orders.goto();
-    await expect(orders.returnBadge("7718")).toHaveCount(1);
+    await expect(orders.returnBadge(o7718)).toHaveCount(1);
   });
 
   test("8. a request outside the tools is refused and nothing runs", async () => {

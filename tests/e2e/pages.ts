@@ -14,11 +14,19 @@ export class SignInPage {
     await this.page.getByTestId("sign-in-submit").click();
   }
 
+  /** Signs in through the form as a test's own customer (tests/e2e/fixtures.ts). */
+  async as(who: { email: string; password: string }) {
+    await this.goto();
+    await this.signInWith(who.email, who.password);
+    // Signed in: the header's Sign out shows (the user's name is hidden on a phone).
+    await expect(this.page.getByTestId("sign-out")).toBeVisible();
+  }
+
   /** One-click demo account: "anna" | "boris" | "staff". */
   async demo(who: "anna" | "boris" | "staff") {
     await this.goto();
     await this.page.getByTestId(`demo-${who}`).click();
-    await expect(this.page.getByTestId("current-user")).toBeVisible();
+    await expect(this.page.getByTestId("sign-out")).toBeVisible();
   }
 }
 

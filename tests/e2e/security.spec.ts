@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
@@ -29,13 +30,13 @@ async function expectInert(page: Page, chat: ChatPage) {
   ).toBeUndefined();
 }
 
-test("markup in a message is shown as text, live and after a reload", async ({ page }) => {
+test("markup in a message is shown as text, live and after a reload", async ({ page, anna }) => {
   const dialogs: string[] = [];
   page.on("dialog", async (d) => {
     dialogs.push(d.message());
     await d.dismiss();
   });
-  await new SignInPage(page).demo("anna");
+  await new SignInPage(page).as(anna);
   const chat = new ChatPage(page);
   await chat.startNewChat();
   await chat.ask(HOSTILE);
@@ -53,6 +54,7 @@ test("markup in a message is shown as text, live and after a reload", async ({ p
 
 test("the CSP lets the app's own scripts run and blocks injected inline script", async ({
   page,
+  anna,
 }) => {
   const violations: string[] = [];
   page.on("console", (m) => {
@@ -63,7 +65,7 @@ test("the CSP lets the app's own scripts run and blocks injected inline script",
   expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'/);
   expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
   // The app hydrates and works under the policy: sign in and open a chat.
-  await new SignInPage(page).demo("anna");
+  await new SignInPage(page).as(anna);
   await new ChatPage(page).startNewChat();
   expect(violations).toEqual([]);
   // A nonce is per page view, never reused.

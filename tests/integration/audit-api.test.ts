@@ -63,7 +63,7 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
     expect((await get("?status=nope", anna)).status).toBe(403);
   });
 
-  it("gives staff the newest 50 events with exactly the AuditEvent fields of api.md", async () => {
+  it("gives staff the newest 50 events with exactly the AuditEvent fields of docs/api.md", async () => {
     const res = await get("");
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -186,7 +186,7 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
     expect((await get("?limit=200")).status).toBe(200);
   });
 
-  it("treats empty parameters as unset, as api.md's own template sends them", async () => {
+  it("treats empty parameters as unset, as docs/api.md's own template sends them", async () => {
     const empty = await get("?status=&tool=&chatId=&userId=&from=&to=&cursor=&limit=");
     expect(empty.status).toBe(200);
     const plain = await get("");

@@ -1,5 +1,5 @@
 /**
- * The chat and action endpoints of api.md, through the real route handlers: ownership,
+ * The chat and action endpoints of docs/api.md, through the real route handlers: ownership,
  * refusals with their exact status and code, and that a refused message leaves no trace.
  */
 import { eq } from "drizzle-orm";

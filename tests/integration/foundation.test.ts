@@ -24,7 +24,7 @@ describe("foundation: database, demo store, sign-in, health", () => {
     });
   });
 
-  it("seeds the demo store of domain.md", () => {
+  it("seeds the demo store of docs/domain.md", () => {
     const db = getDb();
     const emails = db.select({ email: user.email, role: user.role }).from(user).all();
     expect(emails).toEqual(

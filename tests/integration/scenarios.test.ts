@@ -1,5 +1,5 @@
 /**
- * The eight walk-through scenarios of domain.md ("Шаг 6" of the source course), end to end
+ * The eight walk-through scenarios of docs/domain.md ("Шаг 6" of the source course), end to end
  * through the real route handlers, the real tool loop and the offline model, in English and
  * in Russian. Each language gets its own database so order 7718's single return is fresh.
  */

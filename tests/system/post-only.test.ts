@@ -1,14 +1,45 @@
 /**
  * Every state change is a POST behind the origin check (issue 7.3). The hostile suite proves it
- * for today's endpoints at run time (cross-site POSTs refused, other methods 405); this guards
- * the next route someone adds: each API route file may export a state-changing method only
- * through handler() (lib/http/handler.ts, which runs assertSameOrigin), and only POST.
+ * for today's endpoints with hand-written cases; this test guards the next route someone adds.
+ * It imports every API route module, takes what the module REALLY exports (however it was
+ * written: `export const POST = handler(...)`, `export const { PUT, PATCH, DELETE } =
+ * notAllowed(...)`, a function declaration, a re-export) and calls each method in-process
+ * against a real database holding a chat with a pending action:
+ * - a module exports only HTTP methods and Next's route segment options (a typo such as
+ *   `Delete` would silently be no route at all);
+ * - POST from another site's page is refused with 403 `forbidden_origin` (what handler() does
+ *   first), unless the route refuses POST altogether (405, or the unknown-endpoint 404);
+ * - PUT, PATCH and DELETE are refusals: 405 `method_not_allowed` or 404 `not_found`;
+ * - GET and HEAD, by the owner and by staff, answer without changing a single row.
+ * And in every case the database is byte-for-byte what it was before the call.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import type Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Customer } from "../helpers/chat";
+import { useTestDatabase } from "../helpers/db";
+import { BASE, request, signIn } from "../helpers/http";
+import { pendingActionPart } from "../helpers/stream";
+import { openReadOnly } from "./lib/db-snapshot";
 
 const API = path.resolve(import.meta.dirname, "../../app/api");
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+type Method = (typeof METHODS)[number];
+/** Next.js route segment options a route file may export besides its methods. */
+const SEGMENT_OPTIONS = [
+  "dynamic",
+  "dynamicParams",
+  "revalidate",
+  "fetchCache",
+  "runtime",
+  "preferredRegion",
+  "maxDuration",
+];
+const CROSS_SITE = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
+
+type RouteFn = (req: Request, ctx: { params: Promise<unknown> }) => Promise<Response> | Response;
+const AUTH_ROUTE = path.join(API, "auth/[...all]/route.ts");
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -17,26 +48,149 @@ function routeFiles(dir: string): string[] {
   });
 }
 
-/** better-auth's handler, with its own origin check (tested in the hostile suite). */
-const AUTH_ROUTE = path.join(API, "auth/[...all]/route.ts");
+/** Every row of every table, in a stable order: "nothing changed" means exactly that. */
+function contents(db: Database.Database): Record<string, string> {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  return Object.fromEntries(
+    tables.map((t) => [
+      t,
+      JSON.stringify(db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).raw().all()),
+    ]),
+  );
+}
 
-describe("state-changing API methods", () => {
+/** The contract's error code of an answer, if it is a JSON error. */
+async function errorCode(res: Response): Promise<string | undefined> {
+  if (!res.headers.get("content-type")?.includes("json")) {
+    await res.body?.cancel();
+    return undefined;
+  }
+  return ((await res.json()) as { error?: { code?: string } }).error?.code;
+}
+
+let readOnly: Database.Database;
+let anna: Customer;
+let staffCookie: string;
+let chatId: string;
+let actionId: string;
+
+/**
+ * The URL and params of a route file, with real ids: a chat of Anna's and her pending action.
+ * A new dynamic segment needs a line here; the test says so rather than guessing.
+ */
+function target(file: string): { url: string; params: Record<string, unknown> } {
+  const segments = path.relative(API, path.dirname(file)).split(path.sep);
+  const params: Record<string, unknown> = {};
+  const url = segments.map((s, i) => {
+    if (s === "[id]") {
+      const id = { actions: actionId, chats: chatId }[segments[i - 1] ?? ""];
+      if (!id) throw new Error(`post-only.test.ts: which id fits ${file}? Add it to target().`);
+      params.id = id;
+      return id;
+    }
+    if (s === "[...rest]") {
+      params.rest = ["no-such-endpoint"];
+      return "no-such-endpoint";
+    }
+    if (s === "[...all]") {
+      params.all = ["sign-in", "email"];
+      return "sign-in/email";
+    }
+    if (s.startsWith("[")) throw new Error(`post-only.test.ts: add params for ${s} in ${file}.`);
+    return s;
+  });
+  return { url: `/api/${url.join("/")}`, params };
+}
+
+/** A body each POST could act on (the message is a valid one; the credentials are Anna's). */
+const BODY = { text: "Where is order 8041?", email: "anna@example.com", password: "returns-demo" };
+
+beforeAll(async () => {
+  const { file } = await useTestDatabase();
+  readOnly = openReadOnly(file);
+  anna = await Customer.signIn("anna@example.com");
+  staffCookie = await signIn("staff@example.com");
+  chatId = await anna.newChat();
+  const turn = await anna.say(
+    chatId,
+    "Create a return request for order 7718. The item arrived damaged.",
+  );
+  const proposal = pendingActionPart(turn.message);
+  if (!proposal) throw new Error("the world needs a pending action");
+  actionId = proposal.data.id;
+});
+
+afterAll(() => readOnly?.close());
+
+describe("what every API route really exports", () => {
   const files = routeFiles(API);
 
   it("finds the API routes", () => {
     expect(files.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(files.map((f) => [path.relative(API, f), f]))("%s", (_, file) => {
-    const src = fs.readFileSync(file, "utf8");
-    // Function declarations would bypass handler(): none allowed for any method.
-    expect(src).not.toMatch(/export\s+(async\s+)?function\s+(POST|PUT|PATCH|DELETE)\b/);
-    for (const m of src.matchAll(/export const (PUT|PATCH|DELETE)\s*=\s*(\w+)/g)) {
-      // Only refusals and the unknown-endpoint 404 may answer these methods.
-      expect(m[2], `${m[1]} in ${file}`).toBe("unknownEndpoint");
+  it.each(files.map((f) => [path.relative(API, f), f]))("%s", async (_, file) => {
+    const mod = (await import(file)) as Record<string, unknown>;
+    const names = Object.keys(mod);
+    expect(
+      names.filter(
+        (n) => !(METHODS as readonly string[]).includes(n) && !SEGMENT_OPTIONS.includes(n),
+      ),
+      "exports that are neither an HTTP method nor a route segment option",
+    ).toEqual([]);
+    const { url, params } = target(file);
+
+    for (const method of names.filter((n): n is Method =>
+      (METHODS as readonly string[]).includes(n),
+    )) {
+      const fn = mod[method];
+      expect(typeof fn, `${method} in ${file}`).toBe("function");
+      const route = async (req: Request, ctx: { params: Promise<unknown> }) =>
+        (fn as RouteFn)(req, ctx);
+      // better-auth answers GET on its own paths (the session), not on sign-in.
+      const path = file === AUTH_ROUTE && method !== "POST" ? "/api/auth/get-session" : url;
+      const run = (headers: Record<string, string>, cookie: string) =>
+        // Straight to the handler (not call(), which also checks the OpenAPI document): this test
+        // is about what a route does, including better-auth's undocumented session GET.
+        route(
+          request(path, {
+            method,
+            cookie,
+            headers: { host: new URL(BASE).host, ...headers },
+            ...(method === "GET" || method === "HEAD" ? {} : { body: BODY }),
+          }),
+          { params: Promise.resolve(params) },
+        );
+      const before = contents(readOnly);
+
+      if (method === "GET" || method === "HEAD" || method === "OPTIONS") {
+        // Reads, by the chat's owner and by staff: whatever they answer, nothing changes.
+        for (const cookie of [anna.cookie, staffCookie]) {
+          const res = await run({}, cookie);
+          await res.body?.cancel();
+          expect(contents(readOnly), `${method} ${url} changed the database`).toEqual(before);
+        }
+        continue;
+      }
+
+      // POST is tried from another site's page first; PUT, PATCH, DELETE from our own.
+      const res = await run(method === "POST" ? CROSS_SITE : { origin: BASE }, anna.cookie);
+      const code = await errorCode(res);
+      const refused =
+        (res.status === 405 && code === "method_not_allowed") ||
+        (res.status === 404 && code === "not_found");
+      if (method === "POST" && !refused) {
+        // A POST that does something must be behind the origin check: handler()'s, or for
+        // sign-in and sign-out better-auth's own, which names its refusal differently.
+        const refusal = file === AUTH_ROUTE ? "invalid_origin" : "forbidden_origin";
+        expect([res.status, code], `cross-site POST ${url}`).toEqual([403, refusal]);
+      } else {
+        expect(refused, `${method} ${url} answered ${res.status} ${code}`).toBe(true);
+      }
+      expect(contents(readOnly), `${method} ${url} changed the database`).toEqual(before);
     }
-    // The first token after "=": an identifier, or "(" for an inline arrow function.
-    const post = /export const POST\s*=\s*([A-Za-z_$][\w$]*|\S)/.exec(src)?.[1];
-    if (post && file !== AUTH_ROUTE) expect(["handler", "unknownEndpoint"]).toContain(post);
   });
 });

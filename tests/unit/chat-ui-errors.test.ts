@@ -4,7 +4,7 @@ import { isRequestRejected, parseRetryAfter, toChatProblem } from "@/lib/chat-cl
 const body = (error: Record<string, unknown>) => JSON.stringify({ error });
 
 describe("toChatProblem: what the chat says when a turn fails", () => {
-  it("maps each API error code of api.md to its problem", () => {
+  it("maps each API error code of docs/api.md to its problem", () => {
     expect(toChatProblem(body({ code: "message_too_long", message: "x" }))).toEqual({
       kind: "too_long",
     });

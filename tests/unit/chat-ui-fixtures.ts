@@ -1,6 +1,6 @@
 import type { PendingAction } from "@/lib/chat-client/schemas";
 
-/** A proposal as GET /api/chats/{id} and the stream carry it (api.md, domain.md plan). */
+/** A proposal as GET /api/chats/{id} and the stream carry it (docs/api.md, docs/domain.md plan). */
 export function proposal(overrides: Partial<PendingAction> = {}): PendingAction {
   return {
     id: "act_1",

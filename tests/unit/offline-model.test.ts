@@ -1,6 +1,6 @@
 /**
  * The offline model in the real AI SDK loop with the real tools and a seeded store: the walk-through
- * scenarios of domain.md in both languages, answers phrased from tool results, business errors,
+ * scenarios of docs/domain.md in both languages, answers phrased from tool results, business errors,
  * an existing return, and a tool result that tries to give orders.
  */
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
 const annaChat = (opts?: ConstructorParameters<typeof Chat>[1]) =>
   new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) }, opts);
 
-describe("walk-through scenarios (domain.md), English and Russian", () => {
+describe("walk-through scenarios (docs/domain.md), English and Russian", () => {
   it("1. a greeting gets a short answer and no tool", async () => {
     for (const [text, lang] of [
       ["Hello!", "en"],

@@ -5,7 +5,7 @@ const DAY = 86_400_000;
 const now = new Date("2026-05-31T12:00:00.000Z");
 const deliveredDaysAgo = (d: number, extraMs = 0) => new Date(now.getTime() - d * DAY - extraMs);
 
-describe("return policy (domain.md)", () => {
+describe("return policy (docs/domain.md)", () => {
   it("allows a delivered order up to and including day 30", () => {
     expect(
       returnEligibility({ status: "delivered", deliveredAt: deliveredDaysAgo(4) }, now),

@@ -1,10 +1,11 @@
 import { useTranslations } from "next-intl";
+import { PAGE_WIDTH } from "@/components/page-width";
 
 /** Shown while the audit page queries run (the route streams this first). */
 export default function AuditLoading() {
   const t = useTranslations("audit");
   return (
-    <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6" aria-busy="true">
+    <main className={`${PAGE_WIDTH.wide} grid gap-4 py-6`} aria-busy="true">
       <p role="status" className="text-sm text-slate-600" data-testid="audit-loading">
         {t("loading")}
       </p>

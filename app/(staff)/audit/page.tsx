@@ -5,6 +5,7 @@ import { AuditFilters } from "@/components/audit/audit-filters";
 import { AuditTable } from "@/components/audit/audit-table";
 import { Pager } from "@/components/audit/pager";
 import { StatusChart } from "@/components/audit/status-chart";
+import { PAGE_WIDTH } from "@/components/page-width";
 import {
   type AuditRow,
   countAuditEventsByStatus,
@@ -66,8 +67,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const href = (changes: Record<string, string | undefined>) => auditHref(p.form, changes);
   return (
     <>
-      <AppHeader user={user} />
-      <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6">
+      <AppHeader user={user} width="wide" />
+      <main className={`${PAGE_WIDTH.wide} grid gap-4 py-6`}>
         <h1 className="text-xl font-semibold">{t("heading")}</h1>
         <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
         <AuditFilters

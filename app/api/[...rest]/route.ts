@@ -4,7 +4,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * Any /api path no route claims. Next would render the HTML 404 page; API clients are promised
- * a JSON error for every failure (api.md), whatever the method.
+ * a JSON error for every failure (docs/api.md), whatever the method.
  */
 export const GET = unknownEndpoint;
 export const HEAD = unknownEndpoint;

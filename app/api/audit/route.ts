@@ -7,7 +7,7 @@ import { json } from "@/lib/http/respond";
 export const dynamic = "force-dynamic";
 
 /**
- * GET /api/audit (api.md "Audit"): staff only; 401 without a session, 403 for customers.
+ * GET /api/audit (docs/api.md "Audit"): staff only; 401 without a session, 403 for customers.
  * Auth comes before parsing here so that nobody but staff learns anything, not even which
  * parameters are valid.
  */

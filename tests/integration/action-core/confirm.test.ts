@@ -1,6 +1,6 @@
 /**
  * Confirm and cancel as a client sees them: what gets created, what a second click answers,
- * and the final state and audit trail of every path (api.md "Actions").
+ * and the final state and audit trail of every path (docs/api.md "Actions").
  */
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";

@@ -30,7 +30,7 @@ beforeEach(async () => {
 });
 
 describe("propose", () => {
-  it("stores normalized arguments, their hash, the domain.md plan, the order version and the TTL", async () => {
+  it("stores normalized arguments, their hash, the docs/domain.md plan, the order version and the TTL", async () => {
     const now = new Date();
     const action = await propose(
       core.anna,

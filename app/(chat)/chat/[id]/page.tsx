@@ -27,7 +27,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   if (!initial.ok && initial.status === 404) notFound();
   return (
     <div className="flex h-dvh flex-col">
-      <AppHeader user={user} />
+      <AppHeader user={user} width="full" />
       <ClientMessages namespaces={["chat"]}>
         <ChatScreen chatId={id} initial={initial} conversation={conversationMessages()} />
       </ClientMessages>

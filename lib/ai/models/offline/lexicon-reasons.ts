@@ -1,6 +1,6 @@
 /**
  * Return reasons and order-number rules, as data. The reason enum is the tool's
- * (`defective` | `damaged` | `other`); the order number is four digits (domain.md).
+ * (`defective` | `damaged` | `other`); the order number is four digits (docs/domain.md).
  */
 import type { Lang } from "./text";
 

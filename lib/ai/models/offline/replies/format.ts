@@ -1,9 +1,11 @@
 /**
  * Dates, money and lists for replies, with the app's formatter (next-intl) in the reply's
  * language. Dates are rendered in UTC so the same tool result gives the same sentence on every
- * machine (the model must be deterministic).
+ * machine (the model must be deterministic). The formatter comes from use-intl's core (the
+ * library under next-intl, without React): `npm run eval` runs this model under the react-server
+ * condition, where next-intl's root entry pulls in client hooks that do not exist.
  */
-import { createFormatter } from "next-intl";
+import { createFormatter } from "use-intl/core";
 import type { Lang } from "../text";
 
 const DAY_MS = 86_400_000;

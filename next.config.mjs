@@ -1,11 +1,17 @@
-import type { NextConfig } from "next";
+// The Next.js configuration. A plain ES module, as Next loads it; TypeScript stays in lib/.
+import { createJiti } from "jiti";
 import createNextIntlPlugin from "next-intl/plugin";
-import { env } from "./lib/env";
 
-// Fail fast: a wrong variable stops the build/start with a message naming it.
+// Fail fast: a wrong variable stops `next build` and `next start` (so `npm start`) with a message
+// naming it. The rules are the one zod schema in lib/env.ts that the app itself uses; Node 20
+// cannot import TypeScript, so jiti (the loader Tailwind and Vite already use here) compiles it.
+const jiti = createJiti(import.meta.url);
+/** @type {typeof import("./lib/env")} */
+const { env } = await jiti.import("./lib/env.ts");
 env();
 
-const nextConfig = (): NextConfig => ({
+/** @returns {import("next").NextConfig} */
+const nextConfig = () => ({
   // Benchmarks and system tests build into their own folder so they never race the e2e build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,

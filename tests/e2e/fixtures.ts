@@ -1,0 +1,80 @@
+/**
+ * Per-test data for the e2e suite. Every test that signs in as a customer gets its OWN customer:
+ * a new user shaped like a demo one (same name, the demo password) with copies of that demo
+ * customer's orders under fresh four-digit ids, written into the database of the server the test
+ * talks to (its `baseURL`) by the project's own seed code (db/seed.ts `seedDemoLikeUser`).
+ * So no two tests share an order, a chat, a pending action or a rate-limit counter: any spec
+ * passes alone, in any order, and with several workers.
+ *
+ * Use it instead of @playwright/test and ask for `anna` or `boris`; quote orders through
+ * `order(demoId)`:
+ *
+ *   import { expect, test } from "./fixtures";
+ *
+ *   test("a return for the coffee machine", async ({ page, anna }) => {
+ *     await new SignInPage(page).as(anna);
+ *     const chat = new ChatPage(page);
+ *     await chat.startNewChat();
+ *     await chat.ask(`Create a return request for order ${anna.order("7718")}. It arrived damaged.`);
+ *   });
+ *
+ * Outside a test (beforeAll), call `newCustomer(baseURL, "anna")`. Staff only read, so the demo
+ * staff account is shared; the demo customers themselves are left as seeded (read-only checks of
+ * the one-click demo sign-in may use them).
+ */
+import { randomUUID } from "node:crypto";
+import { test as base, expect } from "@playwright/test";
+import { type Db, openDatabase } from "@/db";
+import { seedDemoLikeUser } from "@/db/seed";
+import { DEMO_PASSWORD } from "@/db/seed-data";
+import { databaseOf } from "./servers";
+
+export type Customer = {
+  /** The demo customer this one copies: "anna" | "boris". */
+  like: DemoCustomer;
+  name: string;
+  email: string;
+  password: string;
+  /** This customer's copy of a demo order: `order("7718")` -> e.g. "5093". */
+  order(demoId: string): string;
+};
+
+type DemoCustomer = "anna" | "boris";
+const NAMES: Record<DemoCustomer, string> = { anna: "Anna Petrova", boris: "Boris Ivanov" };
+
+/** One connection per database file per worker process. */
+const open = new Map<string, Db>();
+
+/** A fresh customer on the server at `baseURL`, shaped like the demo customer `like`. */
+export async function newCustomer(baseURL: string, like: DemoCustomer): Promise<Customer> {
+  const file = databaseOf(baseURL);
+  let db = open.get(file);
+  if (!db) {
+    db = openDatabase(file);
+    open.set(file, db);
+  }
+  const email = `${like}-${randomUUID().slice(0, 8)}@e2e.example.com`;
+  const { orderIds } = await seedDemoLikeUser(db, { like, email });
+  return {
+    like,
+    name: NAMES[like],
+    email,
+    password: DEMO_PASSWORD,
+    order(demoId) {
+      const id = orderIds[demoId];
+      if (!id) throw new Error(`${like} has no demo order ${demoId}`);
+      return id;
+    },
+  };
+}
+
+export const test = base.extend<{ anna: Customer; boris: Customer }>({
+  anna: async ({ baseURL }, use) => {
+    await use(await newCustomer(baseURL!, "anna"));
+  },
+  boris: async ({ baseURL }, use) => {
+    await use(await newCustomer(baseURL!, "boris"));
+  },
+});
+
+export { expect };
