@@ -10,12 +10,12 @@ import path from "node:path";
 export type Timing = { p50: number; p95: number; n: number };
 
 /** Nearest-rank percentiles of `n` timed calls, after `warmup` untimed ones. */
-export function time(run: (i: number) => void, n: number, warmup = 20): Timing {
-  for (let i = 0; i < warmup; i++) run(-1 - i);
+export async function time(run: (i: number) => unknown, n: number, warmup = 20): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await run(-1 - i);
   const ms: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    run(i);
+    await run(i);
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeDb, getDb } from "../db";
+import { closeDb, getConnection } from "../db";
 import {
   type AuditFilters,
   type AuditKey,
@@ -27,6 +27,7 @@ import {
   dayOf,
   rebuildAuditDaily,
 } from "../db/queries/metrics";
+import { writeTransaction } from "../db/queries/tx";
 import { seedDemo, seedLarge } from "../db/seed";
 import { bucketKey } from "../lib/ai/model-calls";
 import { auditCsvStream } from "../lib/audit/export";
@@ -46,13 +47,14 @@ const DAY = 86_400_000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-bench-audit-"));
 process.env.DATABASE_PATH = path.join(dir, "bench.db");
 process.env.SEED_DEMO = "0";
-const db = getDb();
-const client = db.$client;
+const conn = getConnection();
+if (conn.dialect !== "sqlite") throw new Error("bench:audit runs on SQLite (unset DATABASE_URL)");
+const client = conn.client;
 const seconds = (t: number) => ((performance.now() - t) / 1000).toFixed(1);
 
 let t = performance.now();
-await seedDemo(db);
-const store = await seedLarge(db);
+await seedDemo();
+const store = await seedLarge();
 const seedTime = seconds(t);
 const users = (client.prepare("SELECT id FROM user").all() as { id: string }[]).map((u) => u.id);
 const now = Date.now();
@@ -69,7 +71,7 @@ const insertTime = (performance.now() - t) / 1000;
 // past the writer, so count them the way migration 0006 does, and add the turns that would
 // have made them (one turn per three events, the shape of insertAuditEvents).
 t = performance.now();
-rebuildAuditDaily();
+await rebuildAuditDaily();
 const turnRandom = rng(11);
 const turnBumps: DailyBump[] = [];
 const turnsPerDay = Math.ceil(EVENTS / 3 / 90);
@@ -91,7 +93,7 @@ for (let d = dayOf(now) - 90; d <= dayOf(now); d++) {
     turnBumps.push({ day: d, name: "turn.ttft", key: bucketKey(latency / 4), n: 25 });
   }
 }
-client.transaction(() => bumpDaily(turnBumps))();
+await writeTransaction(() => bumpDaily(turnBumps));
 const rollupTime = (performance.now() - t) / 1000;
 const rollupRows = (client.prepare("select count(*) n from metrics_daily").get() as { n: number })
   .n;
@@ -102,7 +104,8 @@ console.log(
 
 const r = rng(7);
 const anyId = () => 1 + Math.floor(r() * EVENTS);
-const keys: AuditKey[] = Array.from({ length: 500 }, () => keyOf(getAuditEvent({ id: anyId() })!));
+const keys: AuditKey[] = [];
+for (let i = 0; i < 500; i++) keys.push(keyOf((await getAuditEvent({ id: anyId() }))!));
 const page = (filters: AuditFilters, before?: AuditKey) => () =>
   listAuditEvents({ filters, before, limit: 50 });
 const ago = (days: number) => new Date(now - days * DAY);
@@ -166,12 +169,12 @@ const cases: Case[] = [
   },
   {
     name: "GET /api/audit logic (parse, query, JSON)",
-    run: () => JSON.stringify(queryAuditEvents(new URLSearchParams("limit=50"))),
+    run: async () => JSON.stringify(await queryAuditEvents(new URLSearchParams("limit=50"))),
   },
 ];
 
 /** The plan of every statement a case runs against audit_events (driver-level capture). */
-function plansOf(run: () => unknown): string[] {
+async function plansOf(run: () => unknown): Promise<string[]> {
   const seen: string[] = [];
   const prepare = client.prepare.bind(client);
   client.prepare = ((sql: string) => {
@@ -179,7 +182,7 @@ function plansOf(run: () => unknown): string[] {
     return prepare(sql);
   }) as typeof client.prepare;
   try {
-    run();
+    await run();
   } finally {
     client.prepare = prepare as typeof client.prepare;
   }
@@ -211,12 +214,10 @@ function plansOf(run: () => unknown): string[] {
 const scans: string[] = [];
 const sorts: string[] = [];
 
-const floor = time(() => getAuditEvent({ id: anyId() }), N);
-const results: { name: string; timing: Timing; plan: string[] }[] = cases.map((c) => ({
-  name: c.name,
-  timing: time(c.run, N),
-  plan: plansOf(() => c.run(0)),
-}));
+const floor = await time(() => getAuditEvent({ id: anyId() }), N);
+const results: { name: string; timing: Timing; plan: string[] }[] = [];
+for (const c of cases)
+  results.push({ name: c.name, timing: await time(c.run, N), plan: await plansOf(() => c.run(0)) });
 
 t = performance.now();
 let bytes = 0;
@@ -224,10 +225,12 @@ const reader = auditCsvStream({ status: "business_error" }).getReader();
 for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
   bytes += chunk.value.byteLength;
 const exportTime = (performance.now() - t) / 1000;
-const exportRows = countAuditEventsByStatus({
-  from: new Date(0),
-  to: new Date(now + DAY),
-}).business_error;
+const exportRows = (
+  await countAuditEventsByStatus({
+    from: new Date(0),
+    to: new Date(now + DAY),
+  })
+).business_error;
 
 const sqlite = (client.prepare("select sqlite_version() v").get() as { v: string }).v;
 const rows = results.map(

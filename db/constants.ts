@@ -17,3 +17,40 @@ export type ActionStatus = (typeof ACTION_STATUSES)[number];
 /** The interface languages (message catalogues in messages/); the first is the fallback. */
 export const LOCALES = ["en", "ru"] as const;
 export type Locale = (typeof LOCALES)[number];
+
+export const ORDER_STATUSES = [
+  "processing",
+  "shipped",
+  "in_transit",
+  "delivered",
+  "cancelled",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const RETURN_REASONS = ["defective", "damaged", "other"] as const;
+export type ReturnReason = (typeof RETURN_REASONS)[number];
+
+export const CANCEL_REASONS = [
+  "changed_mind",
+  "ordered_by_mistake",
+  "found_cheaper",
+  "other",
+] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
+export const AUDIT_STATUSES = [
+  "success",
+  "business_error",
+  "timeout",
+  "rejected",
+  "technical_error",
+  "confirmation_required",
+  "cancelled",
+  "expired",
+  "superseded",
+  "stale",
+] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
+export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];

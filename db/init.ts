@@ -1,14 +1,18 @@
 /**
- * Brings the database to a usable state at server start: open + migrate (getDb), then the
- * demo seed when the database is empty and SEED_DEMO is not 0. Idempotent: a second start
- * finds users and seeds nothing.
+ * Brings the database to a usable state at server start: open + migrate, then the demo seed when
+ * the database is empty and SEED_DEMO is not 0. Idempotent: a second start finds users and seeds
+ * nothing. On PostgreSQL the whole of it runs under an advisory lock, so of several instances
+ * starting at once one migrates and seeds while the others wait and then find it done.
  */
 import { env } from "../lib/env";
-import { type Db, getDb } from "./index";
+import { type Db, getConnection, getDb, migratePostgres, withStartupLock } from "./index";
 import { seedDemo } from "./seed";
 
 export async function initDatabase(): Promise<Db> {
-  const db = getDb();
-  if (env().SEED_DEMO !== "0") await seedDemo(db);
-  return db;
+  await withStartupLock(async () => {
+    getConnection(); // SQLite migrates when the connection opens.
+    await migratePostgres();
+    if (env().SEED_DEMO !== "0") await seedDemo();
+  });
+  return getDb();
 }

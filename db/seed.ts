@@ -6,14 +6,15 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count } from "drizzle-orm";
-import type { Db } from "./index";
+import { first, getDb } from "./index";
+import { writeTransaction } from "./queries/tx";
 import { account, orderCancellations, orderItems, orders, user } from "./schema";
 import { DEMO_ORDERS, DEMO_PASSWORD, DEMO_USERS, type DemoOrder } from "./seed-data";
 
 const DAY = 86_400_000;
 
-export function isEmpty(db: Db): boolean {
-  const row = db.select({ n: count() }).from(user).get();
+export async function isEmpty(): Promise<boolean> {
+  const row = await getDb().select({ n: count() }).from(user).then(first);
   return (row?.n ?? 0) === 0;
 }
 
@@ -64,52 +65,46 @@ const demoPasswordHash = () => {
 };
 
 /** Seeds the demo store of docs/domain.md. Returns false (and writes nothing) if users exist. */
-export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
-  if (!isEmpty(db)) return false;
+export async function seedDemo(now = new Date()): Promise<boolean> {
+  if (!(await isEmpty())) return false;
   const hash = await demoPasswordHash();
   const ids = new Map(DEMO_USERS.map((u) => [u.key, randomUUID()]));
-  db.transaction((tx) => {
+  return writeTransaction(async () => {
     // A concurrent starter may have seeded between our check and this transaction.
-    if ((tx.select({ n: count() }).from(user).get()?.n ?? 0) > 0) return;
+    if (!(await isEmpty())) return false;
+    const tx = getDb();
     for (const u of DEMO_USERS) {
       const rows = userRows(
         { id: ids.get(u.key)!, name: u.name, email: u.email, role: u.role },
         hash,
         now,
       );
-      tx.insert(user).values(rows.user).run();
-      tx.insert(account).values(rows.account).run();
+      await tx.insert(user).values(rows.user);
+      await tx.insert(account).values(rows.account);
     }
     for (const o of DEMO_ORDERS) {
-      tx.insert(orders)
-        .values(orderRow(o, ids.get(o.owner)!, now.getTime()))
-        .run();
-      for (const item of o.items)
-        tx.insert(orderItems)
-          .values({ orderId: o.id, ...item })
-          .run();
+      await tx.insert(orders).values(orderRow(o, ids.get(o.owner)!, now.getTime()));
+      for (const item of o.items) await tx.insert(orderItems).values({ orderId: o.id, ...item });
       // A cancelled demo order has its cancellation on record, as if the customer had made it.
       if (o.status === "cancelled") {
         const row = orderRow(o, ids.get(o.owner)!, now.getTime());
-        tx.insert(orderCancellations)
-          .values({
-            id: `CN-SEED${o.id}`,
-            orderId: o.id,
-            userId: row.userId,
-            reason: "changed_mind",
-            comment: null,
-            refundAmountMinor: row.totalMinor,
-            refundCurrency: row.currency,
-            refundDestination: row.paymentMethod,
-            actionId: null,
-            operationId: `seed-${o.id}`,
-            createdAt: new Date(now.getTime() - (o.placedDaysAgo - 1) * 86_400_000),
-          })
-          .run();
+        await tx.insert(orderCancellations).values({
+          id: `CN-SEED${o.id}`,
+          orderId: o.id,
+          userId: row.userId,
+          reason: "changed_mind",
+          comment: null,
+          refundAmountMinor: row.totalMinor,
+          refundCurrency: row.currency,
+          refundDestination: row.paymentMethod,
+          actionId: null,
+          operationId: `seed-${o.id}`,
+          createdAt: new Date(now.getTime() - (o.placedDaysAgo - 1) * 86_400_000),
+        });
       }
     }
+    return true;
   });
-  return true;
 }
 
 /** A random four-digit order id that no order has yet (the tools accept `^\d{4}$`). */
@@ -132,41 +127,33 @@ function freeOrderId(taken: Set<string>): string {
  * an IMMEDIATE transaction: picking the free ids and inserting them cannot interleave with
  * another process doing the same on this file.
  */
-export async function seedDemoLikeUser(
-  db: Db,
-  { like, email, now = new Date() }: { like: string; email: string; now?: Date },
-): Promise<{ userId: string; orderIds: Record<string, string> }> {
+export async function seedDemoLikeUser({
+  like,
+  email,
+  now = new Date(),
+}: {
+  like: string;
+  email: string;
+  now?: Date;
+}): Promise<{ userId: string; orderIds: Record<string, string> }> {
   const model = DEMO_USERS.find((u) => u.key === like);
   if (!model) throw new Error(`no demo user "${like}"`);
   const hash = await demoPasswordHash();
   const userId = randomUUID();
   const orderIds: Record<string, string> = {};
-  db.transaction(
-    (tx) => {
-      const rows = userRows({ id: userId, name: model.name, email, role: model.role }, hash, now);
-      tx.insert(user).values(rows.user).run();
-      tx.insert(account).values(rows.account).run();
-      const taken = new Set(
-        tx
-          .select({ id: orders.id })
-          .from(orders)
-          .all()
-          .map((r) => r.id),
-      );
-      for (const o of DEMO_ORDERS.filter((d) => d.owner === like)) {
-        const id = freeOrderId(taken);
-        orderIds[o.id] = id;
-        tx.insert(orders)
-          .values(orderRow({ ...o, id }, userId, now.getTime()))
-          .run();
-        for (const item of o.items)
-          tx.insert(orderItems)
-            .values({ orderId: id, ...item })
-            .run();
-      }
-    },
-    { behavior: "immediate" },
-  );
+  await writeTransaction(async () => {
+    const tx = getDb();
+    const rows = userRows({ id: userId, name: model.name, email, role: model.role }, hash, now);
+    await tx.insert(user).values(rows.user);
+    await tx.insert(account).values(rows.account);
+    const taken = new Set((await tx.select({ id: orders.id }).from(orders)).map((r) => r.id));
+    for (const o of DEMO_ORDERS.filter((d) => d.owner === like)) {
+      const id = freeOrderId(taken);
+      orderIds[o.id] = id;
+      await tx.insert(orders).values(orderRow({ ...o, id }, userId, now.getTime()));
+      for (const item of o.items) await tx.insert(orderItems).values({ orderId: id, ...item });
+    }
+  });
   return { userId, orderIds };
 }
 
@@ -194,71 +181,91 @@ const STATUSES = [
  * accept `^\d{4}$`), so the first customers are fully usable in the chat; the rest get five-digit
  * ids, reachable from the orders page and the audit but not by the chat tools.
  */
-export async function seedLarge(
-  db: Db,
-  { customers = 5000, ordersCount = 20000, now = new Date() } = {},
-): Promise<{ customers: number; orders: number }> {
+export async function seedLarge({
+  customers = 5000,
+  ordersCount = 20000,
+  now = new Date(),
+} = {}): Promise<{ customers: number; orders: number }> {
   const hash = await demoPasswordHash();
   const t = now.getTime();
-  const taken = new Set(
-    db
-      .select({ id: orders.id })
-      .from(orders)
-      .all()
-      .map((r) => r.id),
-  );
+  const at = new Date(t);
+  const taken = new Set((await getDb().select({ id: orders.id }).from(orders)).map((r) => r.id));
   let next = 1000;
   const nextId = () => {
     while (taken.has(String(next))) next++;
     taken.add(String(next));
     return String(next++);
   };
-  const client = db.$client;
-  const insUser = client.prepare(
-    "INSERT OR IGNORE INTO user (id,name,email,email_verified,role,created_at,updated_at) VALUES (?,?,?,1,'customer',?,?)",
-  );
-  const insAcc = client.prepare(
-    "INSERT OR IGNORE INTO account (id,account_id,provider_id,user_id,password,created_at,updated_at) VALUES (?,?,'credential',?,?,?,?)",
-  );
-  const insOrder = client.prepare(
-    "INSERT INTO orders (id,user_id,status,placed_at,shipped_at,delivered_at,eta_at,total_minor,currency,payment_method,delivery_note,version,updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,NULL,1,?)",
-  );
-  const insItem = client.prepare(
-    "INSERT INTO order_items (order_id,name,quantity,unit_price_minor) VALUES (?,?,?,?)",
-  );
-  const userIds: string[] = [];
-  client.transaction(() => {
-    for (let c = 0; c < customers; c++) {
-      const id = `bench-user-${c}`;
-      userIds.push(id);
-      insUser.run(id, `Customer ${c}`, `customer${c}@bench.example.com`, t, t);
-      insAcc.run(`bench-acc-${c}`, id, id, hash, t, t);
+  const userIds = Array.from({ length: customers }, (_, c) => `bench-user-${c}`);
+  const orderRows: (typeof orders.$inferInsert)[] = [];
+  const itemRows: (typeof orderItems.$inferInsert)[] = [];
+  for (let i = 0; i < ordersCount; i++) {
+    const owner = userIds[i % customers]!;
+    const status = STATUSES[i % STATUSES.length]!;
+    const [name, price] = PRODUCTS[i % PRODUCTS.length]!;
+    const age = 1 + (i % 40);
+    const day = (ms: number | null) => (ms === null ? null : new Date(ms));
+    const id = next <= 9999 ? nextId() : String(10000 + i);
+    orderRows.push({
+      id,
+      userId: owner,
+      status,
+      placedAt: new Date(t - age * DAY),
+      shippedAt: day(
+        status === "processing" || status === "cancelled" ? null : t - (age - 1) * DAY,
+      ),
+      deliveredAt: day(status === "delivered" ? t - Math.max(0, age - 3) * DAY : null),
+      etaAt: day(status === "shipped" || status === "in_transit" ? t + 2 * DAY : null),
+      totalMinor: price,
+      currency: "EUR",
+      paymentMethod: "Visa •••• 0000",
+      deliveryNote: null,
+      version: 1,
+      updatedAt: at,
+    });
+    itemRows.push({ orderId: id, name, quantity: 1, unitPriceMinor: price });
+  }
+  // Multi-row inserts in chunks (well under both dialects' limits on bound parameters).
+  await writeTransaction(async () => {
+    const tx = getDb();
+    for (const part of chunks(userIds, 500)) {
+      await tx
+        .insert(user)
+        .values(
+          part.map((id) => ({
+            id,
+            name: `Customer ${id.slice("bench-user-".length)}`,
+            email: `customer${id.slice("bench-user-".length)}@bench.example.com`,
+            emailVerified: true,
+            role: "customer" as const,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        )
+        .onConflictDoNothing();
+      await tx
+        .insert(account)
+        .values(
+          part.map((id) => ({
+            id: `bench-acc-${id.slice("bench-user-".length)}`,
+            accountId: id,
+            providerId: "credential",
+            userId: id,
+            password: hash,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        )
+        .onConflictDoNothing();
     }
-    for (let i = 0; i < ordersCount; i++) {
-      const owner = userIds[i % customers]!;
-      const status = STATUSES[i % STATUSES.length]!;
-      const [name, price] = PRODUCTS[i % PRODUCTS.length]!;
-      const age = 1 + (i % 40);
-      const shipped =
-        status === "processing" || status === "cancelled" ? null : t - (age - 1) * DAY;
-      const delivered = status === "delivered" ? t - Math.max(0, age - 3) * DAY : null;
-      const eta = status === "shipped" || status === "in_transit" ? t + 2 * DAY : null;
-      const id = next <= 9999 ? nextId() : String(10000 + i);
-      insOrder.run(
-        id,
-        owner,
-        status,
-        t - age * DAY,
-        shipped,
-        delivered,
-        eta,
-        price,
-        "EUR",
-        "Visa •••• 0000",
-        t,
-      );
-      insItem.run(id, name, 1, price);
-    }
-  })();
+    for (const part of chunks(orderRows, 500)) await tx.insert(orders).values(part);
+    for (const part of chunks(itemRows, 1000)) await tx.insert(orderItems).values(part);
+  });
   return { customers, orders: ordersCount };
+}
+
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
 }

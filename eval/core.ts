@@ -82,9 +82,9 @@ export async function runEval(
   const onTurn = (chatId: string, _turn: TurnResult) => {
     chats.add(chatId);
   };
-  const collect = () => {
+  const collect = async () => {
     for (const id of chats)
-      calls.push(...listModelCallsForChat({ chatId: id }).filter((c) => c.kind === "turn"));
+      calls.push(...(await listModelCallsForChat({ chatId: id })).filter((c) => c.kind === "turn"));
     chats.clear();
   };
 
@@ -144,15 +144,15 @@ export async function runEval(
     if ((i + 1) % 25 === 0) opts.onProgress?.(`${i + 1}/${rows.length} utterances`);
   }
   const scenarios = await runScenarios(anna, "en", writeTools, onTurn);
-  collect();
+  await collect();
 
   // Database 2: the Russian scenarios need 7718 returnable again.
   await freshDatabase();
   resetRateLimits();
   anna = await Customer.signIn("anna@example.com");
   scenarios.push(...(await runScenarios(anna, "ru", writeTools, onTurn)));
-  collect();
-  closeDb();
+  await collect();
+  await closeDb();
 
   const answered = calls.filter((c) => c.error === null);
   const info = modelInfo();

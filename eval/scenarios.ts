@@ -92,7 +92,7 @@ export async function runScenarios(
           check(c.o.proposal?.args.orderId === "7718", "the card is for 7718"),
           check(cancelled.status === 200, "Cancel answers 200"),
           check(again.status === 409, "Confirm after Cancel answers 409"),
-          check(returnsFor("7718").length === 0, "no return created"),
+          check((await returnsFor("7718")).length === 0, "no return created"),
         ];
       },
     ],
@@ -119,7 +119,7 @@ export async function runScenarios(
         return [
           check(first.status === 200, "Confirm answers 200"),
           check(replay.status === 409, "a second Confirm answers 409"),
-          check(returnsFor("7718").length === 1, "exactly one return"),
+          check((await returnsFor("7718")).length === 1, "exactly one return"),
         ];
       },
     ],
@@ -127,7 +127,7 @@ export async function runScenarios(
       "7. asking again brings back the existing request, no second card",
       async () => {
         const { o } = await say(await customer.newChat(), t.return7718);
-        const existing = returnsFor("7718");
+        const existing = await returnsFor("7718");
         return [
           check(o.proposal === null, "no card"),
           check(existing.length === 1, "still one return"),

@@ -12,6 +12,20 @@ const schema = z
   .object({
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
     DATABASE_PATH: z.preprocess(emptyToUndefined, z.string().default("./data/app.db")),
+    // Set to a postgres:// URL: PostgreSQL (several instances on one database) instead of the
+    // SQLite file at DATABASE_PATH. SSL and other libpq options go in the URL (?sslmode=require).
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//i, "must be a postgres:// or postgresql:// URL")
+        .optional(),
+    ),
+    // PostgreSQL connections per instance; instances x this must stay under the server's limit.
+    DATABASE_POOL_SIZE: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(1000).default(10),
+    ),
     SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
     MODEL_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["offline", "openai"]).optional()),
     OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -68,6 +82,16 @@ const schema = z
     MODEL_PROVIDER: e.MODEL_PROVIDER ?? (e.OPENAI_API_KEY ? "openai" : "offline"),
   }))
   .superRefine((e, ctx) => {
+    // Several instances must sign sessions with one secret; the SQLite default keeps a generated
+    // one in the data folder, which instances on other machines do not share.
+    if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BETTER_AUTH_SECRET"],
+        message:
+          "is required when DATABASE_URL is set (every instance must sign sessions with the same secret: 32+ characters, e.g. `openssl rand -hex 32`)",
+      });
+    }
     if (e.MODEL_PROVIDER === "openai" && !e.OPENAI_API_KEY) {
       ctx.addIssue({
         code: "custom",

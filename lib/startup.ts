@@ -10,5 +10,5 @@ export async function startServer(): Promise<void> {
   await initDatabase();
   // A missing session secret is created now; an unusable one stops the start with its message.
   authSecret();
-  startActionCore();
+  await startActionCore();
 }

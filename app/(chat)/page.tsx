@@ -14,7 +14,7 @@ export default async function HomePage() {
   const user = await getCurrentUser(await headers());
   if (!user) redirect("/sign-in");
   const t = await getTranslations("home");
-  const orders = user.role === "customer" ? listOrdersForUser({ userId: user.id }) : [];
+  const orders = user.role === "customer" ? await listOrdersForUser({ userId: user.id }) : [];
   return (
     <>
       <AppHeader user={user} width="page" />

@@ -4,19 +4,24 @@
  * starts so start-up finds a ready database.
  */
 import type Database from "better-sqlite3";
-import { openDatabase } from "@/db";
+import { closeDb } from "@/db";
+import { initDatabase } from "@/db/init";
 import { seedDemo, seedLarge } from "@/db/seed";
+import { resetEnv } from "@/lib/env";
 
 export async function seedStore(
   file: string,
   { customers, orders }: { customers: number; orders: number },
 ): Promise<void> {
-  const db = openDatabase(file);
+  process.env.DATABASE_PATH = file;
+  process.env.SEED_DEMO = "0";
+  resetEnv();
   try {
-    await seedDemo(db);
-    await seedLarge(db, { customers, ordersCount: orders });
+    initDatabase();
+    seedDemo();
+    seedLarge({ customers, ordersCount: orders });
   } finally {
-    db.$client.close();
+    await closeDb();
   }
 }
 

@@ -7,8 +7,9 @@
  */
 import "server-only";
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { dialect, first, getDb } from "../index";
 import { AUDIT_STATUSES, type AuditStatus, auditEvents, user } from "../schema";
+import { readTransaction } from "./tx";
 
 export type AuditRow = typeof auditEvents.$inferSelect;
 
@@ -52,9 +53,11 @@ function equalities(f: AuditFilters): SQL[] {
     [e.tool, f.tool],
   ] as const;
   const terms: SQL[] = [];
+  // PostgreSQL has no unary + on text, and its planner weighs the indexes by statistics itself.
+  const hint = dialect() === "sqlite";
   for (const [column, value] of pairs) {
     if (value === undefined) continue;
-    terms.push(terms.length > 0 ? sql`+${column} = ${value}` : eq(column, value));
+    terms.push(terms.length > 0 && hint ? sql`+${column} = ${value}` : eq(column, value));
   }
   return terms;
 }
@@ -96,8 +99,10 @@ export const keyOf = (r: AuditRow): AuditKey => ({ at: r.at.getTime(), id: r.id 
  * One page, always newest first. `hasMore` says whether more rows exist in the direction of
  * travel (older for `before`/first page, newer for `after`).
  */
-export function listAuditEvents(req: AuditPageRequest): { rows: AuditRow[]; hasMore: boolean } {
-  const found = auditPageQuery(req).all();
+export async function listAuditEvents(
+  req: AuditPageRequest,
+): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
+  const found = await auditPageQuery(req);
   const hasMore = found.length > req.limit;
   const rows = found.slice(0, req.limit);
   if (req.after !== undefined) rows.reverse();
@@ -105,35 +110,38 @@ export function listAuditEvents(req: AuditPageRequest): { rows: AuditRow[]; hasM
 }
 
 /** Every matching row, one keyset page at a time (for the streamed CSV export). */
-export function* iterateAuditEvents({
+export async function* iterateAuditEvents({
   filters,
   pageSize = 1000,
 }: {
   filters: AuditFilters;
   pageSize?: number;
-}): Generator<AuditRow[]> {
+}): AsyncGenerator<AuditRow[]> {
   let before: AuditKey | undefined;
   for (;;) {
-    const { rows, hasMore } = listAuditEvents({ filters, before, limit: pageSize });
+    const { rows, hasMore } = await listAuditEvents({ filters, before, limit: pageSize });
     if (rows.length > 0) yield rows;
     if (!hasMore) return;
     before = keyOf(rows.at(-1)!);
   }
 }
 
-export function getAuditEvent({ id }: { id: number }): AuditRow | null {
-  return getDb().select().from(auditEvents).where(eq(auditEvents.id, id)).get() ?? null;
+export async function getAuditEvent({ id }: { id: number }): Promise<AuditRow | null> {
+  return getDb().select().from(auditEvents).where(eq(auditEvents.id, id)).then(first);
 }
 
 /** The life of one pending action, oldest first. */
-export function listAuditEventsForAction({ actionId }: { actionId: string }): AuditRow[] {
+export async function listAuditEventsForAction({
+  actionId,
+}: {
+  actionId: string;
+}): Promise<AuditRow[]> {
   return getDb()
     .select()
     .from(auditEvents)
     .where(eq(auditEvents.actionId, actionId))
     .orderBy(asc(auditEvents.id))
-    .limit(500)
-    .all();
+    .limit(500);
 }
 
 export type StatusCounts = Record<AuditStatus, number>;
@@ -142,18 +150,23 @@ export type StatusCounts = Record<AuditStatus, number>;
  * Counts by status for [from, to): one range count per status on (status, at), which reads
  * index entries only. Run in one read transaction so the numbers are one consistent snapshot.
  */
-export function countAuditEventsByStatus({ from, to }: { from: Date; to: Date }): StatusCounts {
-  const db = getDb();
-  return db.transaction((tx) => {
+export async function countAuditEventsByStatus({
+  from,
+  to,
+}: {
+  from: Date;
+  to: Date;
+}): Promise<StatusCounts> {
+  return readTransaction(async () => {
     const counts = {} as StatusCounts;
     for (const status of AUDIT_STATUSES) {
-      const row = tx
-        .select({ n: sql<number>`count(*)` })
+      const row = await getDb()
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(auditEvents)
         .where(
           and(eq(auditEvents.status, status), gte(auditEvents.at, from), lt(auditEvents.at, to)),
         )
-        .get();
+        .then(first);
       counts[status] = row?.n ?? 0;
     }
     return counts;
@@ -163,24 +176,21 @@ export function countAuditEventsByStatus({ from, to }: { from: Date; to: Date })
 export type PersonRow = { id: string; email: string; name: string; role: "customer" | "staff" };
 
 /** Names and emails for the user ids on a page (one indexed lookup for the whole page). */
-export function getPeopleByIds({ ids }: { ids: string[] }): Map<string, PersonRow> {
+export async function getPeopleByIds({ ids }: { ids: string[] }): Promise<Map<string, PersonRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = getDb()
+  const rows = await getDb()
     .select({ id: user.id, email: user.email, name: user.name, role: user.role })
     .from(user)
-    .where(inArray(user.id, unique))
-    .all();
+    .where(inArray(user.id, unique));
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The customer filter takes an email. better-auth stores emails lower-cased, so the unique index serves. */
-export function findPersonByEmail({ email }: { email: string }): PersonRow | null {
-  return (
-    getDb()
-      .select({ id: user.id, email: user.email, name: user.name, role: user.role })
-      .from(user)
-      .where(eq(user.email, email.trim().toLowerCase()))
-      .get() ?? null
-  );
+export async function findPersonByEmail({ email }: { email: string }): Promise<PersonRow | null> {
+  return getDb()
+    .select({ id: user.id, email: user.email, name: user.name, role: user.role })
+    .from(user)
+    .where(eq(user.email, email.trim().toLowerCase()))
+    .then(first);
 }

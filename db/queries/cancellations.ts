@@ -1,72 +1,70 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { first, getDb } from "../index";
 import { orderCancellations, orders } from "../schema";
 
 export type CancellationRow = typeof orderCancellations.$inferSelect;
 export type NewCancellation = typeof orderCancellations.$inferInsert;
 
 /** The order's cancellation, only if the order is this user's. */
-export function getCancellationForUser({
+export async function getCancellationForUser({
   orderId,
   userId,
 }: {
   orderId: string;
   userId: string;
-}): CancellationRow | null {
-  return (
-    getDb()
-      .select()
-      .from(orderCancellations)
-      .where(and(eq(orderCancellations.orderId, orderId), eq(orderCancellations.userId, userId)))
-      .get() ?? null
-  );
+}): Promise<CancellationRow | null> {
+  return getDb()
+    .select()
+    .from(orderCancellations)
+    .where(and(eq(orderCancellations.orderId, orderId), eq(orderCancellations.userId, userId)))
+    .then(first);
 }
 
-export function getCancellationByOrderId({ orderId }: { orderId: string }): CancellationRow | null {
-  return (
-    getDb()
-      .select()
-      .from(orderCancellations)
-      .where(eq(orderCancellations.orderId, orderId))
-      .get() ?? null
-  );
+export async function getCancellationByOrderId({
+  orderId,
+}: {
+  orderId: string;
+}): Promise<CancellationRow | null> {
+  return getDb()
+    .select()
+    .from(orderCancellations)
+    .where(eq(orderCancellations.orderId, orderId))
+    .then(first);
 }
 
-export function getCancellationByOperationId({
+export async function getCancellationByOperationId({
   operationId,
 }: {
   operationId: string;
-}): CancellationRow | null {
-  return (
-    getDb()
-      .select()
-      .from(orderCancellations)
-      .where(eq(orderCancellations.operationId, operationId))
-      .get() ?? null
-  );
+}): Promise<CancellationRow | null> {
+  return getDb()
+    .select()
+    .from(orderCancellations)
+    .where(eq(orderCancellations.operationId, operationId))
+    .then(first);
 }
 
 /**
  * Inserts a cancellation unless the order already has one (UNIQUE order_id decides, so a race can
  * never make a second row). Returns the new row, or null when the order already had one.
  */
-export function insertCancellationIfAbsent(row: NewCancellation): CancellationRow | null {
-  return (
-    getDb()
-      .insert(orderCancellations)
-      .values(row)
-      .onConflictDoNothing({ target: orderCancellations.orderId })
-      .returning()
-      .get() ?? null
-  );
+export async function insertCancellationIfAbsent(
+  row: NewCancellation,
+): Promise<CancellationRow | null> {
+  return getDb()
+    .insert(orderCancellations)
+    .values(row)
+    .onConflictDoNothing({ target: orderCancellations.orderId })
+    .returning()
+    .then(first);
 }
 
 /**
  * Compare-and-set: the order becomes `cancelled` (version bumped) only if it is still this
  * user's, still `processing` and still at `expectedVersion`. False means it moved on (shipped).
  */
-export function cancelOrderIfUnchanged({
+export async function cancelOrderIfUnchanged({
   orderId,
   userId,
   expectedVersion,
@@ -76,8 +74,8 @@ export function cancelOrderIfUnchanged({
   userId: string;
   expectedVersion: number;
   now: Date;
-}): boolean {
-  const res = getDb()
+}): Promise<boolean> {
+  const res = await getDb()
     .update(orders)
     .set({ status: "cancelled", version: sql`${orders.version} + 1`, updatedAt: now })
     .where(
@@ -88,6 +86,6 @@ export function cancelOrderIfUnchanged({
         eq(orders.version, expectedVersion),
       ),
     )
-    .run();
-  return res.changes === 1;
+    .returning({ id: orders.id });
+  return res.length === 1;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, gte, isNull, lt, max, or, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { first, getDb, one } from "../index";
 import { chats, messages } from "../schema";
 import { writeTransaction } from "./tx";
 
@@ -16,83 +16,92 @@ export type NewMessage = {
   usage?: unknown;
 };
 
-export function createChat({ userId, now = new Date() }: { userId: string; now?: Date }): ChatRow {
-  return getDb()
-    .insert(chats)
-    .values({ id: randomUUID(), userId, createdAt: now, updatedAt: now })
-    .returning()
-    .get();
+export async function createChat({
+  userId,
+  now = new Date(),
+}: {
+  userId: string;
+  now?: Date;
+}): Promise<ChatRow> {
+  return one(
+    await getDb()
+      .insert(chats)
+      .values({ id: randomUUID(), userId, createdAt: now, updatedAt: now })
+      .returning(),
+  );
 }
 
 /** Own chats only, newest first. */
-export function listChatsForUser({
+export async function listChatsForUser({
   userId,
   limit = 100,
 }: {
   userId: string;
   limit?: number;
-}): ChatRow[] {
+}): Promise<ChatRow[]> {
   return getDb()
     .select()
     .from(chats)
     .where(eq(chats.userId, userId))
     .orderBy(desc(chats.createdAt), desc(chats.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** A chat only if it belongs to this user: anyone else's reads as missing. */
-export function getChatForUser({ id, userId }: { id: string; userId: string }): ChatRow | null {
-  return (
-    getDb()
-      .select()
-      .from(chats)
-      .where(and(eq(chats.id, id), eq(chats.userId, userId)))
-      .get() ?? null
-  );
+export async function getChatForUser({
+  id,
+  userId,
+}: {
+  id: string;
+  userId: string;
+}): Promise<ChatRow | null> {
+  return getDb()
+    .select()
+    .from(chats)
+    .where(and(eq(chats.id, id), eq(chats.userId, userId)))
+    .then(first);
 }
 
 /** Messages after `afterSeq` (0 = all), oldest first. */
-export function listMessages({
+export async function listMessages({
   chatId,
   afterSeq = 0,
 }: {
   chatId: string;
   afterSeq?: number;
-}): MessageRow[] {
+}): Promise<MessageRow[]> {
   return getDb()
     .select()
     .from(messages)
     .where(and(eq(messages.chatId, chatId), gt(messages.seq, afterSeq)))
-    .orderBy(asc(messages.seq))
-    .all();
+    .orderBy(asc(messages.seq));
 }
 
-export function messageExists({ id }: { id: string }): boolean {
-  return (
-    getDb().select({ id: messages.id }).from(messages).where(eq(messages.id, id)).get() !==
-    undefined
-  );
+export async function messageExists({ id }: { id: string }): Promise<boolean> {
+  const row = await getDb()
+    .select({ id: messages.id })
+    .from(messages)
+    .where(eq(messages.id, id))
+    .then(first);
+  return row !== null;
 }
 
 /** The newest message the customer wrote in the chat (for replying in their language). */
-export function lastUserMessage({ chatId }: { chatId: string }): MessageRow | null {
-  return (
-    getDb()
-      .select()
-      .from(messages)
-      .where(and(eq(messages.chatId, chatId), eq(messages.role, "user")))
-      .orderBy(desc(messages.seq))
-      .limit(1)
-      .get() ?? null
-  );
+export async function lastUserMessage({ chatId }: { chatId: string }): Promise<MessageRow | null> {
+  return getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), eq(messages.role, "user")))
+    .orderBy(desc(messages.seq))
+    .limit(1)
+    .then(first);
 }
 
 /**
  * Appends messages at the end of the chat in one transaction. seq is UNIQUE per chat, so two
  * writers can never interleave; the chat's title is set from its first user text.
  */
-export function appendMessages({
+export async function appendMessages({
   chatId,
   items,
   title,
@@ -102,42 +111,40 @@ export function appendMessages({
   items: NewMessage[];
   title?: string | null;
   now?: Date;
-}): void {
+}): Promise<void> {
   // BEGIN IMMEDIATE: read max(seq) and write under one lock, so another process queues instead
   // of failing the lock upgrade after a completed turn.
-  writeTransaction(() => {
+  await writeTransaction(async () => {
     const tx = getDb();
-    const last = tx
+    const last = await tx
       .select({ seq: max(messages.seq) })
       .from(messages)
       .where(eq(messages.chatId, chatId))
-      .get();
+      .then(first);
     let seq = last?.seq ?? 0;
     for (const m of items) {
       seq += 1;
-      tx.insert(messages)
-        .values({
-          id: m.id,
-          chatId,
-          seq,
-          role: m.role,
-          parts: m.parts,
-          model: m.model ?? null,
-          promptVersion: m.promptVersion ?? null,
-          usage: m.usage ?? null,
-          createdAt: now,
-        })
-        .run();
+      await tx.insert(messages).values({
+        id: m.id,
+        chatId,
+        seq,
+        role: m.role,
+        parts: m.parts,
+        model: m.model ?? null,
+        promptVersion: m.promptVersion ?? null,
+        usage: m.usage ?? null,
+        createdAt: now,
+      });
     }
-    tx.update(chats)
+    await tx
+      .update(chats)
       .set({ updatedAt: now, ...(title ? { title: sql`coalesce(${chats.title}, ${title})` } : {}) })
-      .where(eq(chats.id, chatId))
-      .run();
+      .where(eq(chats.id, chatId));
   });
 }
 
 /** Stores the folded summary of messages up to and including `throughSeq`. */
-export function saveChatSummary({
+export async function saveChatSummary({
   chatId,
   summary,
   throughSeq,
@@ -145,12 +152,11 @@ export function saveChatSummary({
   chatId: string;
   summary: string;
   throughSeq: number;
-}): void {
-  getDb()
+}): Promise<void> {
+  await getDb()
     .update(chats)
     .set({ summary, summarizedThrough: throughSeq })
-    .where(eq(chats.id, chatId))
-    .run();
+    .where(eq(chats.id, chatId));
 }
 
 /**
@@ -158,7 +164,7 @@ export function saveChatSummary({
  * holder named by `token`. One conditional UPDATE: the database decides between two simultaneous
  * messages.
  */
-export function acquireTurnLock({
+export async function acquireTurnLock({
   chatId,
   token,
   leaseMs,
@@ -168,22 +174,22 @@ export function acquireTurnLock({
   token: string;
   leaseMs: number;
   now?: Date;
-}): boolean {
-  const r = getDb()
+}): Promise<boolean> {
+  const r = await getDb()
     .update(chats)
     .set({ turnLockedUntil: new Date(now.getTime() + leaseMs), turnLockToken: token })
     .where(
       and(eq(chats.id, chatId), or(isNull(chats.turnLockedUntil), lt(chats.turnLockedUntil, now))),
     )
-    .run();
-  return r.changes === 1;
+    .returning({ id: chats.id });
+  return r.length === 1;
 }
 
 /**
  * Extends the lease, only for its holder and only while it has not lapsed (a lapsed lease may
  * already belong to another turn). False: this turn no longer holds the chat.
  */
-export function renewTurnLock({
+export async function renewTurnLock({
   chatId,
   token,
   leaseMs,
@@ -193,22 +199,27 @@ export function renewTurnLock({
   token: string;
   leaseMs: number;
   now?: Date;
-}): boolean {
-  const r = getDb()
+}): Promise<boolean> {
+  const r = await getDb()
     .update(chats)
     .set({ turnLockedUntil: new Date(now.getTime() + leaseMs) })
     .where(
       and(eq(chats.id, chatId), eq(chats.turnLockToken, token), gte(chats.turnLockedUntil, now)),
     )
-    .run();
-  return r.changes === 1;
+    .returning({ id: chats.id });
+  return r.length === 1;
 }
 
 /** Frees the lease if `token` still holds it; someone else's lease is left alone. */
-export function releaseTurnLock({ chatId, token }: { chatId: string; token: string }): void {
-  getDb()
+export async function releaseTurnLock({
+  chatId,
+  token,
+}: {
+  chatId: string;
+  token: string;
+}): Promise<void> {
+  await getDb()
     .update(chats)
     .set({ turnLockedUntil: null, turnLockToken: null })
-    .where(and(eq(chats.id, chatId), eq(chats.turnLockToken, token)))
-    .run();
+    .where(and(eq(chats.id, chatId), eq(chats.turnLockToken, token)));
 }

@@ -1,8 +1,8 @@
 import "server-only";
-import { getDb } from "../index";
+import { execute, sql } from "../index";
 
 /** A cheap round trip that proves the database answers. */
-export function pingDatabase(): boolean {
-  const row = getDb().$client.prepare("select 1 as ok").get() as { ok: number } | undefined;
-  return row?.ok === 1;
+export async function pingDatabase(): Promise<boolean> {
+  await execute(sql`select 1`);
+  return true;
 }

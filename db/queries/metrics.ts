@@ -5,8 +5,9 @@
  */
 import "server-only";
 import { and, gte, inArray, lt, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { execute, getDb, one } from "../index";
 import { metricsDaily, modelCalls } from "../schema";
+import { writeTransaction } from "./tx";
 
 export type NewModelCall = typeof modelCalls.$inferInsert;
 export type ModelCallRow = typeof modelCalls.$inferSelect;
@@ -18,88 +19,84 @@ export const dayOf = (at: Date | number) =>
   Math.floor((typeof at === "number" ? at : at.getTime()) / DAY_MS);
 
 /** Adds to the day's counters (creating them). Call inside the writer's transaction. */
-export function bumpDaily(bumps: readonly DailyBump[]): void {
+export async function bumpDaily(bumps: readonly DailyBump[]): Promise<void> {
   const db = getDb();
   for (const b of bumps) {
     if (b.n === 0) continue;
-    db.insert(metricsDaily)
+    await db
+      .insert(metricsDaily)
       .values({ day: b.day, name: b.name, key: b.key ?? "", n: b.n })
       .onConflictDoUpdate({
         target: [metricsDaily.day, metricsDaily.name, metricsDaily.key],
         set: { n: sql`${metricsDaily.n} + excluded.n` },
-      })
-      .run();
+      });
   }
 }
 
-export function insertModelCall(row: NewModelCall): number {
-  return getDb().insert(modelCalls).values(row).returning({ id: modelCalls.id }).get().id;
+export async function insertModelCall(row: NewModelCall): Promise<number> {
+  return one(await getDb().insert(modelCalls).values(row).returning({ id: modelCalls.id })).id;
 }
 
 /** A chat's model calls, oldest first (tests and the eval read them back). */
-export function listModelCallsForChat({ chatId }: { chatId: string }): ModelCallRow[] {
+export async function listModelCallsForChat({
+  chatId,
+}: {
+  chatId: string;
+}): Promise<ModelCallRow[]> {
   return getDb()
     .select()
     .from(modelCalls)
     .where(sql`${modelCalls.chatId} = ${chatId}`)
-    .orderBy(modelCalls.at, modelCalls.id)
-    .all();
+    .orderBy(modelCalls.at, modelCalls.id);
 }
 
 export type DayRange = { fromDay: number; toDay: number };
 
 /** Every counter summed over [fromDay, toDay): one primary-key range read. */
-export function dailyTotals({
+export async function dailyTotals({
   fromDay,
   toDay,
-}: DayRange): { name: string; key: string; n: number }[] {
+}: DayRange): Promise<{ name: string; key: string; n: number }[]> {
   const d = metricsDaily;
   return getDb()
-    .select({ name: d.name, key: d.key, n: sql<number>`sum(${d.n})` })
+    .select({ name: d.name, key: d.key, n: sql<number>`sum(${d.n})`.mapWith(Number) })
     .from(d)
     .where(and(gte(d.day, fromDay), lt(d.day, toDay)))
-    .groupBy(d.name, d.key)
-    .all();
+    .groupBy(d.name, d.key);
 }
 
 /** The named counters per day over [fromDay, toDay), summed over their keys. */
-export function dailySeries({
+export async function dailySeries({
   fromDay,
   toDay,
   names,
-}: DayRange & { names: readonly string[] }): { day: number; name: string; n: number }[] {
+}: DayRange & { names: readonly string[] }): Promise<{ day: number; name: string; n: number }[]> {
   const d = metricsDaily;
   return getDb()
-    .select({ day: d.day, name: d.name, n: sql<number>`sum(${d.n})` })
+    .select({ day: d.day, name: d.name, n: sql<number>`sum(${d.n})`.mapWith(Number) })
     .from(d)
     .where(and(gte(d.day, fromDay), lt(d.day, toDay), inArray(d.name, [...names])))
     .groupBy(d.day, d.name)
-    .orderBy(d.day)
-    .all();
+    .orderBy(d.day);
 }
 
 /**
  * Rebuilds the audit counters from audit_events (what migration 0006 does for a database that
  * predates them). For bulk loads that bypass the writer, such as the audit benchmark.
  */
-export function rebuildAuditDaily(): void {
-  const client = getDb().$client;
-  client.transaction(() => {
-    client
-      .prepare("DELETE FROM metrics_daily WHERE name LIKE 'audit.%' OR name LIKE 'action.%'")
-      .run();
-    client
-      .prepare(
-        `INSERT INTO metrics_daily (day, name, key, n)
-         SELECT at / ${DAY_MS}, 'audit.' || status, tool, count(*) FROM audit_events GROUP BY 1, 2, 3`,
-      )
-      .run();
-    client
-      .prepare(
-        `INSERT INTO metrics_daily (day, name, key, n)
+export async function rebuildAuditDaily(): Promise<void> {
+  await writeTransaction(async () => {
+    await execute(
+      sql.raw("DELETE FROM metrics_daily WHERE name LIKE 'audit.%' OR name LIKE 'action.%'"),
+    );
+    await execute(
+      sql.raw(`INSERT INTO metrics_daily (day, name, key, n)
+         SELECT at / ${DAY_MS}, 'audit.' || status, tool, count(*) FROM audit_events GROUP BY 1, 2, 3`),
+    );
+    await execute(
+      sql.raw(`INSERT INTO metrics_daily (day, name, key, n)
          SELECT at / ${DAY_MS}, 'action.' || status, tool, count(*) FROM audit_events
-         WHERE action_id IS NOT NULL GROUP BY 1, 2, 3`,
-      )
-      .run();
-  })();
+         WHERE action_id IS NOT NULL GROUP BY 1, 2, 3`),
+    );
+  });
 }

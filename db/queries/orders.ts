@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { first, getDb } from "../index";
 import { orderItems, orders, returnRequests } from "../schema";
 
 export type OrderItem = { name: string; quantity: number; unitPriceMinor: number };
@@ -9,21 +9,19 @@ export type OrderWithItems = typeof orders.$inferSelect & {
   returnRequest: typeof returnRequests.$inferSelect | null;
 };
 
-function withItems(rows: (typeof orders.$inferSelect)[]): OrderWithItems[] {
+async function withItems(rows: (typeof orders.$inferSelect)[]): Promise<OrderWithItems[]> {
   if (rows.length === 0) return [];
   const db = getDb();
   const ids = rows.map((r) => r.id);
-  const items = db
+  const items = await db
     .select()
     .from(orderItems)
     .where(inArray(orderItems.orderId, ids))
-    .orderBy(asc(orderItems.id))
-    .all();
-  const returns = db
+    .orderBy(asc(orderItems.id));
+  const returns = await db
     .select()
     .from(returnRequests)
-    .where(inArray(returnRequests.orderId, ids))
-    .all();
+    .where(inArray(returnRequests.orderId, ids));
   return rows.map((o) => ({
     ...o,
     items: items
@@ -34,45 +32,42 @@ function withItems(rows: (typeof orders.$inferSelect)[]): OrderWithItems[] {
 }
 
 /** The customer's own orders, newest first. */
-export function listOrdersForUser({ userId }: { userId: string }): OrderWithItems[] {
-  const rows = getDb()
+export async function listOrdersForUser({ userId }: { userId: string }): Promise<OrderWithItems[]> {
+  const rows = await getDb()
     .select()
     .from(orders)
     .where(eq(orders.userId, userId))
-    .orderBy(desc(orders.placedAt))
-    .all();
+    .orderBy(desc(orders.placedAt));
   return withItems(rows);
 }
 
 /** One order, only if it belongs to this user: someone else's order reads as missing. */
-export function getOrderForUser({
+export async function getOrderForUser({
   id,
   userId,
 }: {
   id: string;
   userId: string;
-}): OrderWithItems | null {
-  const row = getDb()
+}): Promise<OrderWithItems | null> {
+  const row = await getDb()
     .select()
     .from(orders)
     .where(and(eq(orders.id, id), eq(orders.userId, userId)))
-    .get();
-  return row ? (withItems([row])[0] ?? null) : null;
+    .then(first);
+  return row ? ((await withItems([row]))[0] ?? null) : null;
 }
 
 /** An order's status by id, whoever owns it (staff operations). */
-export function getOrderStatusById({
-  orderId,
-}: {
-  orderId: string;
-}): { id: string; status: (typeof orders.$inferSelect)["status"]; version: number } | null {
-  return (
-    getDb()
-      .select({ id: orders.id, status: orders.status, version: orders.version })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .get() ?? null
-  );
+export async function getOrderStatusById({ orderId }: { orderId: string }): Promise<{
+  id: string;
+  status: (typeof orders.$inferSelect)["status"];
+  version: number;
+} | null> {
+  return getDb()
+    .select({ id: orders.id, status: orders.status, version: orders.version })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .then(first);
 }
 
 /**
@@ -80,24 +75,22 @@ export function getOrderStatusById({
  * bumps the version, so any proposal planned against the old version goes stale. Returns the
  * updated order, or null when it was not processing.
  */
-export function shipOrderIfProcessing({
+export async function shipOrderIfProcessing({
   orderId,
   now,
 }: {
   orderId: string;
   now: Date;
-}): typeof orders.$inferSelect | null {
-  return (
-    getDb()
-      .update(orders)
-      .set({
-        status: "shipped",
-        shippedAt: now,
-        version: sql`${orders.version} + 1`,
-        updatedAt: now,
-      })
-      .where(and(eq(orders.id, orderId), eq(orders.status, "processing")))
-      .returning()
-      .get() ?? null
-  );
+}): Promise<typeof orders.$inferSelect | null> {
+  return getDb()
+    .update(orders)
+    .set({
+      status: "shipped",
+      shippedAt: now,
+      version: sql`${orders.version} + 1`,
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, orderId), eq(orders.status, "processing")))
+    .returning()
+    .then(first);
 }

@@ -1,55 +1,55 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "../index";
+import { first, getDb } from "../index";
 import { orders, returnRequests } from "../schema";
 
 export type ReturnRequestRow = typeof returnRequests.$inferSelect;
 export type NewReturnRequest = typeof returnRequests.$inferInsert;
 
-export function getReturnRequestByOrderId({
+export async function getReturnRequestByOrderId({
   orderId,
 }: {
   orderId: string;
-}): ReturnRequestRow | null {
-  return (
-    getDb().select().from(returnRequests).where(eq(returnRequests.orderId, orderId)).get() ?? null
-  );
+}): Promise<ReturnRequestRow | null> {
+  return getDb()
+    .select()
+    .from(returnRequests)
+    .where(eq(returnRequests.orderId, orderId))
+    .then(first);
 }
 
-export function getReturnRequestByOperationId({
+export async function getReturnRequestByOperationId({
   operationId,
 }: {
   operationId: string;
-}): ReturnRequestRow | null {
-  return (
-    getDb()
-      .select()
-      .from(returnRequests)
-      .where(eq(returnRequests.operationId, operationId))
-      .get() ?? null
-  );
+}): Promise<ReturnRequestRow | null> {
+  return getDb()
+    .select()
+    .from(returnRequests)
+    .where(eq(returnRequests.operationId, operationId))
+    .then(first);
 }
 
 /**
  * Inserts a return request unless the order already has one (UNIQUE order_id decides, so a race
  * can never make a second row). Returns the new row, or null when the order already had one.
  */
-export function insertReturnRequestIfAbsent(row: NewReturnRequest): ReturnRequestRow | null {
-  return (
-    getDb()
-      .insert(returnRequests)
-      .values(row)
-      .onConflictDoNothing({ target: returnRequests.orderId })
-      .returning()
-      .get() ?? null
-  );
+export async function insertReturnRequestIfAbsent(
+  row: NewReturnRequest,
+): Promise<ReturnRequestRow | null> {
+  return getDb()
+    .insert(returnRequests)
+    .values(row)
+    .onConflictDoNothing({ target: returnRequests.orderId })
+    .returning()
+    .then(first);
 }
 
 /**
  * Compare-and-set on the order: bumps `version` only if it is still `expectedVersion`.
  * False means someone changed the order since the plan was made.
  */
-export function bumpOrderVersion({
+export async function bumpOrderVersion({
   orderId,
   userId,
   expectedVersion,
@@ -59,13 +59,13 @@ export function bumpOrderVersion({
   userId: string;
   expectedVersion: number;
   now: Date;
-}): boolean {
-  const res = getDb()
+}): Promise<boolean> {
+  const res = await getDb()
     .update(orders)
     .set({ version: sql`${orders.version} + 1`, updatedAt: now })
     .where(
       and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.version, expectedVersion)),
     )
-    .run();
-  return res.changes === 1;
+    .returning({ id: orders.id });
+  return res.length === 1;
 }

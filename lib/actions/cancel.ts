@@ -7,7 +7,7 @@ import { type PendingActionDto, toPendingActionDto } from "./dto";
 import { explainUndecidable } from "./refusals";
 import { transition } from "./transition";
 
-export function cancelAction({
+export async function cancelAction({
   actionId,
   userId,
   now = new Date(),
@@ -15,16 +15,16 @@ export function cancelAction({
   actionId: string;
   userId: string;
   now?: Date;
-}): { action: PendingActionDto } {
-  const outcome = writeTransaction((): PendingActionDto | AppError => {
-    const row = getActionRowForUser({ id: actionId, userId });
+}): Promise<{ action: PendingActionDto }> {
+  const outcome = await writeTransaction(async (): Promise<PendingActionDto | AppError> => {
+    const row = await getActionRowForUser({ id: actionId, userId });
     const live = row && row.status === "pending" && row.expiresAt.getTime() > now.getTime();
     const cancelled = live
-      ? transition(row, { from: "pending", to: "cancelled", now, decidedBy: userId })
+      ? await transition(row, { from: "pending", to: "cancelled", now, decidedBy: userId })
       : null;
     return cancelled
       ? toPendingActionDto(cancelled)
-      : explainUndecidable({ actionId, userId, now });
+      : await explainUndecidable({ actionId, userId, now });
   });
   if (outcome instanceof AppError) throw outcome;
   return { action: outcome };

@@ -1,6 +1,6 @@
 /**
  * Confirm: the only way a write happens. Takes an action id and the signed-in user, nothing else,
- * and executes the stored arguments in one BEGIN IMMEDIATE transaction:
+ * and executes the stored arguments in one write transaction (BEGIN IMMEDIATE on SQLite):
  * claim (pending -> executing, conditional) -> re-verify the payload hash -> the tool's business
  * key (an effect that already exists answers with createdNow: false) -> the tool's commit
  * (version compare-and-set, write) -> executed + audit `success`.
@@ -9,7 +9,7 @@
  */
 import "server-only";
 import { claimPendingAction, getActionById } from "@/db/queries/actions";
-import { writeTransaction } from "@/db/queries/tx";
+import { isBusy, writeTransaction } from "@/db/queries/tx";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import type { WriteResult } from "@/lib/tools/types";
@@ -29,20 +29,20 @@ class CommitFailure extends Error {
 
 type TxOutcome = { kind: "executed"; result: WriteResult } | { kind: "refused"; error: AppError };
 
-function runConfirm(
+async function runConfirm(
   actionId: string,
   userId: string,
   fixedNow: Date | undefined,
   startedAt: number,
-): TxOutcome {
-  return writeTransaction((): TxOutcome => {
+): Promise<TxOutcome> {
+  return await writeTransaction(async (): Promise<TxOutcome> => {
     // The clock is read after BEGIN IMMEDIATE got the write lock (which can take up to the busy
     // timeout): expiry and the return window are judged at the moment the write happens.
     const now = fixedNow ?? new Date();
-    if (!claimPendingAction({ id: actionId, userId, now })) {
-      return { kind: "refused", error: explainUndecidable({ actionId, userId, now }) };
+    if (!(await claimPendingAction({ id: actionId, userId, now }))) {
+      return { kind: "refused", error: await explainUndecidable({ actionId, userId, now }) };
     }
-    const row = getActionById({ id: actionId })!;
+    const row = (await getActionById({ id: actionId }))!;
     const tool = writeToolOf(row);
     // The stored arguments, through the same schema as at propose; the caller supplies none.
     const parsed = tool.args.safeParse(row.arguments);
@@ -53,13 +53,13 @@ function runConfirm(
     }
     const plan = tool.planSchema.parse(row.plan);
     const target = { type: row.targetType, id: row.targetId, version: row.targetVersion };
-    const existing = tool.findExisting(args, { userId, chatId: row.chatId, now });
+    const existing = await tool.findExisting(args, { userId, chatId: row.chatId, now });
     const done = existing
       ? ({ kind: "done", result: existing } as const)
-      : tool.commit(args, { actionId, userId, target, plan, now });
+      : await tool.commit(args, { actionId, userId, target, plan, now });
     const durationMs = performance.now() - startedAt;
     if (done.kind === "stale") {
-      transition(row, {
+      await transition(row, {
         from: "executing",
         to: "stale",
         now,
@@ -75,7 +75,7 @@ function runConfirm(
       };
     }
     const result = tool.result.parse(done.result);
-    transition(row, {
+    await transition(row, {
       from: "executing",
       to: "executed",
       now,
@@ -87,10 +87,7 @@ function runConfirm(
   });
 }
 
-const isBusy = (e: unknown) =>
-  typeof e === "object" && e !== null && "code" in e && String(e.code).startsWith("SQLITE_BUSY");
-
-export function confirmAction({
+export async function confirmAction({
   actionId,
   userId,
   now,
@@ -99,20 +96,20 @@ export function confirmAction({
   userId: string;
   /** Tests only; by default the time is taken inside the write transaction. */
   now?: Date;
-}): ConfirmResult {
+}): Promise<ConfirmResult> {
   const startedAt = performance.now();
   let outcome: TxOutcome;
   try {
-    outcome = runConfirm(actionId, userId, now, startedAt);
+    outcome = await runConfirm(actionId, userId, now, startedAt);
   } catch (err) {
     // Rolled back: the action is `pending` again and nothing was written.
     if (isBusy(err)) {
       // The write lock never came; the action was not touched and can be confirmed again.
       throw new AppError("internal_error", "The store is busy; please try again.");
     }
-    const row = getActionById({ id: actionId });
+    const row = await getActionById({ id: actionId });
     if (row && row.userId === userId) {
-      transition(row, {
+      await transition(row, {
         from: "pending",
         to: "failed",
         now: now ?? new Date(),
@@ -126,6 +123,6 @@ export function confirmAction({
     throw new AppError("internal_error", "The action could not be completed; nothing was changed.");
   }
   if (outcome.kind === "refused") throw outcome.error;
-  const row = getActionById({ id: actionId })!;
+  const row = (await getActionById({ id: actionId }))!;
   return { action: toPendingActionDto(row), result: outcome.result };
 }

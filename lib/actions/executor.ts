@@ -99,12 +99,12 @@ async function run(
     if (!checked.success) throw new Error(`${tool.name} produced a result outside its schema`);
     return { kind: "result", tool: tool.name, data: checked.data };
   }
-  const existing = existingEffect(tool, parsed.data, ctx);
+  const existing = await existingEffect(tool, parsed.data, ctx);
   if (existing?.kind === "existing")
     return { kind: "existing", tool: tool.name, data: existing.result };
-  // The timeout covers plan() only; storing is synchronous and happens only for a timely plan.
-  const planned = await withTimeout(() => tool.plan(parsed.data, ctx), timeout);
-  const proposed = storeProposal(tool, parsed.data, planned, ctx, {
+  // The timeout covers plan() only; storing starts only after a timely plan.
+  const planned = await withTimeout(async () => await tool.plan(parsed.data, ctx), timeout);
+  const proposed = await storeProposal(tool, parsed.data, planned, ctx, {
     toolCallId: ctxIn.toolCallId,
     promptVersion: ctxIn.promptVersion,
     model: ctxIn.model,
@@ -168,7 +168,7 @@ export async function executeToolCall(
   }
   // A proposal was audited (confirmation_required) atomically with storing the action.
   if (outcome.kind !== "proposal") {
-    recordAudit({
+    await recordAudit({
       at: ctx.now,
       tool: name,
       access: tool?.access ?? null,

@@ -16,7 +16,7 @@ import { type PendingActionDto, toPendingActionDto, writeToolOf } from "./dto";
 import { expireIfDue, transition } from "./transition";
 
 /** The chat's live pending action, or null. Past-TTL ones are expired on the way. */
-export function getPendingActionForChat({
+export async function getPendingActionForChat({
   chatId,
   userId,
   now = new Date(),
@@ -24,16 +24,16 @@ export function getPendingActionForChat({
   chatId: string;
   userId: string;
   now?: Date;
-}): PendingActionDto | null {
+}): Promise<PendingActionDto | null> {
   for (;;) {
-    const row = getPendingActionRowForChat({ chatId, userId });
+    const row = await getPendingActionRowForChat({ chatId, userId });
     if (!row) return null;
-    if (expireIfDue(row, now).status === "pending") return toPendingActionDto(row);
+    if ((await expireIfDue(row, now)).status === "pending") return toPendingActionDto(row);
   }
 }
 
 /** Any action of this user by id (null for unknown or someone else's), lazily expired. */
-export function getActionForUser({
+export async function getActionForUser({
   actionId,
   userId,
   now = new Date(),
@@ -41,13 +41,13 @@ export function getActionForUser({
   actionId: string;
   userId: string;
   now?: Date;
-}): PendingActionDto | null {
-  const row = getActionRowForUser({ id: actionId, userId });
-  return row ? toPendingActionDto(expireIfDue(row, now)) : null;
+}): Promise<PendingActionDto | null> {
+  const row = await getActionRowForUser({ id: actionId, userId });
+  return row ? toPendingActionDto(await expireIfDue(row, now)) : null;
 }
 
 /** The current state of several actions at once, by id (lazy expiry applied); others' are absent. */
-export function getActionsForUser({
+export async function getActionsForUser({
   actionIds,
   userId,
   now = new Date(),
@@ -55,13 +55,15 @@ export function getActionsForUser({
   actionIds: string[];
   userId: string;
   now?: Date;
-}): Map<string, PendingActionDto> {
-  const rows = listActionsForUser({ ids: actionIds, userId });
-  return new Map(rows.map((row) => [row.id, toPendingActionDto(expireIfDue(row, now))]));
+}): Promise<Map<string, PendingActionDto>> {
+  const rows = await listActionsForUser({ ids: actionIds, userId });
+  const out = new Map<string, PendingActionDto>();
+  for (const row of rows) out.set(row.id, toPendingActionDto(await expireIfDue(row, now)));
+  return out;
 }
 
 /** A new chat replaces the proposals of the user's other chats. Returns how many it superseded. */
-export function supersedePendingForUser({
+export async function supersedePendingForUser({
   userId,
   exceptChatId,
   now = new Date(),
@@ -69,10 +71,10 @@ export function supersedePendingForUser({
   userId: string;
   exceptChatId: string;
   now?: Date;
-}): number {
+}): Promise<number> {
   let n = 0;
-  for (const row of listPendingForUser({ userId, exceptChatId })) {
-    if (transition(row, { from: "pending", to: "superseded", now, decidedBy: "system" })) n++;
+  for (const row of await listPendingForUser({ userId, exceptChatId })) {
+    if (await transition(row, { from: "pending", to: "superseded", now, decidedBy: "system" })) n++;
   }
   return n;
 }
@@ -81,34 +83,34 @@ export function supersedePendingForUser({
  * A proposal whose turn then failed (the provider broke off after the tool call): the customer
  * never saw its card in a saved message, so it must not stay pending and lock the chat.
  */
-export function withdrawProposal({
+export async function withdrawProposal({
   actionId,
   now = new Date(),
 }: {
   actionId: string;
   now?: Date;
-}): boolean {
-  const row = getActionById({ id: actionId });
+}): Promise<boolean> {
+  const row = await getActionById({ id: actionId });
   if (!row) return false;
   return (
-    transition(row, {
+    (await transition(row, {
       from: "pending",
       to: "superseded",
       now,
       decidedBy: "system",
       errorCode: "turn_failed",
-    }) !== null
+    })) !== null
   );
 }
 
 /** The sweep: expires every pending action past its TTL. Returns how many it expired. */
-export function expireDueActions(now: Date = new Date()): number {
+export async function expireDueActions(now: Date = new Date()): Promise<number> {
   let n = 0;
   for (;;) {
-    const due = listDuePendingActions({ now, limit: 100 });
+    const due = await listDuePendingActions({ now, limit: 100 });
     for (const row of due) {
       if (
-        transition(row, {
+        await transition(row, {
           from: "pending",
           to: "expired",
           now,
@@ -129,22 +131,22 @@ export function expireDueActions(now: Date = new Date()): number {
  * The effect and its operation id commit together, so the tool's findEffect() tells the truth:
  * if it finds the effect the action executed, otherwise nothing happened and it is `failed`.
  */
-export function recoverInterruptedActions(now: Date = new Date()): {
+export async function recoverInterruptedActions(now: Date = new Date()): Promise<{
   executed: number;
   failed: number;
-} {
+}> {
   const counts = { executed: 0, failed: 0 };
-  for (const row of listActionsByStatus({ status: "executing" })) {
-    const effect = writeToolOf(row).findEffect(row.id);
+  for (const row of await listActionsByStatus({ status: "executing" })) {
+    const effect = await writeToolOf(row).findEffect(row.id);
     const done = effect
-      ? transition(row, {
+      ? await transition(row, {
           from: "executing",
           to: "executed",
           now,
           decidedBy: "system",
           result: effect,
         })
-      : transition(row, {
+      : await transition(row, {
           from: "executing",
           to: "failed",
           now,

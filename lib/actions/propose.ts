@@ -29,7 +29,7 @@ export type ProposeOutcome =
 
 /**
  * The business key first (an effect that already exists gets no card), then plan() and
- * storeProposal(). `args` must already be the output of `tool.args` (the executor validates).
+ * await storeProposal(). `args` must already be the output of `tool.args` (the executor validates).
  * Throws ToolBusinessError when the policy says no; nothing is stored then.
  */
 export async function proposeAction(
@@ -38,49 +38,50 @@ export async function proposeAction(
   ctx: ToolContext,
   meta: ProposeMeta = {},
 ): Promise<ProposeOutcome> {
-  const existing = existingEffect(tool, args, ctx);
+  const existing = await existingEffect(tool, args, ctx);
   if (existing) return existing;
-  return storeProposal(tool, args, await tool.plan(args, ctx), ctx, meta);
+  return await storeProposal(tool, args, await tool.plan(args, ctx), ctx, meta);
 }
 
 /** The tool's answer when its business key already has an effect, or null. */
-export function existingEffect(
+export async function existingEffect(
   tool: WriteTool,
   args: unknown,
   ctx: ToolContext,
-): ProposeOutcome | null {
-  const found = tool.findExisting(args, ctx);
+): Promise<ProposeOutcome | null> {
+  const found = await tool.findExisting(args, ctx);
   return found ? { kind: "existing", result: tool.result.parse(found) } : null;
 }
 
 /**
- * Stores what plan() decided. Synchronous on purpose: the executor's timeout covers plan() only,
- * so a slow plan can never store an action after the model was told the call timed out.
+ * Stores what plan() decided. Outside the executor's timeout on purpose: the timeout covers plan()
+ * only, and storing starts only once plan() answered in time, so a slow plan can never store an
+ * action after the model was told the call timed out.
  */
-export function storeProposal(
+export async function storeProposal(
   tool: WriteTool,
   args: unknown,
   planned: Planned<unknown>,
   ctx: ToolContext,
   meta: ProposeMeta = {},
-): ProposeOutcome {
+): Promise<ProposeOutcome> {
   const plan = tool.planSchema.parse(planned.plan);
   const { target } = planned;
   const now = ctx.now;
 
-  const row = writeTransaction(() => {
-    if (!chatBelongsToUser({ chatId: ctx.chatId, userId: ctx.userId })) {
+  const row = await writeTransaction(async () => {
+    if (!(await chatBelongsToUser({ chatId: ctx.chatId, userId: ctx.userId }))) {
       throw new Error("propose: chat does not belong to the user");
     }
     // One pending action per chat, one per target: the newest proposal wins.
-    for (const old of listPendingForUser({
+    for (const old of await listPendingForUser({
       userId: ctx.userId,
       chatId: ctx.chatId,
       targetId: target.id,
     })) {
-      transition(old, { from: "pending", to: "superseded", now, decidedBy: "system" });
+      await transition(old, { from: "pending", to: "superseded", now, decidedBy: "system" });
     }
-    const inserted = insertPendingAction({
+    const inserted = await insertPendingAction({
       id: randomUUID(),
       chatId: ctx.chatId,
       userId: ctx.userId,
@@ -98,7 +99,7 @@ export function storeProposal(
       createdAt: now,
       expiresAt: new Date(now.getTime() + env().PENDING_ACTION_TTL_SECONDS * 1000),
     });
-    recordAudit({
+    await recordAudit({
       at: now,
       tool: tool.name,
       access: "write",

@@ -7,7 +7,7 @@ import { getActionForUser as getActionRowForUser } from "@/db/queries/actions";
 import { AppError } from "@/lib/errors";
 import { expireIfDue } from "./transition";
 
-export function explainUndecidable({
+export async function explainUndecidable({
   actionId,
   userId,
   now,
@@ -15,11 +15,11 @@ export function explainUndecidable({
   actionId: string;
   userId: string;
   now: Date;
-}): AppError {
-  const row = getActionRowForUser({ id: actionId, userId });
+}): Promise<AppError> {
+  const row = await getActionRowForUser({ id: actionId, userId });
   // Someone else's action answers exactly like a missing one.
   if (!row) return new AppError("not_found", "No such action.");
-  const { status } = expireIfDue(row, now);
+  const { status } = await expireIfDue(row, now);
   const details = { status };
   switch (status) {
     case "expired":

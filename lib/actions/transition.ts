@@ -32,9 +32,9 @@ export type Transition = {
 };
 
 /** Applies the transition if the row is still in `from`; returns the updated row, or null. */
-export function transition(row: ActionRow, t: Transition): ActionRow | null {
-  return writeTransaction(() => {
-    const changed = transitionAction({
+export async function transition(row: ActionRow, t: Transition): Promise<ActionRow | null> {
+  return await writeTransaction(async () => {
+    const changed = await transitionAction({
       id: row.id,
       from: t.from,
       to: t.to,
@@ -46,7 +46,7 @@ export function transition(row: ActionRow, t: Transition): ActionRow | null {
       expiredBy: t.onlyIfExpired ? t.now : undefined,
     });
     if (!changed) return null;
-    recordAudit({
+    await recordAudit({
       at: t.now,
       tool: row.tool,
       access: "write",
@@ -64,7 +64,7 @@ export function transition(row: ActionRow, t: Transition): ActionRow | null {
       promptVersion: row.promptVersion,
       model: row.model,
     });
-    return getActionById({ id: row.id });
+    return await getActionById({ id: row.id });
   });
 }
 
@@ -72,14 +72,14 @@ export function transition(row: ActionRow, t: Transition): ActionRow | null {
  * Lazy expiry: a pending action past its TTL is expired (and audited) the moment anyone looks
  * at it. Returns the row as it now stands.
  */
-export function expireIfDue(row: ActionRow, now: Date): ActionRow {
+export async function expireIfDue(row: ActionRow, now: Date): Promise<ActionRow> {
   if (row.status !== "pending" || row.expiresAt.getTime() > now.getTime()) return row;
-  transition(row, {
+  await transition(row, {
     from: "pending",
     to: "expired",
     now,
     decidedBy: "system",
     onlyIfExpired: true,
   });
-  return getActionById({ id: row.id }) ?? row;
+  return (await getActionById({ id: row.id })) ?? row;
 }

@@ -106,9 +106,9 @@ function turnBumps(r: ModelCallRecord): DailyBump[] {
 }
 
 /** Stores the call and its counters in one transaction (a savepoint inside the caller's). */
-export function recordModelCall(r: ModelCallRecord): void {
-  writeTransaction(() => {
-    insertModelCall({
+export async function recordModelCall(r: ModelCallRecord): Promise<void> {
+  await writeTransaction(async () => {
+    await insertModelCall({
       at: r.startedAt,
       kind: r.kind,
       userId: r.userId ?? null,
@@ -127,7 +127,7 @@ export function recordModelCall(r: ModelCallRecord): void {
       toolCalls: r.toolCalls,
       error: r.error ?? null,
     });
-    bumpDaily(turnBumps(r));
+    await bumpDaily(turnBumps(r));
   });
 }
 
@@ -145,9 +145,9 @@ export async function measuredCall<R extends Finished>(
   run: () => Promise<R>,
 ): Promise<R> {
   const meter = new ModelCallMeter();
-  const record = (rest: Partial<ModelCallRecord>) => {
+  const record = async (rest: Partial<ModelCallRecord>) => {
     try {
-      recordModelCall({
+      await recordModelCall({
         ...base,
         startedAt: meter.startedAt,
         steps: 0,
@@ -163,10 +163,10 @@ export async function measuredCall<R extends Finished>(
   };
   try {
     const result = await run();
-    record(describeSteps(result.steps, result.totalUsage));
+    await record(describeSteps(result.steps, result.totalUsage));
     return result;
   } catch (err) {
-    record({ error: "model_error" });
+    await record({ error: "model_error" });
     throw err;
   }
 }

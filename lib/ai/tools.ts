@@ -39,7 +39,7 @@ export function buildAiTools(
             code: "one_action_at_a_time",
             message: "Another action is already waiting for the customer's decision.",
           };
-          recordAudit({
+          await recordAudit({
             ...ctx,
             tool: d.name,
             access: "write",

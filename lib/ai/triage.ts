@@ -75,13 +75,17 @@ export async function triageChat({
   staffId: string;
   now?: Date;
 }): Promise<StoredTriage | null> {
-  const transcript = loadTranscript({ chatId });
+  const transcript = await loadTranscript({ chatId });
   if (!transcript) return null;
   const info = modelInfo();
   const byModel = info.provider === "openai";
   const startedAt = performance.now();
-  const audit = (status: "success" | "technical_error", result: unknown, errorCode?: string) =>
-    recordAudit({
+  const audit = async (
+    status: "success" | "technical_error",
+    result: unknown,
+    errorCode?: string,
+  ) =>
+    await recordAudit({
       at: now,
       tool: TRIAGE_AUDIT_TOOL,
       access: "read",
@@ -114,7 +118,7 @@ export async function triageChat({
     promptVersion: TRIAGE_PROMPT_VERSION,
     throughSeq: transcript.messages.at(-1)?.seq ?? 0,
   });
-  saveChatTriage({ chatId, triage: stored });
+  await saveChatTriage({ chatId, triage: stored });
   // What was produced, not the transcript: the triage itself is on the chat.
   audit("success", { method: stored.method, throughSeq: stored.throughSeq, ...stored.triage });
   return stored;

@@ -45,7 +45,7 @@ export async function runChatTurn({
   chat,
   text,
   deadlineMs,
-  holdsTurn = () => true,
+  holdsTurn = async () => true,
   onDone,
 }: {
   userId: string;
@@ -54,9 +54,9 @@ export async function runChatTurn({
   /** The whole turn's budget: past it the turn stops and ends with the model-failure part. */
   deadlineMs?: number;
   /** Whether this turn still holds the chat's lease; checked (and renewed) before saving. */
-  holdsTurn?: () => boolean;
+  holdsTurn?: () => Promise<boolean>;
   /** Called exactly once when the turn is over, saved or not. */
-  onDone: () => void;
+  onDone: () => void | Promise<void>;
 }): Promise<Response> {
   const { model, info } = getChatModel();
   const ctx = { userId, chatId: chat.id, promptVersion: ACTIVE_PROMPT_VERSION, model: info.id };
@@ -65,7 +65,7 @@ export async function runChatTurn({
     role: "user",
     parts: [{ type: "text", text }],
   };
-  const history = loadTurnHistory(chat);
+  const history = await loadTurnHistory(chat);
   // The model answers in the customer's language; the app's own sentences and the card follow.
   const lang = conversationLanguage([...userTexts(history), text]);
   const modelMessages = await toModelMessages([...history, userMessage]);
@@ -163,19 +163,23 @@ export async function runChatTurn({
         finishReason: proposal ? "tool-calls" : (last?.finishReason ?? "stop"),
       });
     },
-    onFinish: ({ responseMessage, isAborted }) => {
+    onFinish: async ({ responseMessage, isAborted }) => {
       clearTimeout(timer);
       try {
         // A turn that lost its lease (it cannot, within its deadline) must not write into a
         // history another turn now owns.
-        if (failed || isAborted || !holdsTurn()) {
+        if (failed || isAborted || !(await holdsTurn())) {
           // Nothing of this turn is kept, so neither is a card it may have proposed.
           const pending = proposal as PendingActionDto | null;
-          if (pending) withdrawProposal({ actionId: pending.id });
-          recordModelCall({ ...call(), ...measured, error: isAborted ? "aborted" : "model_error" });
+          if (pending) await withdrawProposal({ actionId: pending.id });
+          await recordModelCall({
+            ...call(),
+            ...measured,
+            error: isAborted ? "aborted" : "model_error",
+          });
           return;
         }
-        saveTurn({
+        await saveTurn({
           chat,
           userMessage,
           assistantMessage: { ...responseMessage, id: assistantId },
@@ -186,12 +190,12 @@ export async function runChatTurn({
         });
       } catch (err) {
         log().error({ err: errorFields(err), chatId: chat.id }, "could not save the turn");
-        recordModelCall({ ...call(), ...measured, error: "save_failed" });
+        await recordModelCall({ ...call(), ...measured, error: "save_failed" });
         const pending = proposal as PendingActionDto | null;
-        if (pending) withdrawProposal({ actionId: pending.id });
+        if (pending) await withdrawProposal({ actionId: pending.id });
         return;
       } finally {
-        onDone();
+        await onDone();
       }
       // After the answer is out: folding may call the model again and must not hold the stream.
       void foldLongChat({ chatId: chat.id, userId });

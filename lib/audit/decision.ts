@@ -8,7 +8,11 @@ import { listAuditEventsForAction } from "@/db/queries/audit";
 import type { DecisionAudit } from "@/lib/api/schemas";
 
 /** The newest event of this action: the one its decision just wrote (null if none, e.g. a test store). */
-export function decisionAudit({ actionId }: { actionId: string }): DecisionAudit | null {
-  const last = listAuditEventsForAction({ actionId }).at(-1);
+export async function decisionAudit({
+  actionId,
+}: {
+  actionId: string;
+}): Promise<DecisionAudit | null> {
+  const last = (await listAuditEventsForAction({ actionId })).at(-1);
   return last ? { status: last.status, at: last.at.toISOString() } : null;
 }

@@ -31,19 +31,21 @@ export function auditCsvStream(filters: AuditFilters, pageSize = 1000): Readable
   const pages = iterateAuditEvents({ filters, pageSize });
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!headerSent) {
         headerSent = true;
         controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
         return;
       }
-      const next = pages.next();
+      const next = await pages.next();
       if (next.done) {
         controller.close();
         return;
       }
       const rows = next.value;
-      const people = getPeopleByIds({ ids: rows.flatMap((r) => (r.userId ? [r.userId] : [])) });
+      const people = await getPeopleByIds({
+        ids: rows.flatMap((r) => (r.userId ? [r.userId] : [])),
+      });
       let chunk = "";
       for (const r of rows) {
         chunk += csvLine([

@@ -58,7 +58,7 @@ function parseDay(value: string): Date | null {
   return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value ? null : d;
 }
 
-export function parsePageFilters(p: PageParams): PageFilters {
+export async function parsePageFilters(p: PageParams): Promise<PageFilters> {
   const form: FilterForm = {
     status: one(p, "status"),
     tool: one(p, "tool"),
@@ -77,7 +77,7 @@ export function parsePageFilters(p: PageParams): PageFilters {
   let customer: PersonRow | null = null;
   let noMatch = false;
   if (form.customer) {
-    customer = findPersonByEmail({ email: form.customer });
+    customer = await findPersonByEmail({ email: form.customer });
     if (customer) filters.userId = customer.id;
     else {
       noMatch = true;

@@ -112,13 +112,17 @@ export function filtersOf(p: z.infer<typeof auditFilterParams>): AuditFilters {
 }
 
 /** One API page: newest first, `nextCursor` null on the last page. */
-export function queryAuditEvents(params: URLSearchParams): {
+export async function queryAuditEvents(params: URLSearchParams): Promise<{
   events: AuditEvent[];
   nextCursor: string | null;
-} {
+}> {
   const p = parseSearchParams(params, auditListParams);
   const before = p.cursor === undefined ? undefined : decodeCursor(p.cursor);
-  const { rows, hasMore } = listAuditEvents({ filters: filtersOf(p), before, limit: p.limit });
+  const { rows, hasMore } = await listAuditEvents({
+    filters: filtersOf(p),
+    before,
+    limit: p.limit,
+  });
   const last = rows.at(-1);
   return {
     events: rows.map(toAuditEvent),

@@ -42,8 +42,8 @@ export function boundedJson(value: unknown): unknown {
 }
 
 /** Appends one audit event and returns its id. */
-export function recordAudit(input: AuditInput): number {
-  return insertAuditEvent({
+export async function recordAudit(input: AuditInput): Promise<number> {
+  return await insertAuditEvent({
     at: input.at ?? new Date(),
     tool: input.tool.slice(0, 200),
     status: input.status,

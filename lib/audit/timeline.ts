@@ -28,11 +28,15 @@ export type TimelineStep = {
 
 export type ActionLife = { action: StaffActionRow; steps: TimelineStep[] };
 
-export function loadActionLife({ actionId }: { actionId: string }): ActionLife | null {
-  const action = getActionForStaff({ id: actionId });
+export async function loadActionLife({
+  actionId,
+}: {
+  actionId: string;
+}): Promise<ActionLife | null> {
+  const action = await getActionForStaff({ id: actionId });
   if (!action) return null;
-  const events = listAuditEventsForAction({ actionId });
-  const people = getPeopleByIds({ ids: [action.userId] });
+  const events = await listAuditEventsForAction({ actionId });
+  const people = await getPeopleByIds({ ids: [action.userId] });
   const customer: Actor = {
     kind: "customer",
     id: action.userId,
@@ -73,13 +77,13 @@ export function loadActionLife({ actionId }: { actionId: string }): ActionLife |
  * For the staff page: the card's summary sentence as its tool describes it (in the page's language), and the
  * action's order when it is still processing (staff may mark it shipped to show the stale path).
  */
-export function staffActionSummary(
+export async function staffActionSummary(
   action: StaffActionRow,
   lang: "en" | "ru",
-): {
+): Promise<{
   shownAs: string | null;
   processingOrder: string | null;
-} {
+}> {
   const tool = getTool(action.tool);
   let shownAs: string | null = null;
   if (tool?.access === "write") {
@@ -91,6 +95,6 @@ export function staffActionSummary(
     }
   }
   const order =
-    action.targetType === "order" ? getOrderStatusById({ orderId: action.targetId }) : null;
+    action.targetType === "order" ? await getOrderStatusById({ orderId: action.targetId }) : null;
   return { shownAs, processingOrder: order?.status === "processing" ? order.id : null };
 }

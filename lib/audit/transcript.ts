@@ -107,10 +107,10 @@ export function toItem(raw: unknown): TranscriptItem | null {
   return { kind: "other", type };
 }
 
-export function loadTranscript({ chatId }: { chatId: string }): Transcript | null {
-  const chat = getChatForStaff({ id: chatId });
+export async function loadTranscript({ chatId }: { chatId: string }): Promise<Transcript | null> {
+  const chat = await getChatForStaff({ id: chatId });
   if (!chat) return null;
-  const rows = listMessagesForStaff({ chatId });
+  const rows = await listMessagesForStaff({ chatId });
   const messages = rows.map((m) => ({
     id: m.id,
     seq: m.seq,
@@ -124,10 +124,10 @@ export function loadTranscript({ chatId }: { chatId: string }): Transcript | nul
   }));
   return {
     chat: { id: chat.id, title: chat.title, createdAt: chat.createdAt, userId: chat.userId },
-    customer: getPeopleByIds({ ids: [chat.userId] }).get(chat.userId) ?? null,
+    customer: (await getPeopleByIds({ ids: [chat.userId] })).get(chat.userId) ?? null,
     messages,
     truncated: rows.length >= TRANSCRIPT_MESSAGE_LIMIT,
-    actions: listActionsForStaff({ chatId }),
+    actions: await listActionsForStaff({ chatId }),
     triage: parseStoredTriage(chat.triage),
   };
 }

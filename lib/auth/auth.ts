@@ -2,7 +2,7 @@ import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
-import { getDb, schema } from "@/db";
+import { getConnection, schema } from "@/db";
 import { env } from "../env";
 import { log } from "../log";
 import { authSecret } from "./secret";
@@ -22,13 +22,17 @@ function createAuth() {
       return host ? [`http://${host}`, `https://${host}`] : [];
     },
     secret: authSecret(),
-    database: drizzleAdapter(getDb(), {
-      provider: "sqlite",
+    // The same connection as ours. On SQLite every statement better-auth runs goes through the
+    // connection's statement gate (db/index.ts), so none can land inside one of our open
+    // transactions; on PostgreSQL it uses the pool.
+    database: drizzleAdapter(getConnection().db, {
+      provider: getConnection().dialect === "postgres" ? "pg" : "sqlite",
       schema: {
         user: schema.user,
         session: schema.session,
         account: schema.account,
         verification: schema.verification,
+        rateLimit: schema.rateLimit,
       },
     }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
@@ -42,10 +46,11 @@ function createAuth() {
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Password guessing is throttled per client address (each try also costs a scrypt hash), and
-    // per account in sign-in-guard.ts.
+    // per account in sign-in-guard.ts. The counters live in the database (table rate_limit), so
+    // several instances behind a load balancer share one limit.
     rateLimit: {
       enabled: true,
-      storage: "memory",
+      storage: "database",
       window: 60,
       max: 600,
       customRules: {
@@ -76,9 +81,9 @@ function createAuth() {
 type Auth = ReturnType<typeof createAuth>;
 const g = globalThis as unknown as { __returnsDeskAuth?: { dbPath: string; auth: Auth } };
 
-/** The better-auth instance, rebuilt only if DATABASE_PATH changed (tests switch files). */
+/** The better-auth instance, rebuilt only if the database changed (tests switch files). */
 export function getAuth(): Auth {
-  const dbPath = env().DATABASE_PATH;
+  const dbPath = getConnection().key;
   if (g.__returnsDeskAuth?.dbPath !== dbPath) g.__returnsDeskAuth = { dbPath, auth: createAuth() };
   return g.__returnsDeskAuth.auth;
 }

@@ -19,41 +19,45 @@ const NOTED_ERRORS = new Set(["expired", "stale", "superseded"]);
 /** A decision's answer also names the audit status it left (docs/api.md extension, see README). */
 type WithAudit<T> = T & { audit: DecisionAudit | null };
 
-export function confirm({ actionId, userId }: { actionId: string; userId: string }): WithAudit<{
-  action: PendingActionPart;
-  result: WriteResult;
-}> {
+export async function confirm({ actionId, userId }: { actionId: string; userId: string }): Promise<
+  WithAudit<{
+    action: PendingActionPart;
+    result: WriteResult;
+  }>
+> {
   try {
-    const out = confirmAction({ actionId, userId });
-    noteQuietly(() =>
-      recordOutcome({
-        action: out.action,
-        outcome: { actionId, status: "executed", result: out.result },
-      }),
+    const out = await confirmAction({ actionId, userId });
+    await noteQuietly(
+      async () =>
+        await recordOutcome({
+          action: out.action,
+          outcome: { actionId, status: "executed", result: out.result },
+        }),
     );
     return {
-      action: presentAction(out.action, storedChatLanguage(out.action.chatId)),
+      action: presentAction(out.action, await storedChatLanguage(out.action.chatId)),
       result: out.result,
-      audit: decisionAudit({ actionId }),
+      audit: await decisionAudit({ actionId }),
     };
   } catch (err) {
-    noteFailure(err, actionId, userId);
+    await noteFailure(err, actionId, userId);
     throw err;
   }
 }
 
-export function cancel({ actionId, userId }: { actionId: string; userId: string }) {
+export async function cancel({ actionId, userId }: { actionId: string; userId: string }) {
   try {
-    const out = cancelAction({ actionId, userId });
-    noteQuietly(() =>
-      recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } }),
+    const out = await cancelAction({ actionId, userId });
+    await noteQuietly(
+      async () =>
+        await recordOutcome({ action: out.action, outcome: { actionId, status: "cancelled" } }),
     );
     return {
-      action: presentAction(out.action, storedChatLanguage(out.action.chatId)),
-      audit: decisionAudit({ actionId }),
+      action: presentAction(out.action, await storedChatLanguage(out.action.chatId)),
+      audit: await decisionAudit({ actionId }),
     };
   } catch (err) {
-    noteFailure(err, actionId, userId);
+    await noteFailure(err, actionId, userId);
     throw err;
   }
 }
@@ -62,20 +66,20 @@ export function cancel({ actionId, userId }: { actionId: string; userId: string 
  * The decision is already committed; the note in the history is secondary. Failing to write it
  * must not turn a created return into an error for the customer.
  */
-function noteQuietly(write: () => void): void {
+async function noteQuietly(write: () => Promise<unknown>): Promise<void> {
   try {
-    write();
+    await write();
   } catch (err) {
     log().error({ err: errorFields(err) }, "could not note the decision in the chat");
   }
 }
 
-function noteFailure(err: unknown, actionId: string, userId: string): void {
+async function noteFailure(err: unknown, actionId: string, userId: string): Promise<void> {
   if (!(err instanceof AppError)) return;
-  const action = getActionForUser({ actionId, userId });
+  const action = await getActionForUser({ actionId, userId });
   if (!action) return;
   const status = action.status as ActionOutcomeStatus;
   if (NOTED_ERRORS.has(err.code) || (err.code === "internal_error" && status === "failed")) {
-    noteQuietly(() => recordOutcome({ action, outcome: { actionId, status } }));
+    await noteQuietly(async () => await recordOutcome({ action, outcome: { actionId, status } }));
   }
 }

@@ -22,9 +22,9 @@ export async function foldLongChat({
   chatId: string;
   userId: string;
 }): Promise<boolean> {
-  const chat = getChatForUser({ id: chatId, userId });
+  const chat = await getChatForUser({ id: chatId, userId });
   if (!chat) return false;
-  const rows = listMessages({ chatId, afterSeq: chat.summarizedThrough });
+  const rows = await listMessages({ chatId, afterSeq: chat.summarizedThrough });
   if (rows.length <= FOLD_AFTER) return false;
   const older = rows.slice(0, rows.length - KEEP_RECENT);
   const through = older.at(-1)!.seq;
@@ -35,7 +35,7 @@ export async function foldLongChat({
       provider: modelInfo().provider,
       chat: { chatId, userId },
     });
-    saveChatSummary({ chatId, summary, throughSeq: through });
+    await saveChatSummary({ chatId, summary, throughSeq: through });
     return true;
   } catch (err) {
     // The turn itself succeeded; keep the old summary and try again after the next turn.

@@ -62,7 +62,7 @@ export type ChatUIMessage = UIMessage<never, ChatDataParts>;
 
 /**
  * The few fields the server itself reads from a stored part (older rows may lack the rest, which
- * withCurrentActions() replaces with the action's current state anyway).
+ * await withCurrentActions() replaces with the action's current state anyway).
  */
 export const STORED_PART_KEYS = {
   "data-pending-action": z.looseObject({

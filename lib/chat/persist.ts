@@ -42,25 +42,25 @@ export function userTexts(messages: ChatUIMessage[]): string[] {
 }
 
 /** The messages the model sees this turn: everything after the folded summary. */
-export function loadTurnHistory(chat: ChatRow): ChatUIMessage[] {
-  const rows = listMessages({ chatId: chat.id, afterSeq: chat.summarizedThrough });
+export async function loadTurnHistory(chat: ChatRow): Promise<ChatUIMessage[]> {
+  const rows = await listMessages({ chatId: chat.id, afterSeq: chat.summarizedThrough });
   const messages = rows.map(rowToUIMessage);
-  return withCurrentActions(messages, chat.userId, conversationLanguage(userTexts(messages)));
+  return await withCurrentActions(messages, chat.userId, conversationLanguage(userTexts(messages)));
 }
 
 /**
  * A stored confirm card is a snapshot from proposal time; swap in the action's current state
  * (executed, expired, ...) so the UI after a reload and the model's next turn both see the truth.
  */
-export function withCurrentActions(
+export async function withCurrentActions(
   messages: ChatUIMessage[],
   userId: string,
   lang: Lang,
-): ChatUIMessage[] {
+): Promise<ChatUIMessage[]> {
   const ids = messages.flatMap((m) =>
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
   );
-  const current = getActionsForUser({ actionIds: ids, userId });
+  const current = await getActionsForUser({ actionIds: ids, userId });
   return messages.map((m) => ({
     ...m,
     parts: m.parts.map((p) => {
@@ -76,7 +76,7 @@ export function titleFrom(text: string): string {
   return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
 }
 
-export function saveTurn({
+export async function saveTurn({
   chat,
   userMessage,
   assistantMessage,
@@ -93,10 +93,10 @@ export function saveTurn({
   usage: LanguageModelUsage | null;
   /** The turn's measurements, stored with its messages (one transaction). */
   modelCall?: ModelCallRecord;
-}): void {
+}): Promise<void> {
   const firstText = userMessage.parts.find((p) => p.type === "text");
-  writeTransaction(() => {
-    appendMessages({
+  await writeTransaction(async () => {
+    await appendMessages({
       chatId: chat.id,
       title: firstText && "text" in firstText ? titleFrom(firstText.text) : null,
       items: [
@@ -112,6 +112,6 @@ export function saveTurn({
         },
       ],
     });
-    if (modelCall) recordModelCall({ ...modelCall, messageId: assistantMessage.id });
+    if (modelCall) await recordModelCall({ ...modelCall, messageId: assistantMessage.id });
   });
 }

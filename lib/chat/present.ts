@@ -25,8 +25,8 @@ export function presentAction(action: PendingActionDto, lang: Lang): PendingActi
  * The chat's language as the server can tell it: the customer's latest message with letters
  * among the newest ones stored, else English. The same detector as everywhere else.
  */
-export function storedChatLanguage(chatId: string): Lang {
-  const last = lastUserMessage({ chatId });
+export async function storedChatLanguage(chatId: string): Promise<Lang> {
+  const last = await lastUserMessage({ chatId });
   const parts = Array.isArray(last?.parts) ? (last.parts as unknown[]) : [];
   const text = parts
     .map((p) =>

@@ -16,6 +16,7 @@ import {
   releaseTurnLock,
   renewTurnLock,
 } from "@/db/queries/chats";
+import { isUniqueViolation } from "@/db/queries/tx";
 import {
   getPendingActionForChat,
   type PendingActionDto,
@@ -38,18 +39,24 @@ const summary = (c: ChatRow): ChatSummary => ({
 });
 
 /** A new chat supersedes whatever was pending in the user's other chats (the seed's /new). */
-export function startChat({ userId }: { userId: string }): ChatSummary {
-  const chat = createChat({ userId });
-  supersedePendingForUser({ userId, exceptChatId: chat.id });
+export async function startChat({ userId }: { userId: string }): Promise<ChatSummary> {
+  const chat = await createChat({ userId });
+  await supersedePendingForUser({ userId, exceptChatId: chat.id });
   return summary(chat);
 }
 
-export function listChats({ userId }: { userId: string }): ChatSummary[] {
-  return listChatsForUser({ userId }).map(summary);
+export async function listChats({ userId }: { userId: string }): Promise<ChatSummary[]> {
+  return (await listChatsForUser({ userId })).map(summary);
 }
 
-export function requireChat({ chatId, userId }: { chatId: string; userId: string }): ChatRow {
-  const chat = getChatForUser({ id: chatId, userId });
+export async function requireChat({
+  chatId,
+  userId,
+}: {
+  chatId: string;
+  userId: string;
+}): Promise<ChatRow> {
+  const chat = await getChatForUser({ id: chatId, userId });
   if (!chat) throw new AppError("not_found", "No such chat.");
   return chat;
 }
@@ -58,16 +65,16 @@ export function requireChat({ chatId, userId }: { chatId: string; userId: string
  * The chat as the UI needs it. Each stored confirm card carries the action's CURRENT state,
  * so a reload shows a decided card as decided.
  */
-export function getChatView({ chatId, userId }: { chatId: string; userId: string }): {
+export async function getChatView({ chatId, userId }: { chatId: string; userId: string }): Promise<{
   chat: ChatSummary;
   messages: ChatUIMessage[];
   pendingAction: PendingActionPart | null;
-} {
-  const chat = requireChat({ chatId, userId });
-  const pending = getPendingActionForChat({ chatId, userId });
-  const stored = listMessages({ chatId }).map(rowToUIMessage);
+}> {
+  const chat = await requireChat({ chatId, userId });
+  const pending = await getPendingActionForChat({ chatId, userId });
+  const stored = (await listMessages({ chatId })).map(rowToUIMessage);
   const lang = conversationLanguage(userTexts(stored));
-  const messages = withCurrentActions(stored, userId, lang);
+  const messages = await withCurrentActions(stored, userId, lang);
   return {
     chat: summary(chat),
     messages,
@@ -91,20 +98,26 @@ const leaseMs = () => turnDeadlineMs() + 60_000;
 /**
  * Starts a turn: one at a time per chat (a lease in the database, so two simultaneous messages
  * cannot both pass), and nothing may be said while a decision is pending (409 with the action's
- * id). The caller must call endTurn() with the returned lease when the turn is over, whatever
+ * id). The caller must call await endTurn() with the returned lease when the turn is over, whatever
  * happened.
  */
-export function beginTurn({ chatId, userId }: { chatId: string; userId: string }): TurnLease {
+export async function beginTurn({
+  chatId,
+  userId,
+}: {
+  chatId: string;
+  userId: string;
+}): Promise<TurnLease> {
   const lease = { chatId, token: randomUUID() };
-  if (!acquireTurnLock({ ...lease, leaseMs: leaseMs() })) {
+  if (!(await acquireTurnLock({ ...lease, leaseMs: leaseMs() }))) {
     throw new AppError(
       "turn_in_progress",
       "The assistant is still answering your previous message.",
     );
   }
-  const pending = getPendingActionForChat({ chatId, userId });
+  const pending = await getPendingActionForChat({ chatId, userId });
   if (pending) {
-    releaseTurnLock(lease);
+    await releaseTurnLock(lease);
     throw new AppError("action_pending", "Confirm or cancel the proposed action first.", {
       details: { actionId: pending.id },
     });
@@ -113,12 +126,12 @@ export function beginTurn({ chatId, userId }: { chatId: string; userId: string }
 }
 
 /** True (and the lease extended) while this turn still holds the chat. */
-export function holdsTurn(lease: TurnLease): boolean {
-  return renewTurnLock({ ...lease, leaseMs: leaseMs() });
+export async function holdsTurn(lease: TurnLease): Promise<boolean> {
+  return await renewTurnLock({ ...lease, leaseMs: leaseMs() });
 }
 
-export function endTurn(lease: TurnLease): void {
-  releaseTurnLock(lease);
+export async function endTurn(lease: TurnLease): Promise<void> {
+  await releaseTurnLock(lease);
 }
 
 /**
@@ -126,25 +139,25 @@ export function endTurn(lease: TurnLease): void {
  * action, however many times a stale tab asks again. The message id is derived from the action,
  * so the primary key settles a race between two processes.
  */
-export function recordOutcome({
+export async function recordOutcome({
   action,
   outcome,
 }: {
   action: PendingActionDto;
   outcome: ActionOutcome;
-}): void {
+}): Promise<void> {
   const id = `outcome-${action.id}`;
-  if (messageExists({ id })) return;
+  if (await messageExists({ id })) return;
   const { notes } = actionDescription(
     { ...action, result: outcome.result ?? action.result } as PendingActionDto,
-    storedChatLanguage(action.chatId),
+    await storedChatLanguage(action.chatId),
   );
   const note =
     outcome.status === "executed" && outcome.result?.createdNow === false
       ? notes.existed
       : notes[outcome.status];
   try {
-    appendMessages({
+    await appendMessages({
       chatId: action.chatId,
       items: [
         {
@@ -158,6 +171,6 @@ export function recordOutcome({
       ],
     });
   } catch (err) {
-    if ((err as { code?: string }).code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
 }

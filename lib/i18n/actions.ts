@@ -22,5 +22,5 @@ export async function setLocale(value: unknown): Promise<void> {
     secure: h.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https",
   });
   const user = await getCurrentUser(h);
-  if (user) setUserLocale({ userId: user.id, locale: value });
+  if (user) await setUserLocale({ userId: user.id, locale: value });
 }

@@ -145,14 +145,14 @@ const SERIES = {
   confirmed: "action.success",
 } as const;
 
-export function metricsReport({
+export async function metricsReport({
   fromDay,
   toDay,
 }: {
   fromDay: number;
   toDay: number;
-}): MetricsReport {
-  const totals = dailyTotals({ fromDay, toDay });
+}): Promise<MetricsReport> {
+  const totals = await dailyTotals({ fromDay, toDay });
   const get = (name: string, key = "") =>
     totals.find((t) => t.name === name && t.key === key)?.n ?? 0;
   const keyed = (name: string) => totals.filter((t) => t.name === name);
@@ -197,7 +197,7 @@ export function metricsReport({
   const mix = keyed("turn.tool").sort((a, b) => b.n - a.n || a.key.localeCompare(b.key));
   const mixTotal = mix.reduce((s, t) => s + t.n, 0);
 
-  const rows = dailySeries({ fromDay, toDay, names: Object.values(SERIES) });
+  const rows = await dailySeries({ fromDay, toDay, names: Object.values(SERIES) });
   const byDay = new Map<number, Map<string, number>>();
   for (const r of rows) {
     const m = byDay.get(r.day) ?? new Map<string, number>();

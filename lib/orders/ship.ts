@@ -13,7 +13,7 @@ import { AppError } from "@/lib/errors";
 /** The audit's name for this staff operation (it is not a tool the model can call). */
 export const MARK_SHIPPED = "staff:mark_order_shipped";
 
-export function markOrderShipped({
+export async function markOrderShipped({
   orderId,
   staffId,
   now = new Date(),
@@ -21,12 +21,12 @@ export function markOrderShipped({
   orderId: string;
   staffId: string;
   now?: Date;
-}): { order: { id: string; status: "shipped"; version: number; shippedAt: string } } {
-  const shipped = writeTransaction(() => {
-    const current = getOrderStatusById({ orderId });
+}): Promise<{ order: { id: string; status: "shipped"; version: number; shippedAt: string } }> {
+  const shipped = await writeTransaction(async () => {
+    const current = await getOrderStatusById({ orderId });
     if (!current) return undefined;
-    const row = shipOrderIfProcessing({ orderId, now });
-    recordAudit({
+    const row = await shipOrderIfProcessing({ orderId, now });
+    await recordAudit({
       at: now,
       tool: MARK_SHIPPED,
       access: "write",

@@ -117,13 +117,13 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
   planSchema: PLAN,
 
   // The business key: one cancellation per order.
-  findExisting({ orderId }, ctx) {
-    const row = getCancellationForUser({ orderId, userId: ctx.userId });
+  async findExisting({ orderId }, ctx) {
+    const row = await getCancellationForUser({ orderId, userId: ctx.userId });
     return row ? toResult(row, false) : null;
   },
 
-  plan({ orderId }, ctx) {
-    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+  async plan({ orderId }, ctx) {
+    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",
@@ -159,8 +159,8 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     };
   },
 
-  commit({ orderId, reason, comment }, ctx) {
-    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+  async commit({ orderId, reason, comment }, ctx) {
+    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
     if (order.version !== ctx.target.version || order.status !== "processing") {
@@ -170,7 +170,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
         message: "The order changed (it may have shipped) after the cancellation was proposed.",
       };
     }
-    const row = insertCancellationIfAbsent({
+    const row = await insertCancellationIfAbsent({
       id: newCancellationId(),
       orderId,
       userId: ctx.userId,
@@ -184,27 +184,27 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
       createdAt: ctx.now,
     });
     if (!row) {
-      const winner = getCancellationByOrderId({ orderId });
+      const winner = await getCancellationByOrderId({ orderId });
       if (!winner) throw new Error("order_cancellations conflict without a row");
       return { kind: "done", result: toResult(winner, false) };
     }
     // Inside BEGIN IMMEDIATE nobody else can write, so this CAS cannot fail after the checks
     // above; it stays as the database-level guard, and a failure rolls the insert back.
     if (
-      !cancelOrderIfUnchanged({
+      !(await cancelOrderIfUnchanged({
         orderId,
         userId: ctx.userId,
         expectedVersion: ctx.target.version,
         now: ctx.now,
-      })
+      }))
     ) {
       throw new Error("order moved inside the confirm transaction");
     }
     return { kind: "done", result: toResult(row, true) };
   },
 
-  findEffect(operationId) {
-    const row = getCancellationByOperationId({ operationId });
+  async findEffect(operationId) {
+    const row = await getCancellationByOperationId({ operationId });
     return row ? toResult(row, true) : null;
   },
 

@@ -62,8 +62,8 @@ export const createReturnRequest: WriteTool<
   result: RETURN_REQUEST_RESULT,
   planSchema: RETURN_PLAN,
 
-  plan({ orderId }, ctx) {
-    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+  async plan({ orderId }, ctx) {
+    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",
@@ -104,13 +104,13 @@ export const createReturnRequest: WriteTool<
   // The business key: one return per order. The core asks before plan() and, inside the confirm
   // transaction, before commit(): a return made by another action bumped the order's version,
   // and the customer should hear "already requested" (createdNow: false), not "order changed".
-  findExisting({ orderId }, ctx) {
-    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+  async findExisting({ orderId }, ctx) {
+    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     return order?.returnRequest ? toReturnRequestResult(order.returnRequest, false) : null;
   },
 
-  commit({ orderId, reason, comment }, ctx) {
-    const order = getOrderForUser({ id: orderId, userId: ctx.userId });
+  async commit({ orderId, reason, comment }, ctx) {
+    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
     if (order.version !== ctx.target.version) {
@@ -123,7 +123,7 @@ export const createReturnRequest: WriteTool<
     const rule = returnEligibility(order, ctx.now);
     if (!rule.eligible) return { kind: "stale", code: rule.code, message: rule.message };
 
-    const row = insertReturnRequestIfAbsent({
+    const row = await insertReturnRequestIfAbsent({
       id: newReturnRequestId(),
       orderId,
       userId: ctx.userId,
@@ -137,19 +137,19 @@ export const createReturnRequest: WriteTool<
       createdAt: ctx.now,
     });
     if (!row) {
-      const winner = getReturnRequestByOrderId({ orderId });
+      const winner = await getReturnRequestByOrderId({ orderId });
       if (!winner) throw new Error("return_requests conflict without a row");
       return { kind: "done", result: toReturnRequestResult(winner, false) };
     }
     // Inside BEGIN IMMEDIATE nobody else can write, so this CAS cannot fail after the check
     // above; it stays as the database-level guard, and a failure rolls the insert back.
     if (
-      !bumpOrderVersion({
+      !(await bumpOrderVersion({
         orderId,
         userId: ctx.userId,
         expectedVersion: ctx.target.version,
         now: ctx.now,
-      })
+      }))
     ) {
       throw new Error("order version moved inside the confirm transaction");
     }
@@ -157,8 +157,8 @@ export const createReturnRequest: WriteTool<
   },
 
   // The return row and its operation id commit together with the action's claim.
-  findEffect(operationId) {
-    const row = getReturnRequestByOperationId({ operationId });
+  async findEffect(operationId) {
+    const row = await getReturnRequestByOperationId({ operationId });
     return row ? toReturnRequestResult(row, true) : null;
   },
 

@@ -117,7 +117,7 @@ export type WriteTool<
    * Asked before plan() (no card for something already done) and again inside the confirm
    * transaction before commit() (an earlier action got there first).
    */
-  findExisting(args: z.output<Args>, ctx: ToolContext): z.output<Result> | null;
+  findExisting(args: z.output<Args>, ctx: ToolContext): Promise<z.output<Result> | null>;
   /**
    * Dry run: reads only (no writes, no external requests) and applies the policy, which lives in
    * the tool's own module. Throws ToolBusinessError when not allowed.
@@ -127,15 +127,18 @@ export type WriteTool<
     ctx: ToolContext,
   ): Promise<Planned<z.output<Plan>>> | Planned<z.output<Plan>>;
   /**
-   * Runs inside the confirm transaction, synchronously (better-sqlite3): every query made through
-   * db/queries is part of that transaction. Compare-and-set on ctx.target.version; a unique
+   * Runs inside the confirm transaction: every query made through db/queries is part of that
+   * transaction (db/tx-context.ts), so it must await only the database. Compare-and-set on ctx.target.version; a unique
    * business key settles races (a duplicate answers with the winner, createdNow: false). It must
    * record ctx.actionId as the effect's operation id so findEffect() can find it. Throwing rolls
    * everything back.
    */
-  commit(args: z.output<Args>, ctx: CommitContext<z.output<Plan>>): CommitOutcome<z.output<Result>>;
+  commit(
+    args: z.output<Args>,
+    ctx: CommitContext<z.output<Plan>>,
+  ): Promise<CommitOutcome<z.output<Result>>>;
   /** Crash recovery: the effect recorded under this operation id (the action id), or null. */
-  findEffect(operationId: string): z.output<Result> | null;
+  findEffect(operationId: string): Promise<z.output<Result> | null>;
   /**
    * Staff triage without a model: the chat's category (one of lib/ai/triage-schema.ts's) when
    * this tool acted, and one sentence each on what happened and what staff should do next.

@@ -24,9 +24,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { test as base, expect } from "@playwright/test";
-import { type Db, openDatabase } from "@/db";
 import { seedDemoLikeUser } from "@/db/seed";
 import { DEMO_PASSWORD } from "@/db/seed-data";
+import { resetEnv } from "@/lib/env";
 import { databaseOf } from "./servers";
 
 export type Customer = {
@@ -42,19 +42,17 @@ export type Customer = {
 type DemoCustomer = "anna" | "boris";
 const NAMES: Record<DemoCustomer, string> = { anna: "Anna Petrova", boris: "Boris Ivanov" };
 
-/** One connection per database file per worker process. */
-const open = new Map<string, Db>();
-
 /** A fresh customer on the server at `baseURL`, shaped like the demo customer `like`. */
 export async function newCustomer(baseURL: string, like: DemoCustomer): Promise<Customer> {
+  // The worker's one connection follows the server it seeds for (db/index.ts reopens when the
+  // configured database changes).
   const file = databaseOf(baseURL);
-  let db = open.get(file);
-  if (!db) {
-    db = openDatabase(file);
-    open.set(file, db);
+  if (process.env.DATABASE_PATH !== file) {
+    process.env.DATABASE_PATH = file;
+    resetEnv();
   }
   const email = `${like}-${randomUUID().slice(0, 8)}@e2e.example.com`;
-  const { orderIds } = await seedDemoLikeUser(db, { like, email });
+  const { orderIds } = await seedDemoLikeUser({ like, email });
   return {
     like,
     name: NAMES[like],

@@ -7,28 +7,26 @@ import { getDb } from "@/db";
 import { auditEvents, messages, pendingActions, returnRequests } from "@/db/schema";
 
 export const returnsFor = (orderId: string) =>
-  getDb().select().from(returnRequests).where(eq(returnRequests.orderId, orderId)).all();
+  getDb().select().from(returnRequests).where(eq(returnRequests.orderId, orderId));
 
 export const auditFor = (chatId: string) =>
   getDb()
     .select()
     .from(auditEvents)
     .where(eq(auditEvents.chatId, chatId))
-    .orderBy(asc(auditEvents.id))
-    .all();
+    .orderBy(asc(auditEvents.id));
 
-export const auditStatuses = (chatId: string) =>
-  auditFor(chatId).map((e) => `${e.tool}:${e.status}`);
+export const auditStatuses = async (chatId: string) =>
+  (await auditFor(chatId)).map((e) => `${e.tool}:${e.status}`);
 
 export const actionsIn = (chatId: string) =>
-  getDb().select().from(pendingActions).where(eq(pendingActions.chatId, chatId)).all();
+  getDb().select().from(pendingActions).where(eq(pendingActions.chatId, chatId));
 
-export const messageCount = (chatId: string) =>
-  getDb().select().from(messages).where(eq(messages.chatId, chatId)).all().length;
+export const messageCount = async (chatId: string) =>
+  (await getDb().select().from(messages).where(eq(messages.chatId, chatId))).length;
 
 export const pendingIn = (chatId: string) =>
   getDb()
     .select()
     .from(pendingActions)
-    .where(and(eq(pendingActions.chatId, chatId), eq(pendingActions.status, "pending")))
-    .all();
+    .where(and(eq(pendingActions.chatId, chatId), eq(pendingActions.status, "pending")));

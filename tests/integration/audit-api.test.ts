@@ -25,7 +25,7 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
 
   beforeAll(async () => {
     await useTestDatabase();
-    all = insertKnownEvents(240);
+    all = await insertKnownEvents(240);
     staff = await signIn("staff@example.com");
     anna = await signIn("anna@example.com");
   });
@@ -108,7 +108,7 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
   });
 
   it("filters by status, tool (including an unknown tool name), chat and customer", async () => {
-    const annaId = userIdOf("anna@example.com");
+    const annaId = await userIdOf("anna@example.com");
     const cases: [string, KnownFilter][] = [
       ["?status=rejected", { status: "rejected" }],
       ["?status=confirmation_required", { status: "confirmation_required" }],
@@ -200,7 +200,7 @@ describe("GET /api/audit/export: streamed CSV", () => {
 
   beforeAll(async () => {
     await useTestDatabase();
-    all = insertKnownEvents(2500);
+    all = await insertKnownEvents(2500);
     staff = await signIn("staff@example.com");
   });
 

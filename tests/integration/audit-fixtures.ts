@@ -4,7 +4,8 @@
  * deliberately NOT always growing with id (a caller may pass `at`), so the tests prove the
  * queries are exact rather than relying on insertion order.
  */
-import { getDb } from "@/db";
+import { getDb, one } from "@/db";
+import { writeTransaction } from "@/db/queries/tx";
 import { AUDIT_STATUSES, type AuditStatus, auditEvents, user } from "@/db/schema";
 
 export const T0 = Date.parse("2026-03-01T00:00:00.000Z");
@@ -27,19 +28,19 @@ export const TOOLS = [
   "delete_everything",
 ];
 
-export function userIdOf(email: string): string {
-  const row = getDb().select({ id: user.id, email: user.email }).from(user).all();
+export async function userIdOf(email: string): Promise<string> {
+  const row = await getDb().select({ id: user.id, email: user.email }).from(user);
   const hit = row.find((r) => r.email === email);
   if (!hit) throw new Error(`no user ${email}`);
   return hit.id;
 }
 
 /** Inserts `n` events and returns them as stored (ids from the database). */
-export function insertKnownEvents(n: number): Known[] {
-  const people = [userIdOf("anna@example.com"), userIdOf("boris@example.com"), null];
-  const db = getDb();
+export async function insertKnownEvents(n: number): Promise<Known[]> {
+  const people = [await userIdOf("anna@example.com"), await userIdOf("boris@example.com"), null];
   const out: Known[] = [];
-  db.transaction((tx) => {
+  await writeTransaction(async () => {
+    const tx = getDb();
     for (let i = 0; i < n; i++) {
       // Mostly one minute apart, but every 7th event is stamped 30 minutes in the past.
       const at = new Date(T0 + i * MINUTE - (i % 7 === 3 ? 30 * MINUTE : 0));
@@ -48,7 +49,7 @@ export function insertKnownEvents(n: number): Known[] {
       const chatId = i % 11 === 0 ? null : `chat-${i % 5}`;
       const userId = people[i % 3] ?? null;
       const actionId = tool === "create_return_request" ? `action-${i % 4}` : null;
-      const row = tx
+      const row = await tx
         .insert(auditEvents)
         .values({
           at,
@@ -71,7 +72,7 @@ export function insertKnownEvents(n: number): Known[] {
           model: "returns-desk-offline-1",
         })
         .returning({ id: auditEvents.id })
-        .get();
+        .then(one);
       out.push({ id: row.id, at, status, tool, chatId, userId, actionId });
     }
   });

@@ -4,7 +4,6 @@
  * captured from the real query functions (the driver's prepare), so a new query cannot slip past.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/db";
 import {
   type AuditFilters,
   type AuditPageRequest,
@@ -16,14 +15,14 @@ import {
   listAuditEvents,
   listAuditEventsForAction,
 } from "@/db/queries/audit";
-import { useTestDatabase } from "../helpers/db";
+import { sqliteClient, useTestDatabase } from "../helpers/db";
 import { expected, insertKnownEvents, type Known, MINUTE, T0, userIdOf } from "./audit-fixtures";
 
 let captured: string[] = [];
 let all: Known[];
 
 function planOf(sqlText: string): string[] {
-  const client = getDb().$client;
+  const client = sqliteClient();
   const stmt = client.prepare(`EXPLAIN QUERY PLAN ${sqlText}`);
   // The plan does not depend on the values (no STAT4), so NULLs stand in for the parameters.
   const params = Array.from({ length: (sqlText.match(/\?/g) ?? []).length }, () => null);
@@ -48,8 +47,9 @@ const D = (m: number) => new Date(T0 + m * MINUTE);
 describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
   beforeAll(async () => {
     await useTestDatabase();
-    all = insertKnownEvents(3000);
-    const client = getDb().$client;
+    all = await insertKnownEvents(3000);
+    anna = await userIdOf("anna@example.com");
+    const client = sqliteClient();
     const prepare = client.prepare.bind(client);
     // Record what the query modules send to SQLite; behaviour is unchanged.
     client.prepare = ((source: string) => {
@@ -61,15 +61,16 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
     captured = [];
   });
 
-  function runAndCheck(run: () => unknown): string[][] {
+  async function runAndCheck(run: () => Promise<unknown>): Promise<string[][]> {
     captured = [];
-    run();
+    await run();
     const sqls = captured.filter((s) => /audit_events/.test(s) && !s.startsWith("EXPLAIN"));
     expect(sqls.length).toBeGreaterThan(0);
     return sqls.map(assertIndexed);
   }
 
-  const annaId = () => userIdOf("anna@example.com");
+  let anna = "";
+  const annaId = () => anna;
   const pageCases = (): [string, AuditFilters, string][] => [
     ["first page", {}, "audit_at_idx"],
     ["status", { status: "rejected" }, "audit_status_at_idx"],
@@ -90,7 +91,7 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
     ["chat + customer", { chatId: "chat-1", userId: annaId() }, "audit_chat_at_idx"],
   ];
 
-  it("drives every page query (first page and each filter) by one bounded index range, in order", () => {
+  it("drives every page query (first page and each filter) by one bounded index range, in order", async () => {
     const mid = all[1500]!;
     const key = { at: mid.at.getTime(), id: mid.id };
     for (const [name, filters, index] of pageCases()) {
@@ -100,7 +101,7 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
         { filters, limit: 50, after: key },
       ] satisfies AuditPageRequest[]) {
         const label = `${name} ${req.after ? "newer" : req.before ? "older" : "first"}`;
-        const [lines] = runAndCheck(() => listAuditEvents(req));
+        const [lines] = await runAndCheck(async () => await listAuditEvents(req));
         expect(lines, label).toHaveLength(1);
         const plan = lines![0]!;
         expect(plan, label).toMatch(new RegExp(`^SEARCH audit_events USING INDEX ${index} \\(`));
@@ -118,14 +119,14 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
     }
   });
 
-  it("walks every filter to the end and back (Next, then Newer) with no duplicates or gaps", () => {
+  it("walks every filter to the end and back (Next, then Newer) with no duplicates or gaps", async () => {
     for (const [name, filters] of pageCases()) {
       const want = expected(all, filters);
       const older: number[] = [];
-      let page = listAuditEvents({ filters, limit: 13 });
+      let page = await listAuditEvents({ filters, limit: 13 });
       older.push(...page.rows.map((r) => r.id));
       while (page.hasMore) {
-        page = listAuditEvents({ filters, limit: 13, before: keyOf(page.rows.at(-1)!) });
+        page = await listAuditEvents({ filters, limit: 13, before: keyOf(page.rows.at(-1)!) });
         older.push(...page.rows.map((r) => r.id));
       }
       expect(older, name).toEqual(want);
@@ -134,27 +135,32 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
       const newer: number[] = [...page.rows.map((r) => r.id)];
       let up = { rows: page.rows, hasMore: true };
       while (up.hasMore) {
-        up = listAuditEvents({ filters, limit: 13, after: keyOf(up.rows[0]!) });
+        up = await listAuditEvents({ filters, limit: 13, after: keyOf(up.rows[0]!) });
         newer.unshift(...up.rows.map((r) => r.id));
       }
       expect(newer, name).toEqual(want);
     }
   });
 
-  it("counts by status, event lookups and the export iteration are indexed too", () => {
-    const counts = runAndCheck(() => countAuditEventsByStatus({ from: D(0), to: D(500) }));
+  it("counts by status, event lookups and the export iteration are indexed too", async () => {
+    const counts = await runAndCheck(
+      async () => await countAuditEventsByStatus({ from: D(0), to: D(500) }),
+    );
     for (const lines of counts) expect(lines.join()).toMatch(/COVERING INDEX audit_status_at_idx/);
-    runAndCheck(() => getAuditEvent({ id: all[5]!.id }));
-    runAndCheck(() => listAuditEventsForAction({ actionId: "action-2" }));
-    runAndCheck(() => [
-      ...iterateAuditEvents({ filters: { from: D(50), to: D(90) }, pageSize: 7 }),
-    ]);
+    await runAndCheck(async () => await getAuditEvent({ id: all[5]!.id }));
+    await runAndCheck(async () => await listAuditEventsForAction({ actionId: "action-2" }));
+    await runAndCheck(async () => {
+      for await (const _page of iterateAuditEvents({
+        filters: { from: D(50), to: D(90) },
+        pageSize: 7,
+      }));
+    });
   });
 
-  it("counts by status match the known events", () => {
+  it("counts by status match the known events", async () => {
     const from = D(60);
     const to = D(1200);
-    const counts = countAuditEventsByStatus({ from, to });
+    const counts = await countAuditEventsByStatus({ from, to });
     for (const [status, n] of Object.entries(counts)) {
       expect(n, status).toBe(expected(all, { status: status as Known["status"], from, to }).length);
     }

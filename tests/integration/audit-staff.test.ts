@@ -66,13 +66,7 @@ describe("staff read a real conversation", () => {
       expect(res.status).toBe(403);
       expect((await res.json()).error.code).toBe("forbidden");
     }
-    expect(
-      getDb()
-        .select()
-        .from(chats)
-        .all()
-        .every((c) => c.triage === null),
-    ).toBe(true);
+    expect((await getDb().select().from(chats)).every((c) => c.triage === null)).toBe(true);
   });
 
   it("the audit lists the conversation's tool calls and decisions, newest first", async () => {
@@ -111,8 +105,8 @@ describe("staff read a real conversation", () => {
     expect((await transcript("no-such-chat")).status).toBe(404);
   });
 
-  it("an action's timeline shows each step with its time and who decided", () => {
-    const done = loadActionLife({ actionId: confirmedAction })!;
+  it("an action's timeline shows each step with its time and who decided", async () => {
+    const done = (await loadActionLife({ actionId: confirmedAction }))!;
     expect(done.steps.map((s) => [s.status, s.actor.kind])).toEqual([
       ["confirmation_required", "assistant"],
       ["success", "customer"],
@@ -120,9 +114,9 @@ describe("staff read a real conversation", () => {
     const decider = done.steps[1]!.actor;
     expect(decider.kind === "customer" && decider.person?.email).toBe("anna@example.com");
     expect(done.steps[1]!.at.getTime()).toBeGreaterThanOrEqual(done.steps[0]!.at.getTime());
-    const cancelled = loadActionLife({ actionId: cancelledAction })!;
+    const cancelled = (await loadActionLife({ actionId: cancelledAction }))!;
     expect(cancelled.steps.map((s) => s.status)).toEqual(["confirmation_required", "cancelled"]);
-    expect(loadActionLife({ actionId: "nope" })).toBeNull();
+    expect(await loadActionLife({ actionId: "nope" })).toBeNull();
   });
 
   it("a new chat supersedes a pending proposal: the system decided", async () => {
@@ -132,7 +126,7 @@ describe("staff read a real conversation", () => {
     // 9307 is returnable in the demo store; if the policy changes, this test says so.
     expect(action).toBeDefined();
     await anna.newChat();
-    const life = loadActionLife({ actionId: action!.id! })!;
+    const life = (await loadActionLife({ actionId: action!.id! }))!;
     expect(life.steps.map((s) => [s.status, s.actor.kind])).toEqual([
       ["confirmation_required", "assistant"],
       ["superseded", "system"],

@@ -21,8 +21,8 @@ function dataDir(): { dir: string; secretFile: string } {
 }
 
 describe("the generated session secret", () => {
-  afterEach(() => {
-    closeDb();
+  afterEach(async () => {
+    await closeDb();
     resetEnv();
   });
 

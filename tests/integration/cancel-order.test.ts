@@ -76,7 +76,7 @@ describe("cancel_order end to end through the routes", () => {
     const body = await res.json();
     expect(body.result).toMatchObject({ orderId: "3004", status: "cancelled", createdNow: true });
     expect(body.action.view.outcome.text).toMatch(/^Order 3004 cancelled\./);
-    expect(orderRow((await import("@/db")).getDb(), "3004").status).toBe("cancelled");
+    expect((await orderRow((await import("@/db")).getDb(), "3004")).status).toBe("cancelled");
     expect((await anna.confirm(part.id!)).status).toBe(409);
 
     const again = await anna.say(await anna.newChat(), "cancel my order 3004");
@@ -117,7 +117,7 @@ describe("cancel_order end to end through the routes", () => {
     expect(res.status).toBe(409);
     expect((await res.json()).error).toMatchObject({ code: "stale", status: "stale" });
     const { getDb } = await import("@/db");
-    expect(orderRow(getDb(), "1187").status).toBe("shipped");
+    expect((await orderRow(getDb(), "1187")).status).toBe("shipped");
 
     const staffEvents = await audit("?tool=staff%3Amark_order_shipped");
     expect(staffEvents.map((e) => [e.status, e.errorCode])).toEqual([

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as sendRoute } from "@/app/api/chats/[id]/messages/route";
 import { GET as getChatRoute } from "@/app/api/chats/[id]/route";
 import { POST as createChatRoute } from "@/app/api/chats/route";
-import { getDb } from "@/db";
+import { getDb, one } from "@/db";
 import { chats, messages, pendingActions } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { resetRateLimits } from "@/lib/http/rate-limit";
@@ -66,7 +66,7 @@ describe("chat and action API", () => {
     expect(await foreign.json()).toEqual(await missing.json());
     const post = await boris.post(chat, { text: "Where is order 7718?" });
     expect(post.status).toBe(404);
-    expect(messageCount(chat)).toBe(0);
+    expect(await messageCount(chat)).toBe(0);
   });
 
   it.each([
@@ -100,20 +100,20 @@ describe("chat and action API", () => {
     );
     expect(res.status).toBe(status);
     expect((await res.json()).error.code).toBe(code);
-    expect(messageCount(chat)).toBe(0);
+    expect(await messageCount(chat)).toBe(0);
   });
 
   it("counts 2000 characters, not UTF-16 units: 2000 emoji are accepted", async () => {
     const chat = await anna.newChat();
     const turn = await anna.say(chat, "🙂".repeat(2000));
     expect(turn.status).toBe(200);
-    expect(messageCount(chat)).toBe(2);
+    expect(await messageCount(chat)).toBe(2);
   });
 
   it("a corrupt stored part is dropped, not a 500 for the whole chat", async () => {
     const chat = await anna.newChat();
     await anna.say(chat, "Hello!");
-    getDb()
+    await getDb()
       .insert(messages)
       .values({
         id: "corrupt-1",
@@ -124,8 +124,7 @@ describe("chat and action API", () => {
           { type: "data-pending-action", data: { nope: true } },
           { type: "text", text: "still here" },
         ],
-      })
-      .run();
+      });
     const res = await anna.getChat(chat);
     expect(res.status).toBe(200);
     expect((await res.json()).messages.at(-1).parts).toEqual([
@@ -141,12 +140,12 @@ describe("chat and action API", () => {
     try {
       const chat = await boris.newChat();
       for (let i = 0; i < 3; i++) expect((await boris.say(chat, "Hello!")).status).toBe(200);
-      const before = messageCount(chat);
+      const before = await messageCount(chat);
       const limited = await boris.post(chat, { text: "Hello!" });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await limited.json()).error.code).toBe("rate_limited");
-      expect(messageCount(chat)).toBe(before);
+      expect(await messageCount(chat)).toBe(before);
     } finally {
       delete process.env.CHAT_RATE_LIMIT_PER_MINUTE;
       resetEnv();
@@ -163,7 +162,7 @@ describe("chat and action API", () => {
     expect((await res.json()).error).toMatchObject({ code: "superseded" });
     expect((await anna.getChat(chat).then((r) => r.json())).pendingAction).toBeNull();
     expect((await anna.say(chat, "Where is order 8041?")).status).toBe(200);
-    expect(returnsFor("7718")).toEqual([]);
+    expect(await returnsFor("7718")).toEqual([]);
   });
 
   it("another customer's action reads as missing, for confirm and cancel", async () => {
@@ -179,11 +178,10 @@ describe("chat and action API", () => {
   it("an expired offer answers 410, notes it in the chat, and unlocks the composer", async () => {
     const chat = await anna.newChat();
     const card = pendingActionPart((await anna.say(chat, RETURN_7718)).message)!;
-    getDb()
+    await getDb()
       .update(pendingActions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(pendingActions.id, card.data.id))
-      .run();
+      .where(eq(pendingActions.id, card.data.id));
     const res = await anna.confirm(card.data.id);
     expect(res.status).toBe(410);
     expect((await res.json()).error.code).toBe("expired");
@@ -200,20 +198,20 @@ describe("chat and action API", () => {
     expect((await anna.confirm(card.data.id)).status).toBe(410);
     const again = await (await anna.getChat(chat)).json();
     expect(again.messages).toHaveLength(view.messages.length);
-    expect(returnsFor("7718")).toEqual([]);
+    expect(await returnsFor("7718")).toEqual([]);
   });
 
   it("folds a long chat into a deterministic summary with the offline model", async () => {
     resetRateLimits();
     const chat = await boris.newChat();
     for (let i = 0; i < 13; i++) await boris.say(chat, i % 2 ? "Where is order 2255?" : "Hello!");
-    const row = getDb().select().from(chats).where(eq(chats.id, chat)).get()!;
+    const row = await getDb().select().from(chats).where(eq(chats.id, chat)).then(one);
     expect(row.summarizedThrough).toBe(18);
     expect(row.summary).toContain("2255");
     resetRateLimits();
     const next = await boris.say(chat, "And where is it now?");
     expect(next.errors).toEqual([]);
-    expect(messageCount(chat)).toBe(28);
+    expect(await messageCount(chat)).toBe(28);
   });
 
   it("confirm ignores a body that names other arguments", async () => {
@@ -230,7 +228,7 @@ describe("chat and action API", () => {
       reason: "damaged",
       comment: null,
     });
-    expect(returnsFor("9307")).toEqual([]);
-    expect(returnsFor("7718")[0]?.id).toMatch(/^RR-[2-9A-Z]{8}$/);
+    expect(await returnsFor("9307")).toEqual([]);
+    expect((await returnsFor("7718"))[0]?.id).toMatch(/^RR-[2-9A-Z]{8}$/);
   });
 });

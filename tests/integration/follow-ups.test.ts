@@ -52,7 +52,7 @@ for (const [lang, t] of Object.entries(CASES)) {
       ]);
       expect(turn.text).toContain("3004");
       expect(pendingActionPart(turn.message)?.data.status).toBe("pending");
-      expect(auditStatuses(chat)).toEqual([
+      expect(await auditStatuses(chat)).toEqual([
         "get_order_status:success",
         "create_return_request:confirmation_required",
       ]);

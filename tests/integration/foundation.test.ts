@@ -24,9 +24,9 @@ describe("foundation: database, demo store, sign-in, health", () => {
     });
   });
 
-  it("seeds the demo store of docs/domain.md", () => {
+  it("seeds the demo store of docs/domain.md", async () => {
     const db = getDb();
-    const emails = db.select({ email: user.email, role: user.role }).from(user).all();
+    const emails = await db.select({ email: user.email, role: user.role }).from(user);
     expect(emails).toEqual(
       expect.arrayContaining([
         { email: "anna@example.com", role: "customer" },
@@ -34,12 +34,8 @@ describe("foundation: database, demo store, sign-in, health", () => {
         { email: "staff@example.com", role: "staff" },
       ]),
     );
-    const anna = db
-      .select()
-      .from(user)
-      .all()
-      .find((u) => u.email === "anna@example.com")!;
-    const annas = listOrdersForUser({ userId: anna.id });
+    const anna = (await db.select().from(user)).find((u) => u.email === "anna@example.com")!;
+    const annas = await listOrdersForUser({ userId: anna.id });
     const byId = new Map(annas.map((o) => [o.id, o]));
     expect(byId.get("7718")?.status).toBe("delivered");
     expect(byId.get("7718")?.items.some((i) => /coffee machine/i.test(i.name))).toBe(true);
@@ -52,7 +48,7 @@ describe("foundation: database, demo store, sign-in, health", () => {
     expect(annas.some((o) => /ignore all previous instructions/i.test(o.deliveryNote ?? ""))).toBe(
       true,
     );
-    const all = db.select().from(orders).all();
+    const all = await db.select().from(orders);
     expect(all.filter((o) => o.userId !== anna.id).length).toBeGreaterThan(0);
     for (const o of all) expect(o.id).toMatch(/^\d{4}$/);
   });
@@ -103,10 +99,10 @@ describe("foundation: database, demo store, sign-in, health", () => {
   });
 
   it("a second start on the same file migrates nothing new and does not seed again", async () => {
-    const before = getDb().select().from(user).all().length;
-    closeDb();
+    const before = (await getDb().select().from(user)).length;
+    await closeDb();
     process.env.DATABASE_PATH = file;
     await initDatabase();
-    expect(getDb().select().from(user).all().length).toBe(before);
+    expect((await getDb().select().from(user)).length).toBe(before);
   });
 });

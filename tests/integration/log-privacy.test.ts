@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as triageRoute } from "@/app/api/staff/chats/[id]/triage/route";
-import { getDb } from "@/db";
+import { getDb, one } from "@/db";
 import { orders } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { setLogDestination } from "@/lib/log";
@@ -97,7 +97,8 @@ describe("server logs hold no customer data", () => {
     );
     expect(triage.status).toBe(502);
     // The prompts really carried what must not be logged.
-    const note = getDb().select().from(orders).where(eq(orders.id, "9307")).get()!.deliveryNote!;
+    const note = (await getDb().select().from(orders).where(eq(orders.id, "9307")).then(one))
+      .deliveryNote!;
     expect(JSON.stringify(server.requests.at(-2)!.body)).toContain(note.slice(0, 20));
 
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -4,6 +4,7 @@
  * proposals and their decisions, policy refusals, failed turns. Real route handlers, real SQLite,
  * the offline model and the loopback OpenAI server.
  */
+
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -12,6 +13,7 @@ import { messages, metricsDaily } from "@/db/schema";
 import { summarizeConversation } from "@/lib/ai/summary";
 import { resetEnv } from "@/lib/env";
 import { metricsReport } from "@/lib/metrics/report";
+import { sqliteClient } from "@/tests/helpers/db";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
 import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
@@ -30,14 +32,11 @@ describe("model calls with the offline model", () => {
     const chat = await anna.newChat();
     const said = "Where is order 8041? My secret phrase is zebra-quartz.";
     await anna.say(chat, said);
-    const [row, ...rest] = listModelCallsForChat({ chatId: chat });
+    const [row, ...rest] = await listModelCallsForChat({ chatId: chat });
     expect(rest).toEqual([]);
-    const assistant = getDb()
-      .select()
-      .from(messages)
-      .where(eq(messages.chatId, chat))
-      .all()
-      .find((m) => m.role === "assistant");
+    const assistant = (await getDb().select().from(messages).where(eq(messages.chatId, chat))).find(
+      (m) => m.role === "assistant",
+    );
     expect(row).toMatchObject({
       kind: "turn",
       provider: "offline",
@@ -58,7 +57,7 @@ describe("model calls with the offline model", () => {
   });
 
   it("counts turns, chats, tools, proposals, decisions and policy refusals for the page", async () => {
-    const before = metricsReport(today());
+    const before = await metricsReport(today());
     const chat = await anna.newChat();
     await anna.say(chat, "Hello!");
     const card = pendingActionPart(
@@ -70,7 +69,7 @@ describe("model calls with the offline model", () => {
     const late = await anna.newChat();
     await anna.say(late, "Create a return request for order 4410. The item arrived damaged.");
 
-    const after = metricsReport(today());
+    const after = await metricsReport(today());
     expect(after.turns - before.turns).toBe(3);
     expect(after.chats - before.chats).toBe(2);
     expect(after.proposals - before.proposals).toBe(1);
@@ -87,10 +86,10 @@ describe("model calls with the offline model", () => {
     ]);
   });
 
-  it("the daily counters match the audit trail they summarize", () => {
-    const rows = getDb().select().from(metricsDaily).all();
-    const audit = getDb()
-      .$client.prepare("select status, tool, count(*) n from audit_events group by 1, 2")
+  it("the daily counters match the audit trail they summarize", async () => {
+    const rows = await getDb().select().from(metricsDaily);
+    const audit = sqliteClient()
+      .prepare("select status, tool, count(*) n from audit_events group by 1, 2")
       .all() as { status: string; tool: string; n: number }[];
     for (const a of audit) {
       const counted = rows
@@ -138,7 +137,7 @@ describe("model calls with an OpenAI-compatible provider", () => {
     );
     const chat = await anna.newChat();
     await anna.say(chat, "Where is order 8041?");
-    const [row] = listModelCallsForChat({ chatId: chat });
+    const [row] = await listModelCallsForChat({ chatId: chat });
     expect(row).toMatchObject({
       provider: "openai",
       model: "loopback-1",
@@ -152,13 +151,17 @@ describe("model calls with an OpenAI-compatible provider", () => {
   });
 
   it("records a failed turn with its kind, and no message", async () => {
-    const before = metricsReport(today()).turnErrors.find((e) => e.kind === "model_error")!.count;
+    const before = (await metricsReport(today())).turnErrors.find(
+      (e) => e.kind === "model_error",
+    )!.count;
     server.enqueue({ type: "error", status: 500 });
     const chat = await anna.newChat();
     await anna.say(chat, "Where is order 8041?");
-    const [row] = listModelCallsForChat({ chatId: chat });
+    const [row] = await listModelCallsForChat({ chatId: chat });
     expect(row).toMatchObject({ kind: "turn", error: "model_error", messageId: null });
-    const after = metricsReport(today()).turnErrors.find((e) => e.kind === "model_error")!.count;
+    const after = (await metricsReport(today())).turnErrors.find(
+      (e) => e.kind === "model_error",
+    )!.count;
     expect(after - before).toBe(1);
   });
 
@@ -170,7 +173,7 @@ describe("model calls with an OpenAI-compatible provider", () => {
       provider: "openai",
       chat: { chatId: chat, userId: "anyone" },
     });
-    const [row] = listModelCallsForChat({ chatId: chat });
+    const [row] = await listModelCallsForChat({ chatId: chat });
     expect(row).toMatchObject({
       kind: "summary",
       promptVersion: "summary-v1",

@@ -59,7 +59,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
       data: { orderId: "8041", status: "in_transit" },
     });
     expect(server.requests[0]!.body.messages[0]).toMatchObject({ role: "system" });
-    expect(auditFor(t.chat)[0]).toMatchObject({
+    expect((await auditFor(t.chat))[0]).toMatchObject({
       tool: "get_order_status",
       status: "success",
       model: "loopback-1",
@@ -81,7 +81,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(sent.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(JSON.stringify(sent)).not.toContain("FORGED");
     expect(sent.at(-1)).toMatchObject({ role: "user", content: "Anything new?" });
-    expect(auditFor(t.chat)).toEqual([]);
+    expect(await auditFor(t.chat)).toEqual([]);
   });
 
   it("a write the customer never asked for becomes only a pending action", async () => {
@@ -91,7 +91,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     });
     expect(pendingActionPart(t.message)?.data.status).toBe("pending");
     expect(server.requests).toHaveLength(1);
-    expect(returnsFor("7718")).toEqual([]);
+    expect(await returnsFor("7718")).toEqual([]);
     await anna.cancel(pendingActionPart(t.message)!.data.id);
   });
 
@@ -103,7 +103,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     );
     expect(t.errors).toEqual([]);
     expect(t.text).toBe("I can't do that.");
-    expect(auditFor(t.chat)).toEqual([
+    expect(await auditFor(t.chat)).toEqual([
       expect.objectContaining({
         tool: "delete_all_files",
         status: "rejected",
@@ -125,8 +125,8 @@ describe("chat turn with an OpenAI-compatible provider", () => {
       { type: "tool-calls", calls: [{ name: "create_return_request", arguments: args }] },
       { type: "text", text: "Sorry, let me ask: what happened to the item?" },
     );
-    expect(auditStatuses(t.chat)).toEqual(["create_return_request:rejected"]);
-    expect(actionsIn(t.chat)).toEqual([]);
+    expect(await auditStatuses(t.chat)).toEqual(["create_return_request:rejected"]);
+    expect(await actionsIn(t.chat)).toEqual([]);
     expect(pendingActionPart(t.message)).toBeUndefined();
     expect(t.text).toMatch(/what happened/);
   });
@@ -145,7 +145,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
         ],
       },
     );
-    expect(auditStatuses(t.chat)).toEqual([
+    expect(await auditStatuses(t.chat)).toEqual([
       "create_return_request:rejected",
       "create_return_request:confirmation_required",
     ]);
@@ -173,7 +173,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(toolCalls(t.message)).toHaveLength(5);
     expect(t.errors).toEqual([]);
     expect(t.text).toMatch(/couldn't finish/i);
-    expect(messageCount(t.chat)).toBe(2);
+    expect(await messageCount(t.chat)).toBe(2);
   });
 
   it("parallel calls mixing a read and a write: the read answers, the write waits for confirm", async () => {
@@ -192,15 +192,15 @@ describe("chat turn with an OpenAI-compatible provider", () => {
       "create_return_request",
       "create_return_request",
     ]);
-    expect(actionsIn(t.chat)).toHaveLength(1);
-    expect(auditStatuses(t.chat).sort()).toEqual(
+    expect(await actionsIn(t.chat)).toHaveLength(1);
+    expect((await auditStatuses(t.chat)).sort()).toEqual(
       [
         "create_return_request:confirmation_required",
         "create_return_request:rejected",
         "get_order_status:success",
       ].sort(),
     );
-    expect(returnsFor("7718")).toEqual([]);
+    expect(await returnsFor("7718")).toEqual([]);
     await anna.cancel(pendingActionPart(t.message)!.data.id);
   });
 
@@ -213,7 +213,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(t.errors).toHaveLength(1);
     expect(t.errors[0]).toMatch(/unavailable/i);
     expect(t.errors[0]).not.toMatch(/upstream exploded|slow down|stack/i);
-    expect(messageCount(t.chat)).toBe(0);
+    expect(await messageCount(t.chat)).toBe(0);
   });
 
   it("a stream cut while a write is being called leaves no action and no message behind", async () => {
@@ -223,8 +223,8 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     });
     expect(t.errors).toHaveLength(1);
     // The provider only hands over a call when its response finishes; a cut response has none.
-    expect(actionsIn(t.chat).filter((a) => a.status === "pending")).toEqual([]);
-    expect(messageCount(t.chat)).toBe(0);
+    expect((await actionsIn(t.chat)).filter((a) => a.status === "pending")).toEqual([]);
+    expect(await messageCount(t.chat)).toBe(0);
     expect((await anna.say(t.chat, "Hello!")).status).toBe(200);
   });
 
@@ -254,7 +254,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(texts).not.toContain("Question 1 about");
     expect(texts).toContain("Question 13 about");
     expect(sent.filter((m) => m.role === "user").length).toBeLessThanOrEqual(5);
-    expect(messageCount(chat)).toBe(28);
+    expect(await messageCount(chat)).toBe(28);
   });
 
   it("a browser that goes away mid-answer still gets its turn saved", async () => {
@@ -268,8 +268,8 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     const reader = res.body!.getReader();
     await reader.read();
     await reader.cancel();
-    expect(messageCount(chat)).toBe(0);
-    for (let i = 0; i < 200 && messageCount(chat) < 2; i++)
+    expect(await messageCount(chat)).toBe(0);
+    for (let i = 0; i < 200 && (await messageCount(chat)) < 2; i++)
       await new Promise((r) => setTimeout(r, 20));
     const view = await (await anna.getChat(chat)).json();
     expect(view.messages.at(-1).parts.at(-1).text).toBe(
@@ -290,7 +290,7 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     expect(second.status).toBe(409);
     expect((await second.json()).error.code).toBe("turn_in_progress");
     await first.text();
-    expect(messageCount(chat)).toBe(2);
+    expect(await messageCount(chat)).toBe(2);
     expect(server.requests).toHaveLength(1);
     // The lease is released when the turn ends: the chat takes the next message.
     server.enqueue({ type: "text", text: "7718 was delivered." });
@@ -303,10 +303,10 @@ describe("chat turn with an OpenAI-compatible provider", () => {
     server.enqueue({ type: "text", text: "On its way." });
     const again = await anna.say(t.chat, "Where is order 8041?");
     expect(again.errors).toEqual([]);
-    expect(messageCount(t.chat)).toBe(2);
+    expect(await messageCount(t.chat)).toBe(2);
   });
 
-  it("none of the misbehaviour above created a return", () => {
-    for (const id of ["7718", "8041", "9307", "5120"]) expect(returnsFor(id)).toEqual([]);
+  it("none of the misbehaviour above created a return", async () => {
+    for (const id of ["7718", "8041", "9307", "5120"]) expect(await returnsFor(id)).toEqual([]);
   });
 });

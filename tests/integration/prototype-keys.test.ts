@@ -49,10 +49,10 @@ describe("tools named like Object.prototype members", () => {
     const t = await anna.say(chat, "Do something odd with order 7718");
     expect(t.errors).toEqual([]);
     expect(t.text).toBe("I can't do that.");
-    expect(auditFor(chat)).toEqual([
+    expect(await auditFor(chat)).toEqual([
       expect.objectContaining({ tool: name, status: "rejected", errorCode: "unknown_tool" }),
     ]);
-    expect(actionsIn(chat)).toEqual([]);
+    expect(await actionsIn(chat)).toEqual([]);
 
     // The chat still reads, now and on every later load, with its turn stored.
     const view = await anna.getChat(chat);

@@ -49,8 +49,8 @@ for (const [lang, t] of Object.entries(LANGS)) {
       expect(toolCalls(turn.message)).toEqual([]);
       expect(turn.text.length).toBeGreaterThan(0);
       expect(cyrillic.test(turn.text)).toBe(lang === "ru");
-      expect(auditStatuses(chat)).toEqual([]);
-      expect(messageCount(chat)).toBe(2);
+      expect(await auditStatuses(chat)).toEqual([]);
+      expect(await messageCount(chat)).toBe(2);
     });
 
     it("2. order status comes from the tool's result", async () => {
@@ -61,7 +61,7 @@ for (const [lang, t] of Object.entries(LANGS)) {
       ]);
       expect(turn.text).toMatch(t.inTransit);
       expect(turn.text).toContain("8041");
-      expect(auditStatuses(chat)).toEqual(["get_order_status:success"]);
+      expect(await auditStatuses(chat)).toEqual(["get_order_status:success"]);
     });
 
     it("3. a return without an order number gets one clarifying question, nothing created", async () => {
@@ -70,8 +70,8 @@ for (const [lang, t] of Object.entries(LANGS)) {
       expect(toolCalls(turn.message)).toEqual([]);
       expect(turn.text).toMatch(t.clarify);
       expect(turn.text.match(/\?/g)?.length).toBe(1);
-      expect(actionsIn(chat)).toEqual([]);
-      expect(auditStatuses(chat)).toEqual([]);
+      expect(await actionsIn(chat)).toEqual([]);
+      expect(await auditStatuses(chat)).toEqual([]);
     });
 
     it("4. the return becomes a card; Cancel creates nothing; Confirm afterwards has nothing to confirm", async () => {
@@ -84,12 +84,12 @@ for (const [lang, t] of Object.entries(LANGS)) {
         arguments: { orderId: "7718", reason: "damaged", comment: null },
         plan: { eligible: true, externalRequests: 0, refund: { amount: 25890, currency: "EUR" } },
       });
-      expect(auditStatuses(chat)).toEqual(["create_return_request:confirmation_required"]);
+      expect(await auditStatuses(chat)).toEqual(["create_return_request:confirmation_required"]);
 
       const cancelled = await anna.cancel(card!.data.id);
       expect(cancelled.status).toBe(200);
       expect((await cancelled.json()).action.status).toBe("cancelled");
-      expect(returnsFor("7718")).toEqual([]);
+      expect(await returnsFor("7718")).toEqual([]);
 
       const again = await anna.confirm(card!.data.id);
       expect(again.status).toBe(409);
@@ -97,8 +97,8 @@ for (const [lang, t] of Object.entries(LANGS)) {
         code: "already_decided",
         status: "cancelled",
       });
-      expect(returnsFor("7718")).toEqual([]);
-      expect(auditStatuses(chat)).toEqual([
+      expect(await returnsFor("7718")).toEqual([]);
+      expect(await auditStatuses(chat)).toEqual([
         "create_return_request:confirmation_required",
         "create_return_request:cancelled",
       ]);
@@ -107,17 +107,17 @@ for (const [lang, t] of Object.entries(LANGS)) {
     it("5. while a card waits, a new message is refused and nothing reaches the model; then Cancel", async () => {
       const chat = await anna.newChat();
       const card = pendingActionPart((await anna.say(chat, t.return7718)).message);
-      const before = messageCount(chat);
+      const before = await messageCount(chat);
       const refused = await anna.post(chat, { text: t.where8041 });
       expect(refused.status).toBe(409);
       expect((await refused.json()).error).toMatchObject({
         code: "action_pending",
         actionId: card!.data.id,
       });
-      expect(messageCount(chat)).toBe(before);
-      expect(auditStatuses(chat)).toEqual(["create_return_request:confirmation_required"]);
+      expect(await messageCount(chat)).toBe(before);
+      expect(await auditStatuses(chat)).toEqual(["create_return_request:confirmation_required"]);
       expect((await anna.cancel(card!.data.id)).status).toBe(200);
-      expect(pendingIn(chat)).toEqual([]);
+      expect(await pendingIn(chat)).toEqual([]);
     });
 
     it("6. Confirm creates the return once; confirming again does nothing", async () => {
@@ -128,7 +128,7 @@ for (const [lang, t] of Object.entries(LANGS)) {
       const body = await res.json();
       expect(body.action.status).toBe("executed");
       expect(body.result).toMatchObject({ orderId: "7718", status: "created", createdNow: true });
-      expect(returnsFor("7718")).toHaveLength(1);
+      expect(await returnsFor("7718")).toHaveLength(1);
 
       const replay = await anna.confirm(card!.data.id);
       expect(replay.status).toBe(409);
@@ -136,7 +136,7 @@ for (const [lang, t] of Object.entries(LANGS)) {
         code: "already_decided",
         status: "executed",
       });
-      expect(returnsFor("7718")).toHaveLength(1);
+      expect(await returnsFor("7718")).toHaveLength(1);
       const view = await (await anna.getChat(chat)).json();
       expect(view.pendingAction).toBeNull();
       expect(JSON.stringify(view.messages.at(-1))).toContain(body.result.requestId);
@@ -147,10 +147,10 @@ for (const [lang, t] of Object.entries(LANGS)) {
       const turn = await anna.say(chat, t.return7718);
       expect(pendingActionPart(turn.message)).toBeUndefined();
       expect(turn.text).toMatch(t.exists);
-      expect(turn.text).toContain(returnsFor("7718")[0]!.id);
-      expect(actionsIn(chat)).toEqual([]);
-      expect(returnsFor("7718")).toHaveLength(1);
-      expect(auditStatuses(chat)).toEqual(["create_return_request:success"]);
+      expect(turn.text).toContain((await returnsFor("7718"))[0]!.id);
+      expect(await actionsIn(chat)).toEqual([]);
+      expect(await returnsFor("7718")).toHaveLength(1);
+      expect(await auditStatuses(chat)).toEqual(["create_return_request:success"]);
     });
 
     it("8. a shell command is refused and nothing runs", async () => {
@@ -159,8 +159,8 @@ for (const [lang, t] of Object.entries(LANGS)) {
       expect(toolCalls(turn.message)).toEqual([]);
       expect(turn.text.length).toBeGreaterThan(0);
       expect(cyrillic.test(turn.text)).toBe(lang === "ru");
-      expect(actionsIn(chat)).toEqual([]);
-      expect(auditStatuses(chat)).toEqual([]);
+      expect(await actionsIn(chat)).toEqual([]);
+      expect(await auditStatuses(chat)).toEqual([]);
     });
   });
 }

@@ -2,12 +2,13 @@
  * Issue 10, finding 4: every triage run is an audit event (who, which chat, model, prompt
  * version, status, duration), a failed one too, and the stored triage keeps who ran it and when.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as triageRoute } from "@/app/api/staff/chats/[id]/triage/route";
-import { getDb } from "@/db";
 import { TRIAGE_AUDIT_TOOL } from "@/lib/ai/triage";
 import { TRIAGE_PROMPT_VERSION } from "@/lib/ai/triage-prompt";
 import { resetEnv } from "@/lib/env";
+import { sqliteClient } from "@/tests/helpers/db";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
 import { call, signIn } from "../helpers/http";
@@ -15,8 +16,8 @@ import { auditFor } from "../helpers/inspect";
 import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
 
 const staffId = () =>
-  getDb()
-    .$client.prepare("select id from user where email = 'staff@example.com'")
+  sqliteClient()
+    .prepare("select id from user where email = 'staff@example.com'")
     .pluck()
     .get() as string;
 
@@ -53,7 +54,7 @@ describe("triage runs are audited", () => {
     const stored = (await res.json()).triage as { ranBy: string; generatedAt: string };
     expect(stored.ranBy).toBe(staffId());
     expect(Number.isNaN(Date.parse(stored.generatedAt))).toBe(false);
-    const events = auditFor(chat).filter((e) => e.tool === TRIAGE_AUDIT_TOOL);
+    const events = (await auditFor(chat)).filter((e) => e.tool === TRIAGE_AUDIT_TOOL);
     expect(events).toEqual([
       expect.objectContaining({
         userId: staffId(),
@@ -76,7 +77,7 @@ describe("triage runs are audited", () => {
     await anna.say(chat, "Where is order 8041?");
     server.enqueue({ type: "error", status: 500 });
     expect((await triage(chat)).status).toBe(502);
-    const events = auditFor(chat).filter((e) => e.tool === TRIAGE_AUDIT_TOOL);
+    const events = (await auditFor(chat)).filter((e) => e.tool === TRIAGE_AUDIT_TOOL);
     expect(events).toEqual([
       expect.objectContaining({
         userId: staffId(),

@@ -4,6 +4,7 @@
  * inside its lease), after which it ends with the model-failure error part, so two turns of one
  * chat never overlap.
  */
+
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -12,6 +13,7 @@ import { beginTurn, endTurn, holdsTurn } from "@/lib/chat/service";
 import { resetEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { resetRateLimits } from "@/lib/http/rate-limit";
+import { userIdOf } from "@/tests/helpers/db";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
 import { messageCount } from "../helpers/inspect";
@@ -23,12 +25,11 @@ const lapse = (chatId: string) =>
   getDb()
     .update(chats)
     .set({ turnLockedUntil: new Date(Date.now() - 1000) })
-    .where(eq(chats.id, chatId))
-    .run();
+    .where(eq(chats.id, chatId));
 
-const refusal = (fn: () => unknown) => {
+const refusal = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     return e instanceof AppError ? e.code : String(e);
   }
@@ -50,10 +51,7 @@ describe("the turn lease has an owner and a turn has a deadline", () => {
     server = await startOpenAIServer();
     const { db } = await useTestDatabase({ env: { ...ENV, OPENAI_BASE_URL: server.baseURL } });
     anna = await Customer.signIn("anna@example.com");
-    annaId = db.$client
-      .prepare("select id from user where email = 'anna@example.com'")
-      .pluck()
-      .get() as string;
+    annaId = await userIdOf("anna@example.com");
   });
   afterAll(async () => {
     await server.close();
@@ -67,18 +65,22 @@ describe("the turn lease has an owner and a turn has a deadline", () => {
 
   it("releases and renews only the holder's own lease", async () => {
     const chatId = await anna.newChat();
-    const first = beginTurn({ chatId, userId: annaId });
-    expect(refusal(() => beginTurn({ chatId, userId: annaId }))).toBe("turn_in_progress");
-    lapse(chatId);
-    const second = beginTurn({ chatId, userId: annaId });
+    const first = await beginTurn({ chatId, userId: annaId });
+    expect(await refusal(async () => await beginTurn({ chatId, userId: annaId }))).toBe(
+      "turn_in_progress",
+    );
+    await lapse(chatId);
+    const second = await beginTurn({ chatId, userId: annaId });
     // The first turn finishing late must not free the second's lease, nor renew it.
-    expect(holdsTurn(first)).toBe(false);
-    endTurn(first);
-    expect(refusal(() => beginTurn({ chatId, userId: annaId }))).toBe("turn_in_progress");
-    expect(holdsTurn(second)).toBe(true);
-    endTurn(second);
-    const third = beginTurn({ chatId, userId: annaId });
-    endTurn(third);
+    expect(await holdsTurn(first)).toBe(false);
+    await endTurn(first);
+    expect(await refusal(async () => await beginTurn({ chatId, userId: annaId }))).toBe(
+      "turn_in_progress",
+    );
+    expect(await holdsTurn(second)).toBe(true);
+    await endTurn(second);
+    const third = await beginTurn({ chatId, userId: annaId });
+    await endTurn(third);
   });
 
   it("a turn whose lease was taken over saves nothing and leaves the new holder's lease alone", async () => {
@@ -92,7 +94,7 @@ describe("the turn lease has an owner and a turn has a deadline", () => {
     // The slow turn is talking to the model (and so takes the first script) ...
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
     // ... when its lease runs out and another message takes the chat.
-    lapse(chatId);
+    await lapse(chatId);
     const quick = await anna.post(chatId, { text: "And 7718?" });
     expect(quick.status).toBe(200);
     await readTurn(quick);
@@ -115,9 +117,9 @@ describe("the turn lease has an owner and a turn has a deadline", () => {
     server.enqueue({ type: "hang", text: "Let me think" });
     const t = await anna.say(chatId, "Where is order 8041?");
     expect(t.errors).toEqual([expect.stringMatching(/unavailable right now/)]);
-    expect(messageCount(chatId)).toBe(0);
+    expect(await messageCount(chatId)).toBe(0);
     server.enqueue({ type: "text", text: "On its way." });
     expect((await anna.say(chatId, "Where is order 8041?")).errors).toEqual([]);
-    expect(messageCount(chatId)).toBe(2);
+    expect(await messageCount(chatId)).toBe(2);
   });
 });

@@ -16,8 +16,8 @@ beforeAll(async () => {
   core = await setupCore();
 });
 
-const annaChat = (opts?: ConstructorParameters<typeof Chat>[1]) =>
-  new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) }, opts);
+const annaChat = async (opts?: ConstructorParameters<typeof Chat>[1]) =>
+  new Chat({ userId: core.anna, chatId: await newChat(core.db, core.anna) }, opts);
 
 describe("failed and rejected calls", () => {
   // A turn as the loop replays it: the customer's message, our tool call, the result it got.
@@ -89,8 +89,8 @@ describe("failed and rejected calls", () => {
 
 describe("as a LanguageModelV3", () => {
   it("works with generateText too, and reports the same usage for the same prompt", async () => {
-    const a = await annaChat({ mode: "generate" }).say("Where is order 8041?");
-    const b = await annaChat({ mode: "stream" }).say("Where is order 8041?");
+    const a = await (await annaChat({ mode: "generate" })).say("Where is order 8041?");
+    const b = await (await annaChat({ mode: "stream" })).say("Where is order 8041?");
     expect(a.calls).toEqual(b.calls);
     expect(a.text).toBe(b.text);
     expect(a.inputTokens).toBeGreaterThan(0);
@@ -98,7 +98,7 @@ describe("as a LanguageModelV3", () => {
   });
 
   it("without tools it says it cannot look things up instead of calling one", async () => {
-    const turn = await annaChat({ tools: null }).say("Where is order 8041?");
+    const turn = await (await annaChat({ tools: null })).say("Where is order 8041?");
     expect(turn.calls).toEqual([]);
     expect(turn.text).toMatch(/can't look that up/);
   });

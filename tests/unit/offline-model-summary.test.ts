@@ -34,13 +34,13 @@ const said = (id: string, text: string): ChatUIMessage => ({
 
 /** A stored history as the chat keeps it: a lookup, a proposal with its card, the confirmation. */
 async function historyWithConfirmedReturn() {
-  const chatId = newChat(core.db, core.anna);
+  const chatId = await newChat(core.db, core.anna);
   const action = await propose(core.anna, chatId, {
     orderId: "7718",
     reason: "damaged",
     comment: null,
   });
-  const { result } = confirmAction({ actionId: action.id, userId: core.anna });
+  const { result } = await confirmAction({ actionId: action.id, userId: core.anna });
   const messages: ChatUIMessage[] = [
     user("u1", "Where is order 8041?"),
     {
@@ -139,7 +139,10 @@ describe("offline summary", () => {
         "Open question: Какой это заказ?",
       ].join("\n"),
     );
-    const chat = new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) }, { summary });
+    const chat = new Chat(
+      { userId: core.anna, chatId: await newChat(core.db, core.anna) },
+      { summary },
+    );
     const turn = await chat.say("7718");
     expect(turn.calls).toEqual([
       {
@@ -152,7 +155,10 @@ describe("offline summary", () => {
   it("forgets the unfinished request once the customer moved on", async () => {
     const summary =
       "Customer language: en\nUnfinished return request: order unknown, reason damaged";
-    const chat = new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) }, { summary });
+    const chat = new Chat(
+      { userId: core.anna, chatId: await newChat(core.db, core.anna) },
+      { summary },
+    );
     await chat.say("Where is 8041?");
     const turn = await chat.say("I want to return order 9307");
     expect(turn.calls).toEqual([]);

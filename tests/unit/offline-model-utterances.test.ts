@@ -73,7 +73,7 @@ it(`classifies ${UTTERANCES.length} customer utterances correctly, in the custom
   expect(UTTERANCES.length).toBeGreaterThanOrEqual(60);
   const wrong: unknown[] = [];
   for (const row of UTTERANCES) {
-    const chat = new Chat({ userId: core.anna, chatId: newChat(core.db, core.anna) });
+    const chat = new Chat({ userId: core.anna, chatId: await newChat(core.db, core.anna) });
     const says = Array.isArray(row.say) ? row.say : [row.say];
     let turn: Turn | undefined;
     for (const text of says) turn = await chat.say(text);

@@ -13,6 +13,7 @@ export default async function ChatIndexPage() {
   const user = await getCurrentUser(await headers());
   if (!user) redirect("/sign-in?next=/chat");
   if (user.role !== "customer") redirect("/");
-  const newest = listChats({ userId: user.id })[0] ?? startChat({ userId: user.id });
+  const newest =
+    (await listChats({ userId: user.id }))[0] ?? (await startChat({ userId: user.id }));
   redirect(`/chat/${newest.id}`);
 }

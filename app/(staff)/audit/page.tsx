@@ -35,10 +35,15 @@ const PAGE_SIZE = 50;
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<PageParams> }) {
   const user = await requireStaffPage();
-  const p = parsePageFilters(await searchParams);
+  const p = await parsePageFilters(await searchParams);
   const page: { rows: AuditRow[]; hasMore: boolean } = p.noMatch
     ? { rows: [], hasMore: false }
-    : listAuditEvents({ filters: p.filters, before: p.before, after: p.after, limit: PAGE_SIZE });
+    : await listAuditEvents({
+        filters: p.filters,
+        before: p.before,
+        after: p.after,
+        limit: PAGE_SIZE,
+      });
   const { rows } = page;
   // Moving newer from a page means there is an older one (the cursor row) and vice versa.
   const hasOlder = p.after ? true : page.hasMore;
@@ -46,8 +51,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const first = rows[0];
   const last = rows.at(-1);
   const range = chartRange(p.filters);
-  const counts = countAuditEventsByStatus(range);
-  const people = getPeopleByIds({ ids: rows.flatMap((r) => (r.userId ? [r.userId] : [])) });
+  const counts = await countAuditEventsByStatus(range);
+  const people = await getPeopleByIds({ ids: rows.flatMap((r) => (r.userId ? [r.userId] : [])) });
   const t = await getTranslations("audit");
   const problem = (p: FilterProblem) => {
     switch (p.code) {

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = handler(async (req) => {
   await requireStaff(req.headers);
-  const page = queryAuditEvents(new URL(req.url).searchParams);
+  const page = await queryAuditEvents(new URL(req.url).searchParams);
   return json(page, { headers: { "Cache-Control": "no-store" } });
 });
 

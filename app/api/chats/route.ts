@@ -9,13 +9,13 @@ export const dynamic = "force-dynamic";
 /** Start a new chat; pending actions in the user's other chats are superseded. */
 export const POST = handler(async (req) => {
   const user = await requireCustomer(req.headers);
-  return json({ chat: startChat({ userId: user.id }) }, { status: 201 });
+  return json({ chat: await startChat({ userId: user.id }) }, { status: 201 });
 });
 
 /** The user's own chats, newest first. */
 export const GET = handler(async (req) => {
   const user = await requireCustomer(req.headers);
-  return json({ chats: listChats({ userId: user.id }) });
+  return json({ chats: await listChats({ userId: user.id }) });
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = handler(async () => {
   let db: "ok" | "error" = "error";
   try {
-    db = pingDatabase() ? "ok" : "error";
+    db = (await pingDatabase()) ? "ok" : "error";
   } catch (err) {
     log().error({ err: errorFields(err) }, "health: database check failed");
   }

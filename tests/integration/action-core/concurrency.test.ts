@@ -78,11 +78,11 @@ describe("confirm under real concurrency", () => {
   it("32 confirms of one action from 8 processes execute it exactly once", {
     timeout: 120_000,
   }, async () => {
-    const action = await propose(core.anna, newChat(core.db, core.anna), {
+    const action = await propose(core.anna, await newChat(core.db, core.anna), {
       orderId: "7718",
       reason: "damaged",
     });
-    closeDb(); // Release our connection; the workers own the file during the race.
+    await closeDb(); // Release our connection; the workers own the file during the race.
     const lines = await race(
       core.file,
       core.anna,
@@ -96,11 +96,11 @@ describe("confirm under real concurrency", () => {
     expect(lines.filter((l) => !l.ok)).toEqual(
       Array(31).fill(expect.objectContaining({ code: "already_decided", status: "executed" })),
     );
-    expect(returnsFor(core.db, "7718")).toEqual([
+    expect(await returnsFor(core.db, "7718")).toEqual([
       expect.objectContaining({ id: wins[0]!.result?.requestId }),
     ]);
-    expect(actionRow(core.db, action.id).status).toBe("executed");
-    expect(auditFor(core.db, action.id).map((e) => e.status)).toEqual([
+    expect((await actionRow(core.db, action.id)).status).toBe("executed");
+    expect((await auditFor(core.db, action.id)).map((e) => e.status)).toEqual([
       "confirmation_required",
       "success",
     ]);
@@ -109,21 +109,18 @@ describe("confirm under real concurrency", () => {
   it("two actions for one order confirmed at once leave one row; the other gets createdNow: false", {
     timeout: 120_000,
   }, async () => {
-    const a = await propose(core.anna, newChat(core.db, core.anna), {
+    const a = await propose(core.anna, await newChat(core.db, core.anna), {
       orderId: "7718",
       reason: "damaged",
     });
     // A second pending action on the same order, as if supersede had been bypassed.
-    const row = actionRow(core.db, a.id);
+    const row = await actionRow(core.db, a.id);
     const bId = `${a.id}-b`;
-    core.db
-      .insert(pendingActions)
-      .values({ ...row, id: bId })
-      .run();
+    await core.db.insert(pendingActions).values({ ...row, id: bId });
     expect(
-      core.db.select().from(pendingActions).where(eq(pendingActions.status, "pending")).all(),
+      await core.db.select().from(pendingActions).where(eq(pendingActions.status, "pending")),
     ).toHaveLength(2);
-    closeDb();
+    await closeDb();
     const lines = await race(core.file, core.anna, [[a.id], [bId], [a.id], [bId]]);
     core.db = getDb();
 
@@ -135,6 +132,6 @@ describe("confirm under real concurrency", () => {
       "already_decided",
       "already_decided",
     ]);
-    expect(returnsFor(core.db, "7718")).toHaveLength(1);
+    expect(await returnsFor(core.db, "7718")).toHaveLength(1);
   });
 });

@@ -68,7 +68,7 @@ describe("confirm reads the clock inside its write transaction", () => {
   });
 
   it("an action whose deadline passes while confirm waits for the write lock has expired", async () => {
-    const chat = newChat(core.db, core.anna);
+    const chat = await newChat(core.db, core.anna);
     const ttlMs = env().PENDING_ACTION_TTL_SECONDS * 1000;
     const holder = await lockHolder(core.file);
     // Expires 2 s from now: after the lock is taken (slow on a loaded machine), and confirm then
@@ -83,14 +83,14 @@ describe("confirm reads the clock inside its write transaction", () => {
     const { released } = await holder.holdUntil(deadline);
     let error: unknown;
     try {
-      confirmAction({ actionId: action.id, userId: core.anna });
+      await confirmAction({ actionId: action.id, userId: core.anna });
     } catch (e) {
       error = e;
     }
     await released;
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("expired");
-    expect(actionRow(core.db, action.id).status).toBe("expired");
-    expect(returnsFor(core.db, "7718")).toEqual([]);
+    expect((await actionRow(core.db, action.id)).status).toBe("expired");
+    expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 });

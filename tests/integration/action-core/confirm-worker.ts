@@ -16,10 +16,10 @@ if (!userId || actionIds.length === 0)
 getDb();
 process.stdout.write("ready\n");
 const lines = readline.createInterface({ input: process.stdin });
-lines.once("line", () => {
+lines.once("line", async () => {
   for (const actionId of actionIds) {
     try {
-      const { result } = confirmAction({ actionId, userId });
+      const { result } = await confirmAction({ actionId, userId });
       process.stdout.write(
         `${JSON.stringify({ actionId, ok: true, createdNow: result.createdNow, result })}\n`,
       );

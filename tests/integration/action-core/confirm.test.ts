@@ -26,13 +26,13 @@ let core: Core;
 let chat: string;
 beforeEach(async () => {
   core = await setupCore();
-  chat = newChat(core.db, core.anna);
+  chat = await newChat(core.db, core.anna);
 });
 
 /** The AppError a call throws, as the HTTP layer would render it. */
-function refusal(fn: () => unknown) {
+async function refusal(fn: () => unknown) {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof AppError) return { code: e.code, httpStatus: e.status, ...e.details };
     throw e;
@@ -40,7 +40,8 @@ function refusal(fn: () => unknown) {
   throw new Error("expected a refusal");
 }
 
-const statuses = (actionId: string) => auditFor(core.db, actionId).map((e) => e.status);
+const statuses = async (actionId: string) =>
+  (await auditFor(core.db, actionId)).map((e) => e.status);
 
 describe("confirm", () => {
   it("creates the return from the order's own data and audits success", async () => {
@@ -49,8 +50,11 @@ describe("confirm", () => {
       reason: "damaged",
       comment: "Dented lid",
     });
-    const version = orderRow(core.db, "7718").version;
-    const { action: done, result } = confirmReturn({ actionId: action.id, userId: core.anna });
+    const version = (await orderRow(core.db, "7718")).version;
+    const { action: done, result } = await confirmReturn({
+      actionId: action.id,
+      userId: core.anna,
+    });
     expect(result).toMatchObject({
       orderId: "7718",
       status: "created",
@@ -64,7 +68,7 @@ describe("confirm", () => {
       status: "executed",
       decidedAt: expect.any(String),
     });
-    expect(returnsFor(core.db, "7718")).toEqual([
+    expect(await returnsFor(core.db, "7718")).toEqual([
       expect.objectContaining({
         id: result.requestId,
         operationId: action.id,
@@ -73,67 +77,76 @@ describe("confirm", () => {
         refundAmountMinor: 25890,
       }),
     ]);
-    expect(orderRow(core.db, "7718").version).toBe(version + 1);
-    expect(statuses(action.id)).toEqual(["confirmation_required", "success"]);
-    expect(auditFor(core.db, action.id)[1]).toMatchObject({
+    expect((await orderRow(core.db, "7718")).version).toBe(version + 1);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "success"]);
+    expect((await auditFor(core.db, action.id))[1]).toMatchObject({
       result: { requestId: result.requestId, createdNow: true },
     });
   });
 
   it("a replayed confirm answers already_decided and executes nothing", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    confirmAction({ actionId: action.id, userId: core.anna });
-    const before = rowCounts(core.db);
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toEqual({
+    await confirmAction({ actionId: action.id, userId: core.anna });
+    const before = await rowCounts(core.db);
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toEqual({
       code: "already_decided",
       httpStatus: 409,
       status: "executed",
     });
-    expect(rowCounts(core.db)).toEqual(before);
+    expect(await rowCounts(core.db)).toEqual(before);
   });
 
   it("another customer's confirm or cancel is not_found and leaves the action pending", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.boris }))).toMatchObject(
-      { code: "not_found", httpStatus: 404 },
-    );
-    expect(refusal(() => cancelAction({ actionId: action.id, userId: core.boris }))).toMatchObject({
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.boris })),
+    ).toMatchObject({ code: "not_found", httpStatus: 404 });
+    expect(
+      await refusal(async () => await cancelAction({ actionId: action.id, userId: core.boris })),
+    ).toMatchObject({
       code: "not_found",
     });
     expect(
-      refusal(() => confirmAction({ actionId: "no-such-action", userId: core.anna })),
+      await refusal(
+        async () => await confirmAction({ actionId: "no-such-action", userId: core.anna }),
+      ),
     ).toMatchObject({ code: "not_found" });
-    expect(getActionForUser({ actionId: action.id, userId: core.boris })).toBeNull();
-    expect(actionRow(core.db, action.id).status).toBe("pending");
+    expect(await getActionForUser({ actionId: action.id, userId: core.boris })).toBeNull();
+    expect((await actionRow(core.db, action.id)).status).toBe("pending");
   });
 
   it("a changed order makes the action stale (409) and writes nothing", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
     // Someone edits the order after the card was shown (e.g. staff change the payment method).
-    core.db
+    await core.db
       .update(orders)
       .set({ paymentMethod: "Gift card", version: sql`${orders.version} + 1` })
-      .where(eq(orders.id, "7718"))
-      .run();
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toEqual({
+      .where(eq(orders.id, "7718"));
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toEqual({
       code: "stale",
       httpStatus: 409,
       status: "stale",
       reason: "order_changed",
     });
-    expect(actionRow(core.db, action.id)).toMatchObject({
+    expect(await actionRow(core.db, action.id)).toMatchObject({
       status: "stale",
       errorCode: "order_changed",
     });
-    expect(statuses(action.id)).toEqual(["confirmation_required", "stale"]);
-    expect(returnsFor(core.db, "7718")).toEqual([]);
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toMatchObject({
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "stale"]);
+    expect(await returnsFor(core.db, "7718")).toEqual([]);
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({
       code: "stale",
     });
   });
 
   it("a return window that closes between proposal and confirm makes the action stale", async () => {
-    const deliveredAt = orderRow(core.db, "7718").deliveredAt!.getTime();
+    const deliveredAt = (await orderRow(core.db, "7718")).deliveredAt!.getTime();
     const windowEnd = deliveredAt + 30 * 86_400_000;
     const action = await propose(
       core.anna,
@@ -142,40 +155,44 @@ describe("confirm", () => {
       { now: new Date(windowEnd - 60_000) },
     );
     expect(
-      refusal(() =>
-        confirmAction({
-          actionId: action.id,
-          userId: core.anna,
-          now: new Date(windowEnd + 60_000),
-        }),
+      await refusal(
+        async () =>
+          await confirmAction({
+            actionId: action.id,
+            userId: core.anna,
+            now: new Date(windowEnd + 60_000),
+          }),
       ),
     ).toMatchObject({
       code: "stale",
       reason: "return_window_passed",
     });
-    expect(returnsFor(core.db, "7718")).toEqual([]);
+    expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 
   it("tampered stored arguments fail the hash check: rolled back, failed, technical_error", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    core.db
+    await core.db
       .update(pendingActions)
       .set({ arguments: { orderId: "9307", reason: "damaged", comment: null } })
-      .where(eq(pendingActions.id, action.id))
-      .run();
-    const version = orderRow(core.db, "9307").version;
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toMatchObject({
+      .where(eq(pendingActions.id, action.id));
+    const version = (await orderRow(core.db, "9307")).version;
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({
       code: "internal_error",
       httpStatus: 500,
     });
-    expect(actionRow(core.db, action.id)).toMatchObject({
+    expect(await actionRow(core.db, action.id)).toMatchObject({
       status: "failed",
       errorCode: "payload_hash_mismatch",
     });
-    expect(statuses(action.id)).toEqual(["confirmation_required", "technical_error"]);
-    expect(returnsFor(core.db, "9307")).toEqual([]);
-    expect(orderRow(core.db, "9307").version).toBe(version);
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toMatchObject({
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "technical_error"]);
+    expect(await returnsFor(core.db, "9307")).toEqual([]);
+    expect((await orderRow(core.db, "9307")).version).toBe(version);
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({
       code: "already_decided",
       status: "failed",
     });
@@ -186,52 +203,63 @@ describe("confirm", () => {
       '\'); DROP TABLE return_requests;-- <script>alert("x")</script> 👩‍👩‍👧‍👦🇺🇦 zero\u200Bwidth\u200D join \u202Eevil\u202C שלום עולם مرحبا';
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "other", comment });
     expect(action.arguments.comment).toBe(comment);
-    const { result } = confirmReturn({ actionId: action.id, userId: core.anna });
+    const { result } = await confirmReturn({ actionId: action.id, userId: core.anna });
     expect(result.comment).toBe(comment);
-    expect(returnsFor(core.db, "7718")[0]?.comment).toBe(comment);
-    expect(getActionForUser({ actionId: action.id, userId: core.anna })?.arguments.comment).toBe(
-      comment,
-    );
+    expect((await returnsFor(core.db, "7718"))[0]?.comment).toBe(comment);
+    expect(
+      (await getActionForUser({ actionId: action.id, userId: core.anna }))?.arguments.comment,
+    ).toBe(comment);
   });
 });
 
 describe("cancel", () => {
   it("cancels without running anything; a later confirm has nothing to confirm", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    const before = rowCounts(core.db);
-    expect(cancelAction({ actionId: action.id, userId: core.anna }).action).toMatchObject({
+    const before = await rowCounts(core.db);
+    expect((await cancelAction({ actionId: action.id, userId: core.anna })).action).toMatchObject({
       status: "cancelled",
       decidedAt: expect.any(String),
     });
-    expect(rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
-    expect(statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toEqual({
+    expect(await rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toEqual({
       code: "already_decided",
       httpStatus: 409,
       status: "cancelled",
     });
-    expect(returnsFor(core.db, "7718")).toEqual([]);
+    expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 
   it("cancel after confirm answers already_decided and the return stays", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    confirmAction({ actionId: action.id, userId: core.anna });
-    expect(refusal(() => cancelAction({ actionId: action.id, userId: core.anna }))).toMatchObject({
+    await confirmAction({ actionId: action.id, userId: core.anna });
+    expect(
+      await refusal(async () => await cancelAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({
       code: "already_decided",
       status: "executed",
     });
-    expect(returnsFor(core.db, "7718")).toHaveLength(1);
+    expect(await returnsFor(core.db, "7718")).toHaveLength(1);
   });
 
   it("a superseded action can be neither confirmed nor cancelled (409 superseded)", async () => {
     const first = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    await propose(core.anna, newChat(core.db, core.anna), { orderId: "7718", reason: "defective" });
-    expect(refusal(() => confirmAction({ actionId: first.id, userId: core.anna }))).toEqual({
+    await propose(core.anna, await newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "defective",
+    });
+    expect(
+      await refusal(async () => await confirmAction({ actionId: first.id, userId: core.anna })),
+    ).toEqual({
       code: "superseded",
       httpStatus: 409,
       status: "superseded",
     });
-    expect(refusal(() => cancelAction({ actionId: first.id, userId: core.anna }))).toMatchObject({
+    expect(
+      await refusal(async () => await cancelAction({ actionId: first.id, userId: core.anna })),
+    ).toMatchObject({
       code: "superseded",
     });
   });
@@ -240,41 +268,38 @@ describe("cancel", () => {
 describe("one return per order", () => {
   it("asking again after a return exists answers with it (createdNow: false), no card", async () => {
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    const { result } = confirmReturn({ actionId: action.id, userId: core.anna });
-    const before = rowCounts(core.db);
+    const { result } = await confirmReturn({ actionId: action.id, userId: core.anna });
+    const before = await rowCounts(core.db);
     const again = await executeToolCall(
       "create_return_request",
       { orderId: "7718", reason: "defective" },
-      { userId: core.anna, chatId: newChat(core.db, core.anna) },
+      { userId: core.anna, chatId: await newChat(core.db, core.anna) },
     );
     expect(again).toEqual({
       kind: "existing",
       tool: "create_return_request",
       data: { ...result, createdNow: false },
     });
-    expect(rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
+    expect(await rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
   });
 
   it("two pending actions for one order: the second confirm gets the same request with createdNow: false", async () => {
     const a = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
     // Supersede keeps one pending action per order; this copy stands in for any path around it
     // (an older release, a manual edit) to show the database still allows only one return.
-    const row = actionRow(core.db, a.id);
-    core.db
-      .insert(pendingActions)
-      .values({ ...row, id: `${a.id}-copy` })
-      .run();
-    const first = confirmAction({ actionId: a.id, userId: core.anna });
-    const second = confirmAction({ actionId: `${a.id}-copy`, userId: core.anna });
+    const row = await actionRow(core.db, a.id);
+    await core.db.insert(pendingActions).values({ ...row, id: `${a.id}-copy` });
+    const first = await confirmAction({ actionId: a.id, userId: core.anna });
+    const second = await confirmAction({ actionId: `${a.id}-copy`, userId: core.anna });
     expect(first.result.createdNow).toBe(true);
     expect(second.result).toEqual({ ...first.result, createdNow: false });
     expect(second.action.status).toBe("executed");
-    expect(returnsFor(core.db, "7718")).toHaveLength(1);
+    expect(await returnsFor(core.db, "7718")).toHaveLength(1);
   });
 });
 
 describe("the UNIQUE order_id guard itself", () => {
-  it("a second insert for the same order returns null and leaves exactly one row", () => {
+  it("a second insert for the same order returns null and leaves exactly one row", async () => {
     const row = (id: string, operationId: string) => ({
       id,
       orderId: "7718",
@@ -288,14 +313,14 @@ describe("the UNIQUE order_id guard itself", () => {
       operationId,
       createdAt: new Date(),
     });
-    expect(insertReturnRequestIfAbsent(row("RR-FIRST000", "op-1"))?.id).toBe("RR-FIRST000");
-    expect(insertReturnRequestIfAbsent(row("RR-SECOND00", "op-2"))).toBeNull();
-    expect(returnsFor(core.db, "7718").map((r) => r.id)).toEqual(["RR-FIRST000"]);
+    expect((await insertReturnRequestIfAbsent(row("RR-FIRST000", "op-1")))?.id).toBe("RR-FIRST000");
+    expect(await insertReturnRequestIfAbsent(row("RR-SECOND00", "op-2"))).toBeNull();
+    expect((await returnsFor(core.db, "7718")).map((r) => r.id)).toEqual(["RR-FIRST000"]);
   });
 });
 
 /** confirmAction with the return tool's result shape (the core only knows WriteResult). */
-function confirmReturn(args: Parameters<typeof confirmAction>[0]) {
-  const out = confirmAction(args);
+async function confirmReturn(args: Parameters<typeof confirmAction>[0]) {
+  const out = await confirmAction(args);
   return { ...out, result: RETURN_REQUEST_RESULT.parse(out.result) };
 }

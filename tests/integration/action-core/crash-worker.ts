@@ -12,12 +12,12 @@ import { writeToolOf } from "@/lib/actions/dto";
 const [userId, actionId, mode] = process.argv.slice(2) as [string, string, "effect" | "claim"];
 getDb();
 const now = new Date();
-writeTransaction(() => {
-  if (!claimPendingAction({ id: actionId, userId, now })) throw new Error("claim failed");
+await writeTransaction(async () => {
+  if (!(await claimPendingAction({ id: actionId, userId, now }))) throw new Error("claim failed");
   if (mode === "claim") return;
-  const row = getActionById({ id: actionId })!;
+  const row = (await getActionById({ id: actionId }))!;
   const tool = writeToolOf(row);
-  const done = tool.commit(tool.args.parse(row.arguments), {
+  const done = await tool.commit(tool.args.parse(row.arguments), {
     actionId,
     userId,
     target: { type: row.targetType, id: row.targetId, version: row.targetVersion },

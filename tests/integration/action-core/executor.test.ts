@@ -16,7 +16,7 @@ let core: Core;
 let chat: string;
 beforeAll(async () => {
   core = await setupCore();
-  chat = newChat(core.db, core.anna);
+  chat = await newChat(core.db, core.anna);
 });
 
 const ctx = () => ({
@@ -29,14 +29,14 @@ const ctx = () => ({
 
 /** Runs one call and returns its outcome plus the audit events it wrote. */
 async function call(name: string, args: unknown, registry?: Parameters<typeof executeToolCall>[3]) {
-  const before = auditRows(core.db).length;
+  const before = (await auditRows(core.db)).length;
   const outcome = await executeToolCall(name, args, ctx(), registry);
-  return { outcome, events: auditRows(core.db).slice(before), view: modelView(outcome) };
+  return { outcome, events: (await auditRows(core.db)).slice(before), view: modelView(outcome) };
 }
 
 describe("allowlist and argument validation", () => {
   it("an unknown tool is rejected and audited under the name the model used; nothing runs", async () => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const { outcome, events, view } = await call("run_shell", { cmd: "rm -rf /" });
     expect(outcome).toMatchObject({ kind: "error", status: "rejected", code: "unknown_tool" });
     expect(events).toHaveLength(1);
@@ -56,7 +56,7 @@ describe("allowlist and argument validation", () => {
       ok: false,
       error: { status: "rejected", code: "unknown_tool", message: expect.any(String) },
     });
-    expect({ ...rowCounts(core.db), auditEvents: before.auditEvents }).toEqual(before);
+    expect({ ...(await rowCounts(core.db)), auditEvents: before.auditEvents }).toEqual(before);
   });
 
   it("prototype names are not tools", async () => {
@@ -81,13 +81,13 @@ describe("allowlist and argument validation", () => {
   });
 
   it("a write tool with invalid arguments stores no pending action", async () => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const { outcome } = await call("create_return_request", {
       orderId: "7718",
       reason: "changed my mind",
     });
     expect(outcome).toMatchObject({ kind: "error", status: "rejected", code: "invalid_arguments" });
-    expect(rowCounts(core.db).pendingActions).toBe(before.pendingActions);
+    expect((await rowCounts(core.db)).pendingActions).toBe(before.pendingActions);
   });
 });
 
@@ -141,12 +141,12 @@ describe("read tools", () => {
   });
 
   it("the injected delivery note comes back as a labelled data field, nothing else happens", async () => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const { outcome } = await call("get_order_status", { orderId: "9307" });
     expect(outcome.kind).toBe("result");
     const data = (outcome as { data: Record<string, unknown> }).data;
     expect(data.customerDeliveryNote).toMatch(/ignore all previous instructions/i);
-    expect(rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
+    expect(await rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
   });
 
   it("get_return_policy takes no arguments and states the 30-day window", async () => {
@@ -202,7 +202,9 @@ describe("timeouts and technical errors", () => {
       const gate = new Promise<void>((r) => {
         releasePlan = r;
       });
-      const done = gate.then(() => createReturnRequest.plan(args as CreateReturnArgs, c));
+      const done = gate.then(
+        async () => await createReturnRequest.plan(args as CreateReturnArgs, c),
+      );
       planFinished = done;
       return done;
     },
@@ -218,7 +220,7 @@ describe("timeouts and technical errors", () => {
   });
 
   it("a write whose plan() times out stores nothing, even when the plan finishes later", async () => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const { outcome } = await call(
       "gated_return",
       { orderId: "7718", reason: "damaged" },
@@ -227,7 +229,7 @@ describe("timeouts and technical errors", () => {
     expect(outcome).toMatchObject({ kind: "error", status: "timeout" });
     releasePlan();
     await planFinished;
-    expect(rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
+    expect(await rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
   });
 
   it("an unexpected failure gives `technical_error` and never shows internals to the model", async () => {

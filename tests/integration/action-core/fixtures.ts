@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { asc, count, eq } from "drizzle-orm";
-import type { Db } from "@/db";
+import { type Db, one } from "@/db";
 import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
@@ -17,52 +17,52 @@ export type Core = { db: Db; file: string; anna: string; boris: string; staff: s
 
 export async function setupCore(env?: Record<string, string>): Promise<Core> {
   const { db, file } = await openTestDatabase({ env });
-  const idOf = (email: string) =>
-    db.select({ id: user.id }).from(user).where(eq(user.email, email)).get()!.id;
+  const idOf = async (email: string) =>
+    (await db.select({ id: user.id }).from(user).where(eq(user.email, email)).then(one)).id;
   return {
     db,
     file,
-    anna: idOf("anna@example.com"),
-    boris: idOf("boris@example.com"),
-    staff: idOf("staff@example.com"),
+    anna: await idOf("anna@example.com"),
+    boris: await idOf("boris@example.com"),
+    staff: await idOf("staff@example.com"),
   };
 }
 
-export function newChat(db: Db, userId: string, now = new Date()): string {
+export async function newChat(db: Db, userId: string, now = new Date()): Promise<string> {
   const id = randomUUID();
-  db.insert(chats).values({ id, userId, createdAt: now, updatedAt: now }).run();
+  await db.insert(chats).values({ id, userId, createdAt: now, updatedAt: now });
   return id;
 }
 
 export function auditRows(db: Db) {
-  return db.select().from(auditEvents).orderBy(asc(auditEvents.id)).all();
+  return db.select().from(auditEvents).orderBy(asc(auditEvents.id));
 }
 
-export function auditFor(db: Db, actionId: string) {
-  return auditRows(db).filter((e) => e.actionId === actionId);
+export async function auditFor(db: Db, actionId: string) {
+  return (await auditRows(db)).filter((e) => e.actionId === actionId);
 }
 
-export function returnsFor(db: Db, orderId: string) {
-  return db.select().from(returnRequests).where(eq(returnRequests.orderId, orderId)).all();
+export async function returnsFor(db: Db, orderId: string) {
+  return await db.select().from(returnRequests).where(eq(returnRequests.orderId, orderId));
 }
 
-export function orderRow(db: Db, orderId: string) {
-  return db.select().from(orders).where(eq(orders.id, orderId)).get()!;
+export async function orderRow(db: Db, orderId: string) {
+  return one(await db.select().from(orders).where(eq(orders.id, orderId)));
 }
 
-export function actionRow(db: Db, id: string) {
-  return db.select().from(pendingActions).where(eq(pendingActions.id, id)).get()!;
+export async function actionRow(db: Db, id: string) {
+  return one(await db.select().from(pendingActions).where(eq(pendingActions.id, id)));
 }
 
-export function rowCounts(db: Db) {
-  const n = (
+export async function rowCounts(db: Db) {
+  const n = async (
     t: typeof orders | typeof returnRequests | typeof pendingActions | typeof auditEvents,
-  ) => db.select({ n: count() }).from(t).get()!.n;
+  ) => one(await db.select({ n: count() }).from(t)).n;
   return {
-    orders: n(orders),
-    returnRequests: n(returnRequests),
-    pendingActions: n(pendingActions),
-    auditEvents: n(auditEvents),
+    orders: await n(orders),
+    returnRequests: await n(returnRequests),
+    pendingActions: await n(pendingActions),
+    auditEvents: await n(auditEvents),
   };
 }
 

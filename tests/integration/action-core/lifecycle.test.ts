@@ -30,13 +30,13 @@ let core: Core;
 let chat: string;
 beforeEach(async () => {
   core = await setupCore({ PENDING_ACTION_TTL_SECONDS: String(TTL_MS / 1000) });
-  chat = newChat(core.db, core.anna);
+  chat = await newChat(core.db, core.anna);
 });
 
-const statuses = (id: string) => auditFor(core.db, id).map((e) => e.status);
-const codeOf = (fn: () => unknown) => {
+const statuses = async (id: string) => (await auditFor(core.db, id)).map((e) => e.status);
+const codeOf = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof AppError) return [e.code, e.status];
   }
@@ -54,21 +54,27 @@ describe("expiry", () => {
     );
     const late = new Date(t0.getTime() + TTL_MS + 1);
     expect(
-      codeOf(() => confirmAction({ actionId: action.id, userId: core.anna, now: late })),
+      await codeOf(
+        async () => await confirmAction({ actionId: action.id, userId: core.anna, now: late }),
+      ),
     ).toEqual(["expired", 410]);
     expect(
-      codeOf(() => confirmAction({ actionId: action.id, userId: core.anna, now: late })),
+      await codeOf(
+        async () => await confirmAction({ actionId: action.id, userId: core.anna, now: late }),
+      ),
     ).toEqual(["expired", 410]);
     expect(
-      codeOf(() => cancelAction({ actionId: action.id, userId: core.anna, now: late })),
+      await codeOf(
+        async () => await cancelAction({ actionId: action.id, userId: core.anna, now: late }),
+      ),
     ).toEqual(["expired", 410]);
     // Decided by the clock at the deadline, whenever it was noticed.
-    expect(getActionForUser({ actionId: action.id, userId: core.anna })).toMatchObject({
+    expect(await getActionForUser({ actionId: action.id, userId: core.anna })).toMatchObject({
       status: "expired",
       decidedAt: action.expiresAt,
     });
-    expect(statuses(action.id)).toEqual(["confirmation_required", "expired"]);
-    expect(returnsFor(core.db, "7718")).toEqual([]);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+    expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 
   it("one millisecond before the deadline the action still confirms", async () => {
@@ -79,7 +85,7 @@ describe("expiry", () => {
       { orderId: "7718", reason: "damaged" },
       { now: t0 },
     );
-    const { result } = confirmAction({
+    const { result } = await confirmAction({
       actionId: action.id,
       userId: core.anna,
       now: new Date(t0.getTime() + TTL_MS - 1),
@@ -96,27 +102,29 @@ describe("expiry", () => {
       { now: t0 },
     );
     expect(
-      getPendingActionForChat({
-        chatId: chat,
-        userId: core.anna,
-        now: new Date(t0.getTime() + 1000),
-      })?.id,
+      (
+        await getPendingActionForChat({
+          chatId: chat,
+          userId: core.anna,
+          now: new Date(t0.getTime() + 1000),
+        })
+      )?.id,
     ).toBe(action.id);
     expect(
-      getPendingActionForChat({
+      await getPendingActionForChat({
         chatId: chat,
         userId: core.anna,
         now: new Date(t0.getTime() + TTL_MS),
       }),
     ).toBeNull();
-    expect(actionRow(core.db, action.id).status).toBe("expired");
-    expect(statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+    expect((await actionRow(core.db, action.id)).status).toBe("expired");
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "expired"]);
   });
 
   it("the sweep expires only actions past their TTL, each audited once", async () => {
     const t0 = new Date();
     const old = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" }, { now: t0 });
-    const borisChat = newChat(core.db, core.boris);
+    const borisChat = await newChat(core.db, core.boris);
     const fresh = await propose(
       core.boris,
       borisChat,
@@ -124,26 +132,25 @@ describe("expiry", () => {
       { now: new Date(t0.getTime() + 60_000) },
     );
     const sweepAt = new Date(t0.getTime() + TTL_MS + 1);
-    expect(expireDueActions(sweepAt)).toBe(1);
-    expect(expireDueActions(sweepAt)).toBe(0);
-    expect(actionRow(core.db, old.id).status).toBe("expired");
-    expect(actionRow(core.db, fresh.id).status).toBe("pending");
-    expect(statuses(old.id)).toEqual(["confirmation_required", "expired"]);
+    expect(await expireDueActions(sweepAt)).toBe(1);
+    expect(await expireDueActions(sweepAt)).toBe(0);
+    expect((await actionRow(core.db, old.id)).status).toBe("expired");
+    expect((await actionRow(core.db, fresh.id)).status).toBe("pending");
+    expect(await statuses(old.id)).toEqual(["confirmation_required", "expired"]);
   });
 });
 
 describe("start-up recovery", () => {
   /** An `executing` row, as only a crash outside the confirm transaction could leave it. */
   async function stuckAction(orderId: string) {
-    const action = await propose(core.anna, newChat(core.db, core.anna), {
+    const action = await propose(core.anna, await newChat(core.db, core.anna), {
       orderId,
       reason: "damaged",
     });
-    core.db
+    await core.db
       .update(pendingActions)
       .set({ status: "executing" })
-      .where(eq(pendingActions.id, action.id))
-      .run();
+      .where(eq(pendingActions.id, action.id));
     return action;
   }
 
@@ -151,32 +158,29 @@ describe("start-up recovery", () => {
     const noEffect = await stuckAction("7718");
     const withEffect = await stuckAction("9307");
     const requestId = randomUUID();
-    core.db
-      .insert(returnRequests)
-      .values({
-        id: requestId,
-        orderId: "9307",
-        userId: core.anna,
-        reason: "damaged",
-        refundAmountMinor: 3490,
-        refundCurrency: "EUR",
-        refundDestination: "PayPal (anna@example.com)",
-        actionId: withEffect.id,
-        operationId: withEffect.id,
-      })
-      .run();
+    await core.db.insert(returnRequests).values({
+      id: requestId,
+      orderId: "9307",
+      userId: core.anna,
+      reason: "damaged",
+      refundAmountMinor: 3490,
+      refundCurrency: "EUR",
+      refundDestination: "PayPal (anna@example.com)",
+      actionId: withEffect.id,
+      operationId: withEffect.id,
+    });
 
-    expect(recoverInterruptedActions()).toEqual({ executed: 1, failed: 1 });
-    expect(actionRow(core.db, noEffect.id)).toMatchObject({
+    expect(await recoverInterruptedActions()).toEqual({ executed: 1, failed: 1 });
+    expect(await actionRow(core.db, noEffect.id)).toMatchObject({
       status: "failed",
       errorCode: "interrupted",
     });
-    expect(statuses(noEffect.id)).toEqual(["confirmation_required", "technical_error"]);
-    expect(actionRow(core.db, withEffect.id)).toMatchObject({
+    expect(await statuses(noEffect.id)).toEqual(["confirmation_required", "technical_error"]);
+    expect(await actionRow(core.db, withEffect.id)).toMatchObject({
       status: "executed",
       result: { requestId, orderId: "9307" },
     });
-    expect(statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
-    expect(recoverInterruptedActions()).toEqual({ executed: 0, failed: 0 });
+    expect(await statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
+    expect(await recoverInterruptedActions()).toEqual({ executed: 0, failed: 0 });
   });
 });

@@ -26,7 +26,7 @@ let core: Core;
 let chat: string;
 beforeEach(async () => {
   core = await setupCore({ PENDING_ACTION_TTL_SECONDS: "600" });
-  chat = newChat(core.db, core.anna);
+  chat = await newChat(core.db, core.anna);
 });
 
 describe("propose", () => {
@@ -55,7 +55,7 @@ describe("propose", () => {
         externalRequests: 0,
       },
     });
-    const row = actionRow(core.db, action.id);
+    const row = await actionRow(core.db, action.id);
     expect(row.payloadHash).toBe(
       payloadHash({
         tool: "create_return_request",
@@ -66,10 +66,10 @@ describe("propose", () => {
     expect(row).toMatchObject({
       targetType: "order",
       targetId: "7718",
-      targetVersion: orderRow(core.db, "7718").version,
+      targetVersion: (await orderRow(core.db, "7718")).version,
       toolCallId: "call_9",
     });
-    expect(auditFor(core.db, action.id)).toEqual([
+    expect(await auditFor(core.db, action.id)).toEqual([
       expect.objectContaining({
         status: "confirmation_required",
         tool: "create_return_request",
@@ -79,7 +79,7 @@ describe("propose", () => {
         model: "test-model",
       }),
     ]);
-    expect(getPendingActionForChat({ chatId: chat, userId: core.anna })).toEqual(action);
+    expect(await getPendingActionForChat({ chatId: chat, userId: core.anna })).toEqual(action);
   });
 
   it("tells the model that nothing happened yet", async () => {
@@ -104,15 +104,15 @@ describe("propose", () => {
     ["4410", "order_not_found"],
     ["1234", "order_not_found"],
   ])("order %s is refused with business_error %s and no pending action", async (orderId, code) => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const outcome = await executeToolCall(
       "create_return_request",
       { orderId, reason: "other" },
       { userId: core.anna, chatId: chat },
     );
     expect(outcome).toMatchObject({ kind: "error", status: "business_error", code });
-    expect(rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
-    expect(auditRows(core.db).at(-1)).toMatchObject({
+    expect(await rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
+    expect((await auditRows(core.db)).at(-1)).toMatchObject({
       status: "business_error",
       errorCode: code,
       access: "write",
@@ -122,52 +122,54 @@ describe("propose", () => {
   it("a new proposal in the same chat supersedes the older one", async () => {
     const first = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
     const second = await propose(core.anna, chat, { orderId: "9307", reason: "other" });
-    expect(getActionForUser({ actionId: first.id, userId: core.anna })).toMatchObject({
+    expect(await getActionForUser({ actionId: first.id, userId: core.anna })).toMatchObject({
       status: "superseded",
       decidedAt: expect.any(String),
     });
-    expect(auditFor(core.db, first.id).map((e) => e.status)).toEqual([
+    expect((await auditFor(core.db, first.id)).map((e) => e.status)).toEqual([
       "confirmation_required",
       "superseded",
     ]);
-    expect(getPendingActionForChat({ chatId: chat, userId: core.anna })?.id).toBe(second.id);
+    expect((await getPendingActionForChat({ chatId: chat, userId: core.anna }))?.id).toBe(
+      second.id,
+    );
   });
 
   it("a new proposal for the same order in another chat supersedes the older one", async () => {
     const first = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    const otherChat = newChat(core.db, core.anna);
+    const otherChat = await newChat(core.db, core.anna);
     await propose(core.anna, otherChat, { orderId: "7718", reason: "defective" });
-    expect(actionRow(core.db, first.id).status).toBe("superseded");
-    expect(getPendingActionForChat({ chatId: chat, userId: core.anna })).toBeNull();
+    expect((await actionRow(core.db, first.id)).status).toBe("superseded");
+    expect(await getPendingActionForChat({ chatId: chat, userId: core.anna })).toBeNull();
   });
 
   it("starting a new chat supersedes pending actions in the user's other chats only", async () => {
     const annas = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
-    const borisChat = newChat(core.db, core.boris);
+    const borisChat = await newChat(core.db, core.boris);
     const boriss = await propose(core.boris, borisChat, { orderId: "4410", reason: "defective" });
-    const fresh = newChat(core.db, core.anna);
-    expect(supersedePendingForUser({ userId: core.anna, exceptChatId: fresh })).toBe(1);
-    expect(actionRow(core.db, annas.id).status).toBe("superseded");
-    expect(actionRow(core.db, boriss.id).status).toBe("pending");
-    expect(supersedePendingForUser({ userId: core.anna, exceptChatId: fresh })).toBe(0);
+    const fresh = await newChat(core.db, core.anna);
+    expect(await supersedePendingForUser({ userId: core.anna, exceptChatId: fresh })).toBe(1);
+    expect((await actionRow(core.db, annas.id)).status).toBe("superseded");
+    expect((await actionRow(core.db, boriss.id)).status).toBe("pending");
+    expect(await supersedePendingForUser({ userId: core.anna, exceptChatId: fresh })).toBe(0);
   });
 
   it("proposing into someone else's chat is a technical error and stores nothing", async () => {
-    const borisChat = newChat(core.db, core.boris);
-    const before = rowCounts(core.db);
+    const borisChat = await newChat(core.db, core.boris);
+    const before = await rowCounts(core.db);
     const outcome = await executeToolCall(
       "create_return_request",
       { orderId: "7718", reason: "damaged" },
       { userId: core.anna, chatId: borisChat },
     );
     expect(outcome).toMatchObject({ kind: "error", status: "technical_error" });
-    expect(rowCounts(core.db).pendingActions).toBe(before.pendingActions);
+    expect((await rowCounts(core.db)).pendingActions).toBe(before.pendingActions);
   });
 });
 
 describe("plan()", () => {
   it("performs no writes: row counts and sqlite total_changes are unchanged", async () => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const changes = totalChanges();
     const ctx = { userId: core.anna, chatId: chat, now: new Date() };
     const outcomes: Record<string, string> = {};
@@ -190,6 +192,6 @@ describe("plan()", () => {
       "9307": "plan",
     });
     expect(totalChanges()).toBe(changes);
-    expect(rowCounts(core.db)).toEqual(before);
+    expect(await rowCounts(core.db)).toEqual(before);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
+import { one } from "@/db";
 import { orderCancellations, orders, returnRequests } from "@/db/schema";
 import { markOrderShipped } from "@/lib/orders/ship";
 
@@ -17,9 +18,9 @@ export type WriteToolCase = {
   /** Boris's order of the same kind (his own; Anna must never reach it). */
   borisOrderId: string;
   /** The rows the tool's commit writes for an order. */
-  effects(db: Db, orderId: string): { id: string; operationId: string }[];
+  effects(db: Db, orderId: string): Promise<{ id: string; operationId: string }[]>;
   /** Changes the target between plan and Confirm (a real change, through real code). */
-  changeTarget(db: Db, orderId: string, staffId: string): void;
+  changeTarget(db: Db, orderId: string, staffId: string): Promise<void>;
   /** The order's status once the action executed. */
   statusAfter: string;
 };
@@ -31,14 +32,14 @@ export const WRITE_TOOL_CASES: WriteToolCase[] = [
     args: { orderId: "7718", reason: "damaged", comment: null },
     borisOrderId: "4410",
     effects: (db, orderId) =>
-      db.select().from(returnRequests).where(eq(returnRequests.orderId, orderId)).all(),
+      db.select().from(returnRequests).where(eq(returnRequests.orderId, orderId)),
     // Any change to the order (here: a corrected delivery date) moves its version.
-    changeTarget: (db, orderId) => {
-      const o = db.select().from(orders).where(eq(orders.id, orderId)).get()!;
-      db.update(orders)
+    changeTarget: async (db, orderId) => {
+      const o = await db.select().from(orders).where(eq(orders.id, orderId)).then(one);
+      await db
+        .update(orders)
         .set({ version: o.version + 1, updatedAt: new Date() })
-        .where(eq(orders.id, orderId))
-        .run();
+        .where(eq(orders.id, orderId));
     },
     statusAfter: "delivered",
   },
@@ -48,10 +49,10 @@ export const WRITE_TOOL_CASES: WriteToolCase[] = [
     args: { orderId: "3004", reason: "ordered_by_mistake", comment: null },
     borisOrderId: "1187",
     effects: (db, orderId) =>
-      db.select().from(orderCancellations).where(eq(orderCancellations.orderId, orderId)).all(),
+      db.select().from(orderCancellations).where(eq(orderCancellations.orderId, orderId)),
     // The warehouse ships it (staff's audited "mark shipped").
-    changeTarget: (_db, orderId, staffId) => {
-      markOrderShipped({ orderId, staffId });
+    changeTarget: async (_db, orderId, staffId) => {
+      await markOrderShipped({ orderId, staffId });
     },
     statusAfter: "cancelled",
   },

@@ -40,9 +40,9 @@ beforeEach(async () => {
   core = await setupCore({ PENDING_ACTION_TTL_SECONDS: String(TTL_MS / 1000) });
 });
 
-const refusal = (fn: () => unknown) => {
+const refusal = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof AppError) return { code: e.code, http: e.status, ...e.details };
     throw e;
@@ -56,12 +56,18 @@ it("has a row for every registered write tool", () => {
 });
 
 describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, tc) => {
-  const statuses = (id: string) => auditFor(core.db, id).map((e) => e.status);
-  const propose = (userId = core.anna, chat = newChat(core.db, userId), now?: Date) =>
-    proposeWith(tc.tool, userId, chat, tc.args, now ? { now } : {});
+  const statuses = async (id: string) => (await auditFor(core.db, id)).map((e) => e.status);
+  const propose = async (userId = core.anna, chat?: string, now?: Date) =>
+    proposeWith(
+      tc.tool,
+      userId,
+      chat ?? (await newChat(core.db, userId)),
+      tc.args,
+      now ? { now } : {},
+    );
 
   it("proposes: a pending action with its plan, audited, and nothing written", async () => {
-    const before = rowCounts(core.db);
+    const before = await rowCounts(core.db);
     const action = await propose();
     expect(action).toMatchObject({
       tool: tc.tool,
@@ -70,9 +76,9 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
       plan: { effect: tc.tool, eligible: true, externalRequests: 0 },
       result: null,
     });
-    expect(statuses(action.id)).toEqual(["confirmation_required"]);
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
-    expect(rowCounts(core.db)).toEqual({
+    expect(await statuses(action.id)).toEqual(["confirmation_required"]);
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
+    expect(await rowCounts(core.db)).toEqual({
       ...before,
       pendingActions: before.pendingActions + 1,
       auditEvents: before.auditEvents + 1,
@@ -82,8 +88,8 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
   it("plan() is a dry run: no database change at all", async () => {
     const tool = getTool(tc.tool)!;
     if (tool.access !== "write") throw new Error("not a write tool");
-    const chatId = newChat(core.db, core.anna);
-    const before = rowCounts(core.db);
+    const chatId = await newChat(core.db, core.anna);
+    const before = await rowCounts(core.db);
     const changes = totalChanges();
     const planned = await tool.plan(tool.args.parse(tc.args), {
       userId: core.anna,
@@ -92,64 +98,78 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
     });
     expect(planned.target).toEqual({ type: "order", id: tc.orderId, version: 1 });
     expect(totalChanges()).toBe(changes);
-    expect(rowCounts(core.db)).toEqual(before);
+    expect(await rowCounts(core.db)).toEqual(before);
   });
 
   it("Confirm executes once; a second Confirm is already decided", async () => {
     const action = await propose();
-    const { action: done, result } = confirmAction({ actionId: action.id, userId: core.anna });
+    const { action: done, result } = await confirmAction({
+      actionId: action.id,
+      userId: core.anna,
+    });
     expect(done.status).toBe("executed");
     expect(result.createdNow).toBe(true);
-    expect(tc.effects(core.db, tc.orderId)).toEqual([
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([
       expect.objectContaining({ operationId: action.id }),
     ]);
-    expect(orderRow(core.db, tc.orderId)).toMatchObject({ status: tc.statusAfter, version: 2 });
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toEqual({
+    expect(await orderRow(core.db, tc.orderId)).toMatchObject({
+      status: tc.statusAfter,
+      version: 2,
+    });
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toEqual({
       code: "already_decided",
       http: 409,
       status: "executed",
     });
-    expect(statuses(action.id)).toEqual(["confirmation_required", "success"]);
-    expect(getActionForUser({ actionId: action.id, userId: core.anna })?.result).toEqual(result);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "success"]);
+    expect((await getActionForUser({ actionId: action.id, userId: core.anna }))?.result).toEqual(
+      result,
+    );
   });
 
   it("Cancel writes nothing, and Confirm afterwards has nothing to confirm", async () => {
     const action = await propose();
-    expect(cancelAction({ actionId: action.id, userId: core.anna }).action.status).toBe(
+    expect((await cancelAction({ actionId: action.id, userId: core.anna })).action.status).toBe(
       "cancelled",
     );
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toMatchObject({
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({
       code: "already_decided",
       status: "cancelled",
     });
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
-    expect(orderRow(core.db, tc.orderId).version).toBe(1);
-    expect(statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
+    expect((await orderRow(core.db, tc.orderId)).version).toBe(1);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
   });
 
   it("replay: asking again after it executed answers with the existing effect, no card", async () => {
     const action = await propose();
-    const first = confirmAction({ actionId: action.id, userId: core.anna }).result;
+    const first = (await confirmAction({ actionId: action.id, userId: core.anna })).result;
     const again = await executeToolCall(tc.tool, tc.args, {
       userId: core.anna,
-      chatId: newChat(core.db, core.anna),
+      chatId: await newChat(core.db, core.anna),
     });
     expect(again).toMatchObject({ kind: "existing", data: { ...first, createdNow: false } });
-    expect(tc.effects(core.db, tc.orderId)).toHaveLength(1);
+    expect(await tc.effects(core.db, tc.orderId)).toHaveLength(1);
   });
 
   it("another customer can neither see, confirm nor cancel it, nor propose on Anna's order", async () => {
     const action = await propose();
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.boris }))).toMatchObject(
-      { code: "not_found", http: 404 },
-    );
-    expect(refusal(() => cancelAction({ actionId: action.id, userId: core.boris }))).toMatchObject({
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.boris })),
+    ).toMatchObject({ code: "not_found", http: 404 });
+    expect(
+      await refusal(async () => await cancelAction({ actionId: action.id, userId: core.boris })),
+    ).toMatchObject({
       code: "not_found",
     });
-    expect(getActionForUser({ actionId: action.id, userId: core.boris })).toBeNull();
+    expect(await getActionForUser({ actionId: action.id, userId: core.boris })).toBeNull();
     const theirs = await executeToolCall(tc.tool, tc.args, {
       userId: core.boris,
-      chatId: newChat(core.db, core.boris),
+      chatId: await newChat(core.db, core.boris),
     });
     expect(theirs).toMatchObject({
       kind: "error",
@@ -160,56 +180,62 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
     const foreign = await executeToolCall(
       tc.tool,
       { ...tc.args, orderId: tc.borisOrderId },
-      { userId: core.anna, chatId: newChat(core.db, core.anna) },
+      { userId: core.anna, chatId: await newChat(core.db, core.anna) },
     );
     expect(foreign).toMatchObject({ kind: "error", code: "order_not_found" });
-    expect(actionRow(core.db, action.id).status).toBe("pending");
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
+    expect((await actionRow(core.db, action.id)).status).toBe("pending");
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
   });
 
   it("after the TTL, Confirm answers 410 expired and writes nothing", async () => {
     const t0 = new Date();
-    const action = await propose(core.anna, newChat(core.db, core.anna), t0);
+    const action = await propose(core.anna, await newChat(core.db, core.anna), t0);
     const late = new Date(t0.getTime() + TTL_MS + 1);
     expect(
-      refusal(() => confirmAction({ actionId: action.id, userId: core.anna, now: late })),
+      await refusal(
+        async () => await confirmAction({ actionId: action.id, userId: core.anna, now: late }),
+      ),
     ).toMatchObject({ code: "expired", http: 410 });
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
-    expect(statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "expired"]);
   });
 
   it("supersede: a newer proposal in the chat, or a new chat, replaces the pending one", async () => {
-    const chat = newChat(core.db, core.anna);
+    const chat = await newChat(core.db, core.anna);
     const first = await propose(core.anna, chat);
     const second = await propose(core.anna, chat);
-    expect(actionRow(core.db, first.id).status).toBe("superseded");
-    expect(refusal(() => confirmAction({ actionId: first.id, userId: core.anna }))).toMatchObject({
+    expect((await actionRow(core.db, first.id)).status).toBe("superseded");
+    expect(
+      await refusal(async () => await confirmAction({ actionId: first.id, userId: core.anna })),
+    ).toMatchObject({
       code: "superseded",
       http: 409,
     });
-    const other = newChat(core.db, core.anna);
-    expect(supersedePendingForUser({ userId: core.anna, exceptChatId: other })).toBe(1);
-    expect(actionRow(core.db, second.id).status).toBe("superseded");
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
+    const other = await newChat(core.db, core.anna);
+    expect(await supersedePendingForUser({ userId: core.anna, exceptChatId: other })).toBe(1);
+    expect((await actionRow(core.db, second.id)).status).toBe("superseded");
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
   });
 
   it("stale: the order changed between plan and Confirm, so nothing is written", async () => {
     const action = await propose();
-    tc.changeTarget(core.db, tc.orderId, core.staff);
-    expect(refusal(() => confirmAction({ actionId: action.id, userId: core.anna }))).toMatchObject({
+    await tc.changeTarget(core.db, tc.orderId, core.staff);
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({
       code: "stale",
       http: 409,
       status: "stale",
     });
-    expect(actionRow(core.db, action.id).status).toBe("stale");
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
-    expect(statuses(action.id)).toEqual(["confirmation_required", "stale"]);
+    expect((await actionRow(core.db, action.id)).status).toBe("stale");
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "stale"]);
   });
 
   // Starting four tsx processes takes a while on a loaded machine; the race itself is short.
   it("racing confirms from 4 processes execute it exactly once", { timeout: 120_000 }, async () => {
     const action = await propose();
-    closeDb(); // The workers own the file during the race.
+    await closeDb(); // The workers own the file during the race.
     const lines = await race(core.file, core.anna, [
       [action.id, action.id],
       [action.id, action.id],
@@ -222,37 +248,37 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
     expect(lines.filter((l) => !l.ok)).toEqual(
       Array(7).fill(expect.objectContaining({ code: "already_decided", status: "executed" })),
     );
-    expect(tc.effects(core.db, tc.orderId)).toHaveLength(1);
-    expect(statuses(action.id)).toEqual(["confirmation_required", "success"]);
+    expect(await tc.effects(core.db, tc.orderId)).toHaveLength(1);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "success"]);
   });
 
   it("SIGKILL after the effect committed: recovery finds it (findEffect) and marks executed", async () => {
     const withEffect = await propose();
-    closeDb();
+    await closeDb();
     expect(await crash(core.file, core.anna, withEffect.id, "effect")).toBe("SIGKILL");
     core.db = getDb();
-    expect(actionRow(core.db, withEffect.id).status).toBe("executing");
-    expect(recoverInterruptedActions()).toEqual({ executed: 1, failed: 0 });
-    const row = actionRow(core.db, withEffect.id);
+    expect((await actionRow(core.db, withEffect.id)).status).toBe("executing");
+    expect(await recoverInterruptedActions()).toEqual({ executed: 1, failed: 0 });
+    const row = await actionRow(core.db, withEffect.id);
     expect(row.status).toBe("executed");
     expect(row.result).toMatchObject({ createdNow: true });
-    expect(tc.effects(core.db, tc.orderId)).toEqual([
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([
       expect.objectContaining({ operationId: withEffect.id }),
     ]);
-    expect(statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
+    expect(await statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
   });
 
   it("SIGKILL after the claim only: recovery marks it failed, nothing written", async () => {
     const claimed = await propose();
-    closeDb();
+    await closeDb();
     expect(await crash(core.file, core.anna, claimed.id, "claim")).toBe("SIGKILL");
     core.db = getDb();
-    expect(recoverInterruptedActions()).toEqual({ executed: 0, failed: 1 });
-    expect(actionRow(core.db, claimed.id)).toMatchObject({
+    expect(await recoverInterruptedActions()).toEqual({ executed: 0, failed: 1 });
+    expect(await actionRow(core.db, claimed.id)).toMatchObject({
       status: "failed",
       errorCode: "interrupted",
     });
-    expect(tc.effects(core.db, tc.orderId)).toEqual([]);
+    expect(await tc.effects(core.db, tc.orderId)).toEqual([]);
   });
 });
 

@@ -23,7 +23,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
   if (!user) redirect(`/sign-in?next=${encodeURIComponent(`/chat/${id}`)}`);
   // Chats are the customers'; staff read them on the audit page.
   if (user.role !== "customer") redirect("/");
-  const initial = loadChat(id, user.id);
+  const initial = await loadChat(id, user.id);
   if (!initial.ok && initial.status === 404) notFound();
   return (
     <div className="flex h-dvh flex-col">
@@ -40,9 +40,9 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
  * server so a reload shows the conversation, and an open proposal, without a loading step.
  * It goes through the browser's schema too: the client never renders what it could not parse.
  */
-function loadChat(chatId: string, userId: string) {
+async function loadChat(chatId: string, userId: string) {
   try {
-    const snapshot = parseChatSnapshot(getChatView({ chatId, userId }));
+    const snapshot = parseChatSnapshot(await getChatView({ chatId, userId }));
     return snapshot ? { ok: true as const, data: snapshot } : { ok: false as const, status: 500 };
   } catch (err) {
     if (isAppError(err) && err.code === "not_found") return { ok: false as const, status: 404 };

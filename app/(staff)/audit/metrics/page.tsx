@@ -96,7 +96,7 @@ export default async function MetricsPage({
   const user = await requireStaffPage();
   const t = await getTranslations("metrics");
   const range = parseMetricsRange(await searchParams);
-  const r = metricsReport(range);
+  const r = await metricsReport(range);
   return (
     <>
       <AppHeader user={user} />

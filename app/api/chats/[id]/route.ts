@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = handler<{ id: string }>(async (req, { id }) => {
   const user = await requireCustomer(req.headers);
-  return json(getChatView({ chatId: id, userId: user.id }));
+  return json(await getChatView({ chatId: id, userId: user.id }));
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

@@ -17,11 +17,11 @@ export const dynamic = "force-dynamic";
 export default async function AuditActionPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requireStaffPage();
   const { id } = await params;
-  const life = loadActionLife({ actionId: id });
+  const life = await loadActionLife({ actionId: id });
   if (!life) notFound();
   const t = await getTranslations("audit.crumbs");
   const locale = await getLocale();
-  const { shownAs, processingOrder } = staffActionSummary(
+  const { shownAs, processingOrder } = await staffActionSummary(
     life.action,
     locale === "ru" ? "ru" : "en",
   );

@@ -20,7 +20,7 @@ export const dynamic = "force-dynamic";
 export default async function StaffTranscriptPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requireStaffPage();
   const { id } = await params;
-  const data = loadTranscript({ chatId: id });
+  const data = await loadTranscript({ chatId: id });
   if (!data) notFound();
   const t = await getTranslations("audit");
   return (

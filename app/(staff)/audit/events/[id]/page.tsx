@@ -22,14 +22,14 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
   const user = await requireStaffPage();
   const { id } = await params;
   if (!/^[1-9]\d{0,15}$/.test(id)) notFound();
-  const event = getAuditEvent({ id: Number(id) });
+  const event = await getAuditEvent({ id: Number(id) });
   if (!event) notFound();
   const t = await getTranslations("audit");
   const lang = (await getLocale()) === "ru" ? "ru" : "en";
   const person = event.userId
-    ? getPeopleByIds({ ids: [event.userId] }).get(event.userId)
+    ? (await getPeopleByIds({ ids: [event.userId] })).get(event.userId)
     : undefined;
-  const life = event.actionId ? loadActionLife({ actionId: event.actionId }) : null;
+  const life = event.actionId ? await loadActionLife({ actionId: event.actionId }) : null;
   const code = (value: string | null) =>
     value === null ? "—" : <code translate="no">{value}</code>;
   const facts: [string, React.ReactNode][] = [
@@ -94,7 +94,10 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
         </div>
       </section>
       {life ? (
-        <ActionLifeView life={life} shownAs={staffActionSummary(life.action, lang).shownAs} />
+        <ActionLifeView
+          life={life}
+          shownAs={(await staffActionSummary(life.action, lang)).shownAs}
+        />
       ) : (
         event.actionId && (
           <p className="text-sm text-slate-600">{t("event.actionGone", { id: event.actionId })}</p>

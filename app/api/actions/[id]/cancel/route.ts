@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /** Drops the proposal without running anything. */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const user = await requireCustomer(req.headers);
-  return json(cancel({ actionId: id, userId: user.id }));
+  return json(await cancel({ actionId: id, userId: user.id }));
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /** Executes exactly the stored arguments, once. Any body is ignored: the id is the whole request. */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const user = await requireCustomer(req.headers);
-  return json(confirm({ actionId: id, userId: user.id }));
+  return json(await confirm({ actionId: id, userId: user.id }));
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

@@ -18,10 +18,10 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   // Who is asking comes first: an anonymous request learns nothing about bodies (401, not 400/413/415).
   const user = await requireCustomer(req.headers);
   const body = await readJson(req, sendMessageBody);
-  const chat = requireChat({ chatId: id, userId: user.id });
+  const chat = await requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
   rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
-  const lease = beginTurn({ chatId: chat.id, userId: user.id });
+  const lease = await beginTurn({ chatId: chat.id, userId: user.id });
   try {
     // From here the turn owns the lease and releases it when its stream is done.
     return await runChatTurn({
@@ -29,11 +29,11 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
       chat,
       text,
       deadlineMs: turnDeadlineMs(),
-      holdsTurn: () => holdsTurn(lease),
-      onDone: () => endTurn(lease),
+      holdsTurn: async () => await holdsTurn(lease),
+      onDone: async () => await endTurn(lease),
     });
   } catch (err) {
-    endTurn(lease);
+    await endTurn(lease);
     throw err;
   }
 });

@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = handler<{ id: string }>(async (req, { id }) => {
   await requireStaff(req.headers);
-  const t = loadTranscript({ chatId: id });
+  const t = await loadTranscript({ chatId: id });
   if (!t) throw new AppError("not_found", "No such chat.");
   const body: StaffTranscriptResponse = {
     chat: { ...t.chat, createdAt: t.chat.createdAt.toISOString() },

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
-  return json(markOrderShipped({ orderId: id, staffId: staff.id }), {
+  return json(await markOrderShipped({ orderId: id, staffId: staff.id }), {
     headers: { "Cache-Control": "no-store" },
   });
 });

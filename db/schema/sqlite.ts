@@ -1,5 +1,6 @@
 /**
- * The whole database. better-auth's four tables first (field names are the ones its drizzle
+ * The whole database, SQLite dialect (db/schema/pg.ts is the same tables for PostgreSQL; a type
+ * test holds their row types equal). better-auth's four tables first (field names are the ones its drizzle
  * adapter expects), then the store, the chat and the safety core. Times are stored as epoch
  * milliseconds (`timestamp_ms`) so ordering and range filters are plain integer comparisons.
  */
@@ -12,7 +13,15 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { ACTION_STATUSES, LOCALES } from "./constants";
+import {
+  ACTION_STATUSES,
+  AUDIT_STATUSES,
+  CANCEL_REASONS,
+  LOCALES,
+  MODEL_CALL_KINDS,
+  ORDER_STATUSES,
+  RETURN_REASONS,
+} from "../constants";
 
 const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
 const createdAt = () =>
@@ -84,16 +93,25 @@ export const verification = sqliteTable("verification", {
   updatedAt: ms("updated_at").notNull(),
 });
 
-// ---------------------------------------------------------------- store
+/** better-auth's sign-in limiter (rateLimit.storage "database"), shared by every instance. */
+export const rateLimit = sqliteTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  /** Epoch ms (better-auth writes a number here, not a Date). */
+  lastRequest: integer("last_request").notNull(),
+});
 
-export const ORDER_STATUSES = [
-  "processing",
-  "shipped",
-  "in_transit",
-  "delivered",
-  "cancelled",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/**
+ * Our sliding-window limits (chat messages per user, failed sign-ins per account): one row per
+ * key holding the times of the hits still inside the window, so every instance counts the same.
+ */
+export const rateWindows = sqliteTable("rate_windows", {
+  key: text("key").primaryKey(),
+  hits: text("hits", { mode: "json" }).$type<number[]>().notNull(),
+});
+
+// ---------------------------------------------------------------- store
 
 export const orders = sqliteTable(
   "orders",
@@ -135,9 +153,6 @@ export const orderItems = sqliteTable(
   (t) => [index("order_items_order_idx").on(t.orderId)],
 );
 
-export const RETURN_REASONS = ["defective", "damaged", "other"] as const;
-export type ReturnReason = (typeof RETURN_REASONS)[number];
-
 export const returnRequests = sqliteTable(
   "return_requests",
   {
@@ -165,14 +180,6 @@ export const returnRequests = sqliteTable(
     index("return_requests_user_idx").on(t.userId),
   ],
 );
-
-export const CANCEL_REASONS = [
-  "changed_mind",
-  "ordered_by_mistake",
-  "found_cheaper",
-  "other",
-] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export const orderCancellations = sqliteTable(
   "order_cancellations",
@@ -253,7 +260,7 @@ export const messages = sqliteTable(
 
 // ---------------------------------------------------------------- safety core
 
-export { ACTION_STATUSES, type ActionStatus } from "./constants";
+export { ACTION_STATUSES, type ActionStatus } from "../constants";
 
 export const pendingActions = sqliteTable(
   "pending_actions",
@@ -293,20 +300,6 @@ export const pendingActions = sqliteTable(
     index("pending_actions_target_status_idx").on(t.targetId, t.status),
   ],
 );
-
-export const AUDIT_STATUSES = [
-  "success",
-  "business_error",
-  "timeout",
-  "rejected",
-  "technical_error",
-  "confirmation_required",
-  "cancelled",
-  "expired",
-  "superseded",
-  "stale",
-] as const;
-export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 
 export const auditEvents = sqliteTable(
   "audit_events",
@@ -348,9 +341,6 @@ export const auditEvents = sqliteTable(
 );
 
 // ---------------------------------------------------------------- model metrics
-
-export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
-export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];
 
 /**
  * One row per model call: the chat turn's tool loop (all its steps), a summary fold, a triage.

@@ -1,0 +1,413 @@
+/**
+ * The whole database, PostgreSQL dialect: the same tables, columns, indexes and row types as
+ * db/schema/sqlite.ts (tests/unit/schema-dialects.test.ts holds the types equal). Times stay epoch
+ * milliseconds in a bigint, as in SQLite, so every SQL text that does arithmetic on them
+ * (day = at / 86400000, keyset bounds) means the same on both dialects. better-auth's four tables first (field names are the ones its drizzle
+ * adapter expects), then the store, the chat and the safety core. Times are stored as epoch
+ * milliseconds (`timestamp_ms`) so ordering and range filters are plain integer comparisons.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  json,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import {
+  ACTION_STATUSES,
+  AUDIT_STATUSES,
+  CANCEL_REASONS,
+  LOCALES,
+  MODEL_CALL_KINDS,
+  ORDER_STATUSES,
+  RETURN_REASONS,
+} from "../constants";
+
+/** A Date in TypeScript, epoch milliseconds (bigint) in the database. */
+const ms = customType<{ data: Date; driverData: string | number }>({
+  dataType: () => "bigint",
+  toDriver: (d) => d.getTime(),
+  // node-postgres returns int8 as a string (it may exceed 2^53; epoch ms never does).
+  fromDriver: (v) => new Date(Number(v)),
+});
+const createdAt = () =>
+  ms("created_at")
+    .notNull()
+    .default(sql`(floor(extract(epoch from clock_timestamp()) * 1000)::bigint)`);
+
+// ---------------------------------------------------------------- better-auth
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  role: text("role", { enum: ["customer", "staff"] })
+    .notNull()
+    .default("customer"),
+  // The interface language the user picked in the header; null until they pick one, and then
+  // the browser's cookie or Accept-Language decides (lib/i18n/request.ts).
+  locale: text("locale", { enum: LOCALES }),
+  createdAt: createdAt(),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: ms("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: ms("access_token_expires_at"),
+    refreshTokenExpiresAt: ms("refresh_token_expires_at"),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("account_user_idx").on(t.userId)],
+);
+
+export const verification = pgTable("verification", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: ms("expires_at").notNull(),
+  createdAt: createdAt(),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+/** better-auth's sign-in limiter (rateLimit.storage "database"), shared by every instance. */
+export const rateLimit = pgTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  /** Epoch ms (better-auth writes a number here, not a Date). */
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/**
+ * Our sliding-window limits (chat messages per user, failed sign-ins per account): one row per
+ * key holding the times of the hits still inside the window, so every instance counts the same.
+ */
+export const rateWindows = pgTable("rate_windows", {
+  key: text("key").primaryKey(),
+  hits: json("hits").$type<number[]>().notNull(),
+});
+
+// ---------------------------------------------------------------- store
+
+export const orders = pgTable(
+  "orders",
+  {
+    /** Four digits, as customers quote them ("order 7718"). */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    placedAt: ms("placed_at").notNull(),
+    shippedAt: ms("shipped_at"),
+    deliveredAt: ms("delivered_at"),
+    /** Estimated delivery for orders still on their way. */
+    etaAt: ms("eta_at"),
+    totalMinor: integer("total_minor").notNull(),
+    currency: text("currency").notNull(),
+    paymentMethod: text("payment_method").notNull(),
+    /** Written by the customer at checkout: untrusted text that reaches the model as data. */
+    deliveryNote: text("delivery_note"),
+    /** Bumped by every change; the compare-and-set target of a confirm. */
+    version: integer("version").notNull().default(1),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("orders_user_idx").on(t.userId, t.placedAt)],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceMinor: integer("unit_price_minor").notNull(),
+  },
+  (t) => [index("order_items_order_idx").on(t.orderId)],
+);
+
+export const returnRequests = pgTable(
+  "return_requests",
+  {
+    id: text("id").primaryKey(),
+    /** UNIQUE: one return per order is enforced by the database, not only by code. */
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    reason: text("reason", { enum: RETURN_REASONS }).notNull(),
+    comment: text("comment"),
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    /** The pending action whose confirm created it. */
+    actionId: text("action_id"),
+    /** Created before the effect; doubles as the idempotency key. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("return_requests_order_uq").on(t.orderId),
+    index("return_requests_user_idx").on(t.userId),
+  ],
+);
+
+export const orderCancellations = pgTable(
+  "order_cancellations",
+  {
+    id: text("id").primaryKey(),
+    /** UNIQUE: one cancellation per order, enforced by the database. */
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    reason: text("reason", { enum: CANCEL_REASONS }).notNull(),
+    comment: text("comment"),
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    /** The pending action whose confirm cancelled the order (null for the demo seed's). */
+    actionId: text("action_id"),
+    /** Committed with the effect; crash recovery finds the effect by it. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("order_cancellations_order_uq").on(t.orderId),
+    index("order_cancellations_user_idx").on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------- chat
+
+export const chats = pgTable(
+  "chats",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    title: text("title"),
+    /** Older turns folded into a summary, given to the model inside <conversation_summary>. */
+    summary: text("summary"),
+    /** How many messages (by seq) the summary covers. */
+    summarizedThrough: integer("summarized_through").notNull().default(0),
+    /**
+     * Set while a turn runs (a lease, so a crash frees it): a second message to the same chat
+     * cannot start a parallel turn that slips past the pending-action check.
+     */
+    turnLockedUntil: ms("turn_locked_until"),
+    /** Who holds the turn lease: only that turn may renew or release it. */
+    turnLockToken: text("turn_lock_token"),
+    /** Staff triage (structured summary), JSON. */
+    triage: json("triage"),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("chats_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    /** Position in the chat; UNIQUE with chat_id so two writers cannot interleave a turn. */
+    seq: integer("seq").notNull(),
+    role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
+    /** AI SDK UIMessage parts, JSON. */
+    parts: json("parts").notNull(),
+    model: text("model"),
+    promptVersion: text("prompt_version"),
+    usage: json("usage"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("messages_chat_seq_uq").on(t.chatId, t.seq)],
+);
+
+// ---------------------------------------------------------------- safety core
+
+export { ACTION_STATUSES, type ActionStatus } from "../constants";
+
+export const pendingActions = pgTable(
+  "pending_actions",
+  {
+    id: text("id").primaryKey(),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    toolCallId: text("tool_call_id"),
+    /** Normalized, validated arguments: exactly what Confirm will execute. */
+    arguments: json("arguments").notNull(),
+    /** SHA-256 of the canonical JSON of {tool, arguments, userId}. */
+    payloadHash: text("payload_hash").notNull(),
+    plan: json("plan").notNull(),
+    /** The record a confirm compare-and-sets against. */
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    targetVersion: integer("target_version").notNull(),
+    status: text("status", { enum: ACTION_STATUSES }).notNull().default("pending"),
+    result: json("result"),
+    errorCode: text("error_code"),
+    promptVersion: text("prompt_version"),
+    model: text("model"),
+    createdAt: createdAt(),
+    expiresAt: ms("expires_at").notNull(),
+    decidedAt: ms("decided_at"),
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    index("pending_actions_chat_status_idx").on(t.chatId, t.status),
+    index("pending_actions_user_status_idx").on(t.userId, t.status),
+    index("pending_actions_status_expires_idx").on(t.status, t.expiresAt),
+    index("pending_actions_target_status_idx").on(t.targetId, t.status),
+  ],
+);
+
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    /** Append order; breaks ties between events with the same `at`. */
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    /**
+     * When it happened. Newest first is `ORDER BY at DESC, id DESC` and the keyset cursor is
+     * (at, id): writers may pass `at` (expiry at its deadline, tests), so id order is not time order.
+     */
+    at: ms("at").notNull(),
+    userId: text("user_id"),
+    chatId: text("chat_id"),
+    actionId: text("action_id"),
+    toolCallId: text("tool_call_id"),
+    /** For an unregistered tool: the name the model used. */
+    tool: text("tool").notNull(),
+    access: text("access", { enum: ["read", "write"] }),
+    status: text("status", { enum: AUDIT_STATUSES }).notNull(),
+    errorCode: text("error_code"),
+    durationMs: integer("duration_ms"),
+    arguments: json("arguments"),
+    result: json("result"),
+    promptVersion: text("prompt_version"),
+    model: text("model"),
+  },
+  (t) => [
+    // Every index ends in `at` (and SQLite appends the rowid), so each filter reads its rows
+    // already in (at, id) order: a page and a time range are one index range, never a sort.
+    // (status, at) also lets the chart count a range from index entries alone.
+    index("audit_at_idx").on(t.at),
+    index("audit_status_at_idx").on(t.status, t.at),
+    index("audit_tool_at_idx").on(t.tool, t.at),
+    index("audit_chat_at_idx").on(t.chatId, t.at),
+    index("audit_user_at_idx").on(t.userId, t.at),
+    // One action's life in the order it was written.
+    index("audit_action_idx").on(t.actionId, t.id),
+  ],
+);
+
+// ---------------------------------------------------------------- model metrics
+
+/**
+ * One row per model call: the chat turn's tool loop (all its steps), a summary fold, a triage.
+ * Measurements and ids only: the customer's text stays in `messages`, tool arguments in
+ * `audit_events`; a turn row points at its assistant message.
+ */
+export const modelCalls = pgTable(
+  "model_calls",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    /** When the call started. */
+    at: ms("at").notNull(),
+    kind: text("kind", { enum: MODEL_CALL_KINDS }).notNull(),
+    userId: text("user_id"),
+    chatId: text("chat_id"),
+    /** The assistant message a turn produced; null for summaries, triage and failed turns. */
+    messageId: text("message_id"),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    /** The provider's id of the last response (one per step; the last one answered). */
+    responseId: text("response_id"),
+    promptVersion: text("prompt_version").notNull(),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    /** From the request to the first streamed part (text or tool call); null if none came. */
+    ttftMs: integer("ttft_ms"),
+    latencyMs: integer("latency_ms").notNull(),
+    finishReason: text("finish_reason"),
+    steps: integer("steps").notNull(),
+    /** Tool names in call order (the arguments are in the audit trail). */
+    toolCalls: json("tool_calls").$type<string[]>().notNull(),
+    /** Why the call produced no answer (model_error, aborted, save_failed); null if it did. */
+    error: text("error"),
+  },
+  (t) => [
+    index("model_calls_at_idx").on(t.at),
+    index("model_calls_chat_at_idx").on(t.chatId, t.at),
+  ],
+);
+
+/**
+ * Daily counters for the staff metrics page, kept by the writers in the same transaction as the
+ * row they count (audit events, model calls), so a range costs one primary-key range read of a
+ * few rows per day however many events it covers. `day` is UTC days since the epoch; `name`
+ * says what is counted and `key` splits it (a tool and status, a latency bucket, a model).
+ */
+export const metricsDaily = pgTable(
+  "metrics_daily",
+  {
+    day: integer("day").notNull(),
+    name: text("name").notNull(),
+    key: text("key").notNull().default(""),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.name, t.key] })],
+);
