@@ -1,6 +1,38 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects. "sqlite" is the whole suite on the embedded default. "postgres" runs the suites
+ * that prove the action core's guarantees (and the multi-instance system test) again on a real
+ * PostgreSQL: each test file creates its own databases on TEST_DATABASE_URL's server and drops
+ * them afterwards (tests/helpers/db.ts). Without TEST_DATABASE_URL the postgres project is left
+ * out with a notice; in CI (CI=true) that is an error, so CI can never pass without them.
+ */
+const POSTGRES_SUITES = [
+  "tests/integration/action-core/{concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
+  "tests/integration/cancel-order.test.ts",
+  "tests/integration/turn-lock.test.ts",
+  "tests/system/multi-instance.test.ts",
+];
+
+const pgUrl = process.env.TEST_DATABASE_URL?.trim();
+if (!pgUrl) {
+  const why =
+    "TEST_DATABASE_URL is not set, so the PostgreSQL suites (the action core, cancel_order, the turn lock and the multi-instance test on PostgreSQL) are skipped. To run them, point it at a PostgreSQL 15+ server where this user may CREATE DATABASE, e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:unit (each run creates and drops its own databases).";
+  if (process.env.CI === "true") throw new Error(`CI=true: ${why}`);
+  console.warn(`\n[returns-desk] NOTICE: ${why}\n`);
+}
+
+const shared = {
+  environment: "node" as const,
+  pool: "forks" as const,
+  // Each file gets its own database (tests/helpers/db.ts); a generous hook timeout covers
+  // password hashing on a busy shared machine, not slowness in the product.
+  hookTimeout: 60_000,
+  testTimeout: 30_000,
+  setupFiles: ["tests/helpers/setup.ts"],
+};
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -9,17 +41,34 @@ export default defineConfig({
     },
   },
   test: {
-    include: [
-      "tests/unit/**/*.test.ts",
-      "tests/integration/**/*.test.ts",
-      "tests/system/**/*.test.ts",
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: "sqlite",
+          include: [
+            "tests/unit/**/*.test.ts",
+            "tests/integration/**/*.test.ts",
+            "tests/system/**/*.test.ts",
+          ],
+          // The multi-instance test needs PostgreSQL (several servers on one database).
+          exclude: ["tests/system/multi-instance.test.ts", "**/node_modules/**"],
+        },
+      },
+      ...(pgUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                ...shared,
+                name: "postgres",
+                include: POSTGRES_SUITES,
+                env: { TEST_DIALECT: "postgres", TEST_DATABASE_URL: pgUrl },
+              },
+            },
+          ]
+        : []),
     ],
-    environment: "node",
-    pool: "forks",
-    // Each file gets its own SQLite file (tests/helpers/db.ts); a generous hook timeout covers
-    // password hashing on a busy shared machine, not slowness in the product.
-    hookTimeout: 60_000,
-    testTimeout: 30_000,
-    setupFiles: ["tests/helpers/setup.ts"],
   },
 });

@@ -318,8 +318,11 @@ export const pendingActions = pgTable(
 export const auditEvents = pgTable(
   "audit_events",
   {
-    /** Append order; breaks ties between events with the same `at`. */
-    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    /**
+     * Append order; breaks ties between events with the same `at`. bigint: the keyset cursor's
+     * "above every row" bound is Number.MAX_SAFE_INTEGER, which int4 cannot hold.
+     */
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
     /**
      * When it happened. Newest first is `ORDER BY at DESC, id DESC` and the keyset cursor is
      * (at, id): writers may pass `at` (expiry at its deadline, tests), so id order is not time order.

@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { pendingActions } from "@/db/schema";
+import { workerEnv } from "../../helpers/db";
 import {
   actionRow,
   auditFor,
@@ -45,7 +46,7 @@ async function race(file: string, userId: string, jobs: string[][]): Promise<Lin
       ["--conditions=react-server", "--import", "tsx", WORKER, userId, ...ids],
       {
         cwd: process.cwd(),
-        env: { ...process.env, DATABASE_PATH: file, SEED_DEMO: "0" },
+        env: { ...process.env, ...workerEnv(file), SEED_DEMO: "0" },
         stdio: ["pipe", "pipe", "inherit"],
       },
     );

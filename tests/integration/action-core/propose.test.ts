@@ -3,13 +3,13 @@
  * everything confirm will check, and plan() itself never writes.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { totalChanges } from "@/db/queries/tx";
 import { getActionForUser, getPendingActionForChat, supersedePendingForUser } from "@/lib/actions";
 import { executeToolCall } from "@/lib/actions/executor";
 import { payloadHash } from "@/lib/actions/hash";
 import { modelView } from "@/lib/actions/model-view";
 import { createReturnRequest } from "@/lib/tools/create-return-request";
 import { ToolBusinessError } from "@/lib/tools/types";
+import { changeMark } from "../../helpers/db";
 import {
   actionRow,
   auditFor,
@@ -168,9 +168,9 @@ describe("propose", () => {
 });
 
 describe("plan()", () => {
-  it("performs no writes: row counts and sqlite total_changes are unchanged", async () => {
+  it("performs no writes: row counts and the database change mark are unchanged", async () => {
     const before = await rowCounts(core.db);
-    const changes = totalChanges();
+    const changes = await changeMark();
     const ctx = { userId: core.anna, chatId: chat, now: new Date() };
     const outcomes: Record<string, string> = {};
     for (const orderId of ["7718", "8041", "5120", "6390", "4410", "9307"]) {
@@ -191,7 +191,7 @@ describe("plan()", () => {
       "4410": "order_not_found",
       "9307": "plan",
     });
-    expect(totalChanges()).toBe(changes);
+    expect(await changeMark()).toBe(changes);
     expect(await rowCounts(core.db)).toEqual(before);
   });
 });

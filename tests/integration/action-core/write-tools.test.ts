@@ -9,7 +9,6 @@ import path from "node:path";
 import readline from "node:readline";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
-import { totalChanges } from "@/db/queries/tx";
 import {
   cancelAction,
   confirmAction,
@@ -20,6 +19,7 @@ import {
 import { executeToolCall } from "@/lib/actions/executor";
 import { AppError } from "@/lib/errors";
 import { getTool, TOOLS } from "@/lib/tools/registry";
+import { changeMark, workerEnv } from "../../helpers/db";
 import {
   actionRow,
   auditFor,
@@ -90,14 +90,14 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
     if (tool.access !== "write") throw new Error("not a write tool");
     const chatId = await newChat(core.db, core.anna);
     const before = await rowCounts(core.db);
-    const changes = totalChanges();
+    const changes = await changeMark();
     const planned = await tool.plan(tool.args.parse(tc.args), {
       userId: core.anna,
       chatId,
       now: new Date(),
     });
     expect(planned.target).toEqual({ type: "order", id: tc.orderId, version: 1 });
-    expect(totalChanges()).toBe(changes);
+    expect(await changeMark()).toBe(changes);
     expect(await rowCounts(core.db)).toEqual(before);
   });
 
@@ -290,7 +290,7 @@ function spawnWorker(file: string, script: string, args: string[]): ChildProcess
     ["--conditions=react-server", "--import", "tsx", path.join(WORKERS, script), ...args],
     {
       cwd: process.cwd(),
-      env: { ...process.env, DATABASE_PATH: file, SEED_DEMO: "0" },
+      env: { ...process.env, ...workerEnv(file), SEED_DEMO: "0" },
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
