@@ -234,8 +234,9 @@ describe("three instances on one PostgreSQL database", () => {
           try {
             const res = await on(instance, p.who, `/api/actions/${p.actionId}/confirm`);
             const body = (await res.json()) as { result?: { requestId?: string } };
-            // The plug is pulled on one instance as soon as the first answer arrives anywhere.
-            if (++answered === 1) killed = servers[KILLED]!.stop("SIGKILL");
+            // The plug is pulled as soon as that instance answers its first confirm: its other
+            // confirms are still in flight (or in their transaction) at that moment.
+            if (instance === KILLED && ++answered === 1) killed = servers[KILLED]!.stop("SIGKILL");
             return { p, instance, status: res.status, requestId: body.result?.requestId };
           } catch {
             return { p, instance, status: "lost" };
