@@ -1,8 +1,12 @@
 /**
  * `npm run bench [-- --customers=32 --flows=128 --serial=24 --profile --no-write]`
+ * `npm run bench -- --db=postgres --instances=3`   (BENCH_DATABASE_URL, else TEST_DATABASE_URL,
+ *                                                  else postgres://postgres@127.0.0.1:5432/postgres)
  *
- * Builds the production server into .next-bench, seeds a fresh large store, starts `next start`
- * with the offline model, and lets N customers at once go through the whole product: sign in,
+ * Builds the production server into .next-bench, seeds a fresh large store (a SQLite file, or a
+ * new PostgreSQL database that is dropped afterwards), starts `scripts/serve.mjs` with the offline
+ * model (with --instances=N, N of them on the PostgreSQL database behind a round-robin proxy,
+ * bench/lib/proxy.ts), and lets N customers at once go through the whole product: sign in,
  * new chat, "where is my order", "return it", confirm or cancel. Then, on the same server, the
  * floors (health; a bare UI message stream of the same size). A second, serial phase (one
  * customer at a time) gives each step's own cost without queueing. Prints the tables and
@@ -17,9 +21,10 @@ import { customerFlow, STEPS, type TurnShape } from "./lib/flow";
 import { machine } from "./lib/machine";
 import { sampleMemory } from "./lib/memory";
 import { mainProfile, summarizeProfile } from "./lib/profile";
+import { roundRobin } from "./lib/proxy";
 import { renderResults, writeResults } from "./lib/report";
-import { returnableOrders, seedStore } from "./lib/seed";
-import { ensureBuild, startServer, treeRssBytes } from "./lib/server";
+import { createPgDatabase, returnableOrders, returnableOrdersPg, seedStore } from "./lib/seed";
+import { ensureBuild, type Server, startServer, treeRssBytes } from "./lib/server";
 import { pool, Recorder } from "./lib/stats";
 
 const args = process.argv.slice(2);
@@ -33,6 +38,16 @@ const customers = num("customers", 32);
 const flows = num("flows", customers * 4);
 const serial = num("serial", 24);
 const profile = args.includes("--profile");
+const dbArg = args.find((a) => a.startsWith("--db="))?.split("=")[1] ?? "sqlite";
+if (dbArg !== "sqlite" && dbArg !== "postgres") throw new Error("--db must be sqlite or postgres");
+const dbKind: "sqlite" | "postgres" = dbArg;
+const instances = num("instances", 1);
+if (instances > 1 && dbKind === "sqlite")
+  throw new Error("--instances needs --db=postgres (SQLite is one file on one machine)");
+const pgServer =
+  process.env.BENCH_DATABASE_URL?.trim() ||
+  process.env.TEST_DATABASE_URL?.trim() ||
+  "postgres://postgres@127.0.0.1:5432/postgres";
 const WARMUP = 4;
 const STORE = { customers: 5000, orders: 20000 };
 const DIST = ".next-bench";
@@ -48,67 +63,96 @@ log(`build ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-bench-"));
 const dbFile = path.join(dir, "app.db");
+const pgDb = dbKind === "postgres" ? await createPgDatabase(pgServer, "rd_bench") : undefined;
+const target = pgDb?.url ?? dbFile;
 t = performance.now();
-await seedStore(dbFile, STORE);
-const ro = new Database(dbFile, { readonly: true });
-const people = returnableOrders(ro, WARMUP + flows + serial);
-ro.close();
-if (people.length < WARMUP + flows + serial)
+await seedStore(target, STORE);
+const wanted = WARMUP + flows + serial;
+let people: { email: string; orderId: string }[];
+if (pgDb) people = await returnableOrdersPg(pgDb.url, wanted);
+else {
+  const ro = new Database(dbFile, { readonly: true });
+  people = returnableOrders(ro, wanted);
+  ro.close();
+}
+if (people.length < wanted)
   throw new Error(`only ${people.length} customers with a returnable order; lower --flows`);
-log(`store seeded in ${((performance.now() - t) / 1000).toFixed(1)} s: ${dbFile}`);
+log(
+  `store seeded in ${((performance.now() - t) / 1000).toFixed(1)} s: ${pgDb ? "PostgreSQL" : dbFile}`,
+);
 
 if (profile) fs.rmSync(profDir, { recursive: true, force: true });
-const server = await startServer({
-  distDir: DIST,
-  dbPath: dbFile,
-  env: {
-    BENCH_FLOOR_ROUTE: "1",
-    // Every simulated customer comes from 127.0.0.1: per-IP and per-user budgets would
-    // measure the limiter, not the app.
-    CHAT_RATE_LIMIT_PER_MINUTE: "10000",
-    AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "100000",
-  },
-  nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
-});
-log(`server ${server.url} (pid ${server.pid})`);
+const serverEnv = {
+  BENCH_FLOOR_ROUTE: "1",
+  // Every simulated customer comes from 127.0.0.1: per-IP and per-user budgets would
+  // measure the limiter, not the app.
+  CHAT_RATE_LIMIT_PER_MINUTE: "10000",
+  AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "100000",
+  ...(pgDb
+    ? { DATABASE_URL: pgDb.url, BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0" }
+    : {}),
+};
+const servers: Server[] = await Promise.all(
+  Array.from({ length: instances }, () =>
+    startServer({
+      distDir: DIST,
+      dbPath: dbFile,
+      env: serverEnv,
+      nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
+    }),
+  ),
+);
+const proxy = instances > 1 ? await roundRobin(servers.map((s) => s.url)) : undefined;
+const base = proxy?.url ?? servers[0]!.url;
+log(
+  `${instances === 1 ? "server" : `${instances} instances behind ${base}:`} ${servers.map((s) => `${s.url} (pid ${s.pid})`).join(", ")}`,
+);
 
 try {
   // Warm-up: first requests compile routes and fill caches; they are not measured.
   const scratch = new Recorder();
-  for (const who of people.slice(0, WARMUP)) customerFlow(server.url, scratch, [], who, "cancel");
-  await runFloors(server.url, scratch, { count: 50, concurrency: 4, shapes: [] });
+  // Every instance gets warmed (the proxy takes turns), so the first measured requests do not
+  // pay for route compilation on one of them.
+  await Promise.all(
+    people.slice(0, WARMUP).map((who) => customerFlow(base, scratch, [], who, "cancel")),
+  );
+  await runFloors(base, scratch, { count: 50 * instances, concurrency: 4, shapes: [] });
   if (scratch.failures.length) throw new Error(`warm-up failed: ${scratch.failures[0]}`);
-  const idleRss = treeRssBytes(server.pid);
+  const idleRss = servers.map((s) => treeRssBytes(s.pid));
 
-  const memory = sampleMemory(server.pid);
+  const memory = servers.map((s) => sampleMemory(s.pid));
   log(`${flows} flows, ${customers} at once…`);
-  const loaded = await phase(server.url, people.slice(WARMUP, WARMUP + flows), customers);
+  const loaded = await phase(base, people.slice(WARMUP, WARMUP + flows), customers);
   log(`${serial} flows one at a time…`);
-  const alone = await phase(server.url, people.slice(WARMUP + flows), 1);
-  const { peakBytes } = memory.stop();
+  const alone = await phase(base, people.slice(WARMUP + flows), 1);
+  const peaks = memory.map((m) => m.stop().peakBytes);
 
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
-    command: `npm run bench -- --customers=${customers} --flows=${flows} --serial=${serial}${profile ? " --profile" : ""}`,
+    command: `npm run bench -- --customers=${customers} --flows=${flows} --serial=${serial}${dbKind === "postgres" ? ` --db=postgres --instances=${instances}` : ""}${profile ? " --profile" : ""}`,
+    db: dbKind,
+    instances,
     customers,
     flows,
     store: `demo + ${STORE.customers} customers, ${STORE.orders} orders`,
     loaded,
     serial: alone,
-    peakRssBytes: peakBytes,
+    peakRssBytes: peaks,
     idleRssBytes: idleRss,
     failures: [...loaded.failures, ...alone.failures],
   };
   const markdown = renderResults(report);
   console.log(`\n${markdown}\n`);
   if (!args.includes("--no-write")) {
-    writeResults(path.join(root, "docs/benchmarks.md"), markdown);
+    writeResults(path.join(root, "docs/benchmarks.md"), markdown, dbKind);
     log("results written to docs/benchmarks.md");
   }
   if (report.failures.length) process.exitCode = 1;
 } finally {
-  await server.stop("SIGTERM");
+  await proxy?.close();
+  await Promise.all(servers.map((s) => s.stop("SIGTERM")));
+  await pgDb?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -7,7 +7,14 @@ import fs from "node:fs";
 import type { StepStats } from "./stats";
 
 const SECTION = ["<!-- bench:load:start -->", "<!-- bench:load:end -->"] as const;
-const RESULTS = ["<!-- bench:load:results:start -->", "<!-- bench:load:results:end -->"] as const;
+/** One results block per database: the SQLite run and the PostgreSQL run sit side by side. */
+const RESULTS = {
+  sqlite: ["<!-- bench:load:results:start -->", "<!-- bench:load:results:end -->"],
+  postgres: [
+    "<!-- bench:load:postgres:results:start -->",
+    "<!-- bench:load:postgres:results:end -->",
+  ],
+} as const;
 
 export type Phase = {
   concurrency: number;
@@ -24,10 +31,13 @@ export type LoadReport = {
   customers: number;
   flows: number;
   store: string;
+  db: "sqlite" | "postgres";
+  instances: number;
   loaded: Phase;
   serial: Phase;
-  peakRssBytes: number;
-  idleRssBytes: number;
+  /** Per instance: the RSS of its process tree. */
+  peakRssBytes: number[];
+  idleRssBytes: number[];
   failures: string[];
 };
 
@@ -56,11 +66,16 @@ export function renderResults(r: LoadReport): string {
   const { loaded, serial } = r;
   const lines = [
     `Run ${r.date} on ${r.machine}.`,
-    `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, one \`next start\` process.`,
+    `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, ` +
+      (r.db === "postgres"
+        ? `${r.instances} server process${r.instances > 1 ? "es" : ""} (\`scripts/serve.mjs\`) on one PostgreSQL database${r.instances > 1 ? ", behind a round-robin proxy in the bench process (each request to the next instance)" : ""}.`
+        : "one server process (`scripts/serve.mjs`) on a SQLite file."),
     "",
     `**${r.customers} customers at once**, ${r.flows} customer flows (sign in, new chat, order status, return proposal, then confirm or cancel, alternating): ` +
       `${loaded.totalRequests} requests in ${loaded.wallSeconds.toFixed(1)} s = **${(loaded.totalRequests / loaded.wallSeconds).toFixed(1)} requests/s**.`,
-    `Server memory (RSS of the process tree, sampled every 100 ms): ${mib(r.idleRssBytes)} after warm-up, **peak ${mib(r.peakRssBytes)}**.`,
+    r.instances === 1
+      ? `Server memory (RSS of the process tree, sampled every 100 ms): ${mib(r.idleRssBytes[0] ?? 0)} after warm-up, **peak ${mib(r.peakRssBytes[0] ?? 0)}**.`
+      : `Server memory per instance (RSS of each process tree, sampled every 100 ms): after warm-up ${r.idleRssBytes.map(mib).join(", ")}; **peak ${r.peakRssBytes.map(mib).join(", ")}**.`,
     "Times in milliseconds per request, measured by the client over loopback; req/s is each step's count over its own busy window.",
     "",
     ...table(loaded),
@@ -91,14 +106,23 @@ function meanTurnBytes(steps: StepStats[]): string {
 }
 
 /** Puts the results into docs/benchmarks.md, creating the section (with its markers) if needed. */
-export function writeResults(file: string, markdown: string): void {
+export function writeResults(
+  file: string,
+  markdown: string,
+  db: keyof typeof RESULTS = "sqlite",
+): void {
   const doc = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const block = `${RESULTS[0]}\n${markdown}\n${RESULTS[1]}`;
+  const [open, close] = RESULTS[db];
+  const block = `${open}\n${markdown}\n${close}`;
   let next: string;
-  if (doc.includes(RESULTS[0]) && doc.includes(RESULTS[1])) {
-    const a = doc.indexOf(RESULTS[0]);
-    const b = doc.indexOf(RESULTS[1]) + RESULTS[1].length;
+  if (doc.includes(open) && doc.includes(close)) {
+    const a = doc.indexOf(open);
+    const b = doc.indexOf(close) + close.length;
     next = doc.slice(0, a) + block + doc.slice(b);
+  } else if (db === "postgres" && doc.includes(RESULTS.sqlite[1])) {
+    // Right after the SQLite results, under a heading of its own.
+    const at = doc.indexOf(RESULTS.sqlite[1]) + RESULTS.sqlite[1].length;
+    next = `${doc.slice(0, at)}\n\n### PostgreSQL, several instances\n\n${block}${doc.slice(at)}`;
   } else {
     const section = `${SECTION[0]}\n## Load (\`npm run bench\`)\n\n${block}\n${SECTION[1]}\n`;
     next = doc.includes(SECTION[0])
