@@ -75,7 +75,8 @@ log(`server ${server.url} (pid ${server.pid})`);
 try {
   // Warm-up: first requests compile routes and fill caches; they are not measured.
   const scratch = new Recorder();
-  for (const who of people.slice(0, WARMUP)) customerFlow(server.url, scratch, [], who, "cancel");
+  for (const who of people.slice(0, WARMUP))
+    await customerFlow(server.url, scratch, [], who, "cancel");
   await runFloors(server.url, scratch, { count: 50, concurrency: 4, shapes: [] });
   if (scratch.failures.length) throw new Error(`warm-up failed: ${scratch.failures[0]}`);
   const idleRss = treeRssBytes(server.pid);

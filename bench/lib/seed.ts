@@ -17,9 +17,9 @@ export async function seedStore(
   process.env.SEED_DEMO = "0";
   resetEnv();
   try {
-    initDatabase();
-    seedDemo();
-    seedLarge({ customers, ordersCount: orders });
+    await initDatabase();
+    await seedDemo();
+    await seedLarge({ customers, ordersCount: orders });
   } finally {
     await closeDb();
   }

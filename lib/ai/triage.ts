@@ -106,7 +106,7 @@ export async function triageChat({
       : triageByRules(transcript.messages, transcript.actions);
   } catch (err) {
     const code = err instanceof AppError ? err.code : "internal_error";
-    audit("technical_error", { code }, code);
+    await audit("technical_error", { code }, code);
     throw err;
   }
   const stored = STORED_TRIAGE.parse({
@@ -120,6 +120,10 @@ export async function triageChat({
   });
   await saveChatTriage({ chatId, triage: stored });
   // What was produced, not the transcript: the triage itself is on the chat.
-  audit("success", { method: stored.method, throughSeq: stored.throughSeq, ...stored.triage });
+  await audit("success", {
+    method: stored.method,
+    throughSeq: stored.throughSeq,
+    ...stored.triage,
+  });
   return stored;
 }
