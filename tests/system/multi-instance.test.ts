@@ -27,6 +27,12 @@ import { offlineResponder } from "../helpers/offline-openai";
 import { type OpenAIServer, type Script, startOpenAIServer } from "../helpers/openai-server";
 import { DIST_DIR } from "./lib/world";
 
+/** The parts of a confirm's JSON answer the checks read. */
+type ApiBody = {
+  result?: { requestId?: string; orderId?: string; createdNow?: boolean };
+  error?: { code?: string };
+};
+
 const HOLD = "HOLD-THIS-TURN";
 const SECRET = "multi-instance-secret-multi-instance-0123";
 const CHAT_LIMIT = 5;
@@ -138,7 +144,7 @@ describe("three instances on one PostgreSQL database", () => {
     const answers = await Promise.all(
       Array.from({ length: 48 }, async (_, i) => {
         const res = await post(i % 3, anna, `/api/actions/${actionId}/confirm`);
-        return { status: res.status, body: (await res.json()) as Record<string, any> };
+        return { status: res.status, body: (await res.json()) as ApiBody };
       }),
     );
     const ok = answers.filter((a) => a.status === 200);
@@ -178,12 +184,11 @@ describe("three instances on one PostgreSQL database", () => {
     });
     expect(second.status).toBe(409);
     expect((await second.json()).error.code).toBe("turn_in_progress");
-    // The held turn is abandoned by its client; the stub's close() ends it for good.
+    // The held turn is the one turn: its stream is open (the stub's close() ends it for good).
+    const held = await first;
+    expect(held.status).toBe(200);
+    await held.body?.cancel().catch(() => undefined);
     abort.abort();
-    await first.then(
-      (r) => r.body?.cancel(),
-      () => undefined,
-    );
   });
 
   it("the chat rate limit counts a customer's messages on every instance", async () => {
@@ -204,7 +209,7 @@ describe("three instances on one PostgreSQL database", () => {
 
   it("SIGKILL of one instance mid-burst, then restart: no action executing, every 200 kept", async () => {
     // Customers with a returnable order each, written through the project's seed code.
-    await seedLarge({ customers: 24, ordersCount: 96 });
+    await seedLarge({ customers: 60, ordersCount: 240 });
     const since = new Date(Date.now() - 25 * 86_400_000);
     const picks = new Map<string, string>();
     for (const r of await getDb()
@@ -238,7 +243,7 @@ describe("three instances on one PostgreSQL database", () => {
         [0, 1, 2].map(async (i) => {
           try {
             const res = await post(i, p.c, `/api/actions/${p.actionId}/confirm`);
-            const body = (await res.json()) as Record<string, any>;
+            const body = (await res.json()) as ApiBody;
             killed ??= victim.stop("SIGKILL");
             return {
               p,
