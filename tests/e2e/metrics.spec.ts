@@ -32,7 +32,7 @@ test("staff see real numbers for today's traffic, with a chart and no serious a1
   const confirmed = page.getByTestId("metrics-decisions").getByRole("row", { name: /Confirmed/ });
   await expect(confirmed.getByRole("cell").nth(1)).toHaveText(positive);
   await expect(page.getByTestId("metrics-models")).toContainText(
-    "returns-desk-offline-1 support-v1",
+    "returns-desk-offline-1 support-v2",
   );
   // The chart is drawn (recharts, client side) and the same numbers are in the day table.
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
