@@ -43,10 +43,16 @@ for (const sig of ["SIGINT", "SIGTERM"])
   process.on(sig, () => {
     if (stopping) return;
     stopping = true;
-    server.close(() => process.exit(0));
+    // Tracing (when on) sends its batched spans before the process leaves (lib/telemetry/sdk.ts).
+    const flush = globalThis[Symbol.for("returns-desk.flush-tracing")];
+    const leave = () =>
+      Promise.resolve(typeof flush === "function" ? flush() : undefined)
+        .catch(() => {})
+        .finally(() => process.exit(0));
+    server.close(leave);
     server.closeIdleConnections();
     setTimeout(() => {
       server.closeAllConnections();
-      process.exit(0);
+      leave();
     }, SHUTDOWN_GRACE_MS).unref();
   });

@@ -20,6 +20,9 @@ export function startTracing(): void {
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register();
+  // scripts/serve.mjs runs outside Next's bundle and cannot import this module: it finds the
+  // flush here when it stops, so the spans still batched at SIGTERM are sent, not dropped.
+  (globalThis as Record<symbol, unknown>)[Symbol.for("returns-desk.flush-tracing")] = flushTracing;
 }
 
 /** Sends what is buffered (tests; a graceful shutdown). */

@@ -2,10 +2,13 @@
  * `npm start` ends in one server process (issue 14): after the build check, scripts/start.mjs
  * validates the environment and then serves from its own process. No `next start`, no npx, no
  * second node process: the process npm started is the one listening, signals reach it, and a
- * SIGTERM lets a chat turn in flight finish before the process leaves with exit code 0.
+ * SIGTERM lets a chat turn in flight finish, and sends the traces still batched, before the process
+ * leaves with exit code 0.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +49,9 @@ function descendants(pid: number): { pid: number; cmd: string }[] {
 }
 
 let npm: ChildProcess;
+/** A loopback OTLP/HTTP receiver: the span names it got. */
+const spans: string[] = [];
+let otlp: http.Server;
 /** The model answers slowly (a word every 40 ms), so a turn is surely in flight at the signal. */
 let model: OpenAIServer;
 let url: string;
@@ -57,6 +63,17 @@ beforeAll(async () => {
   model = await startOpenAIServer([
     { type: "text", text: "I can look up orders and help with returns, slowly.", delayMs: 40 },
   ]);
+  otlp = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      resourceSpans?: { scopeSpans?: { spans?: { name: string }[] }[] }[];
+    };
+    for (const r of body.resourceSpans ?? [])
+      for (const sc of r.scopeSpans ?? []) for (const sp of sc.spans ?? []) spans.push(sp.name);
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((r) => otlp.listen(0, "127.0.0.1", r));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-one-"));
@@ -72,6 +89,11 @@ beforeAll(async () => {
       MODEL_PROVIDER: "openai",
       OPENAI_API_KEY: "test",
       OPENAI_BASE_URL: model.baseURL,
+      // Tracing on, with a batch delay longer than the test: spans reach the receiver only
+      // through the flush at shutdown.
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(otlp.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "600000",
     },
   });
   npm.stdout?.on("data", (d) => {
@@ -95,6 +117,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await model?.close();
+  await new Promise((r) => otlp?.close(r));
   for (const p of descendants(npm.pid!)) {
     try {
       process.kill(p.pid, "SIGKILL");
@@ -150,5 +173,7 @@ describe("npm start", () => {
     expect(body).toContain(`"type":"finish"`);
     expect(await exited).toBe(0);
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+    // The turn's trace was still batched at the signal: the stop flushed it.
+    expect(spans).toContain("chat.turn");
   });
 });
