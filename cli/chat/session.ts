@@ -6,9 +6,10 @@
 import type { ApiClient, ApiFailure } from "@/lib/api-client";
 import { detectLanguage, type Lang } from "@/lib/chat/language";
 import { describeOutcome } from "@/lib/chat-client/action-view";
-import { chatLanguage } from "@/lib/chat-client/card-text";
 import { commandText, parseCommand } from "@/lib/chat-client/commands";
+import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
+import { conversationText } from "@/lib/i18n/messages";
 import { renderCard } from "./card";
 
 export type ConsoleIO = {
@@ -92,13 +93,13 @@ export async function runConsole({
       if (!r.ok) return say(apiMessage(r));
       const outcome = describeOutcome(
         { kind: "executed", note: r.data.action.view.outcome },
-        state.lang,
+        conversationText(state.lang),
       );
       say(outcome.text, t().auditStatus(r.data.audit?.status ?? "-"));
     } else {
       const r = await client.cancelAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
-      const outcome = describeOutcome({ kind: "cancelled" }, state.lang);
+      const outcome = describeOutcome({ kind: "cancelled" }, conversationText(state.lang));
       say(outcome.text, t().auditStatus(r.data.audit?.status ?? "-"));
     }
   }

@@ -1,6 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { type FormEvent, type KeyboardEvent, type ReactNode, useId } from "react";
+import { type FormEvent, type KeyboardEvent, useId } from "react";
 import { MESSAGE_LIMIT } from "@/lib/chat-client/errors";
 
 type Props = {
@@ -8,7 +8,7 @@ type Props = {
   onChange: (value: string) => void;
   onSend: (text: string) => void;
   /** Why the customer cannot write right now (a pending proposal, a signed-out session), or null. */
-  disabledReason: ReactNode | null;
+  disabledReason: "signedOut" | "pending" | null;
   /** The assistant is answering: typing goes on, sending waits. */
   busy: boolean;
 };
@@ -43,7 +43,7 @@ export function Composer({ value, onChange, onSend, disabledReason, busy }: Prop
           className="mb-2 text-sm text-slate-700"
           data-testid="composer-disabled-reason"
         >
-          {disabledReason}
+          {t(disabledReason === "signedOut" ? "signedOut" : "pending")}
         </p>
       )}
       <div className="flex items-end gap-2">

@@ -25,6 +25,14 @@ export function conversationMessages(): Record<Locale, ConversationMessages> {
   };
 }
 
+/** The conversation's texts in one language, for code outside React (the terminal chat, tests). */
+export function conversationText(locale: Locale): {
+  locale: Locale;
+  messages: ConversationMessages;
+} {
+  return { locale, messages: { conversation: CATALOGUES[locale].conversation } };
+}
+
 /**
  * Server and browser must format dates in the same zone or hydration sees two texts. Order
  * dates are calendar days and audit times are compared with logs, so both are UTC; a component
