@@ -11,6 +11,7 @@ import { decideAction } from "@/lib/chat-client/api";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { ActionFacts } from "./confirm-card/action-facts";
 import { Countdown } from "./confirm-card/countdown";
+import { IssuedIdText } from "./issued-id-text";
 
 type Props = {
   action: PendingAction;
@@ -117,7 +118,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
           className={`mt-4 rounded-lg border px-3 py-2 text-sm font-medium ${TONE[view.tone]}`}
           data-testid="confirm-outcome"
         >
-          {view.text}
+          <IssuedIdText text={view.text} />
         </p>
       ) : (
         <div className="mt-4 space-y-3">

@@ -36,6 +36,6 @@ export function conversationText(locale: Locale): {
 /**
  * Server and browser must format dates in the same zone or hydration sees two texts. Order
  * dates are calendar days and audit times are compared with logs, so both are UTC; a component
- * that wants the reader's zone (components/chat/local-date.tsx) passes it after hydration.
+ * that wants the reader's zone (components/confirm-card/countdown.tsx) passes it after hydration.
  */
 export const TIME_ZONE = "UTC";
