@@ -12,8 +12,8 @@ import {
 import type { ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
 import type { Locale } from "@/lib/i18n/locales";
 import type { ConversationMessages } from "@/lib/i18n/messages";
+import { ChatComposer } from "./chat-composer";
 import { ChatError } from "./chat-error";
-import { Composer } from "./composer";
 import { ConversationLanguage } from "./conversation-language";
 import { EmptyChat } from "./empty-chat";
 import { MessageList } from "./message-list";
@@ -77,8 +77,6 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
   };
 
   const problem = session.problem;
-  const disabledReason =
-    problem?.kind === "unauthenticated" ? "signedOut" : open ? "pending" : null;
 
   return (
     <ConversationLanguage lang={lang} messages={conversation}>
@@ -100,11 +98,14 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
             )
           }
         />
-        <Composer
-          value={session.draft}
-          onChange={session.setDraft}
-          onSend={session.send}
-          disabledReason={disabledReason}
+        <ChatComposer
+          open={open}
+          onOutcome={onOutcome}
+          signedOut={problem?.kind === "unauthenticated"}
+          signInHref={signInHref}
+          draft={session.draft}
+          setDraft={session.setDraft}
+          send={session.send}
           busy={session.busy}
         />
       </div>

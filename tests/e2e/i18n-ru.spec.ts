@@ -78,7 +78,7 @@ test("sign-in, orders, a confirmed return and the chat's errors are all in Russi
 
   await chat.card.getByTestId("confirm-button").click();
   await expect(chat.card.getByTestId("confirm-outcome")).toContainText("Номер заявки");
-  await expect(chat.composer).toBeEnabled();
+  await expect(chat.composer).toHaveAttribute("data-mode", "message");
   await expectRussianPage(page);
 
   // A message over the limit: the counter explains, in Russian, with a Russian plural.
