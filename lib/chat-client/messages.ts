@@ -83,6 +83,9 @@ export function toolNoteValues(note: ToolNote) {
 export function toolNote(part: Part): ToolNote | null {
   if (!isToolUIPart(part)) return null;
   const tool = getToolName(part);
+  // The note's text is an ICU select on the tool name, and ICU looks its options up on a plain
+  // object: a model-chosen name like "constructor" would reach Object.prototype. No note for those.
+  if (tool in Object.prototype) return null;
   const orderId = orderIdOf("input" in part ? part.input : undefined);
   switch (part.state) {
     case "output-available":

@@ -7,6 +7,7 @@
 import "server-only";
 import { getOrderStatusById, shipOrderIfProcessing } from "@/db/queries/orders";
 import { writeTransaction } from "@/db/queries/tx";
+import type { ShipOrderResponse } from "@/lib/api/schemas";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 
@@ -21,7 +22,7 @@ export function markOrderShipped({
   orderId: string;
   staffId: string;
   now?: Date;
-}): { order: { id: string; status: "shipped"; version: number; shippedAt: string } } {
+}): ShipOrderResponse {
   const shipped = writeTransaction(() => {
     const current = getOrderStatusById({ orderId });
     if (!current) return undefined;
