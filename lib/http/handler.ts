@@ -17,17 +17,21 @@ export function handler<P = Record<string, never>>(
   return (req, ctx) =>
     // Every log line of this request (and of a chat turn streaming after it) carries its id.
     withRequestContext(() =>
-      inSpanAsync(`handler ${routeName(req)}`, { "http.request.method": req.method }, async (span) => {
-        let res: Response;
-        try {
-          assertSameOrigin(req);
-          res = await fn(req, ctx ? await ctx.params : ({} as P));
-        } catch (err) {
-          res = errorResponse(err);
-        }
-        span?.setAttribute("http.response.status_code", res.status);
-        return withRequestId(res);
-      }),
+      inSpanAsync(
+        `handler ${routeName(req)}`,
+        { "http.request.method": req.method },
+        async (span) => {
+          let res: Response;
+          try {
+            assertSameOrigin(req);
+            res = await fn(req, ctx ? await ctx.params : ({} as P));
+          } catch (err) {
+            res = errorResponse(err);
+          }
+          span?.setAttribute("http.response.status_code", res.status);
+          return withRequestId(res);
+        },
+      ),
     );
 }
 
