@@ -3,6 +3,7 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
+import { conversationLanguage, type Lang } from "@/lib/chat/language";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -95,4 +96,15 @@ export function toolNote(part: Part): ToolNote | null {
     default:
       return { tool, orderId, failed: false, running: true };
   }
+}
+
+/** The language of the customer's latest message with letters in this chat; "en" when there is none. */
+export function chatLanguage(messages: Pick<UIMessage, "role" | "parts">[]): Lang {
+  return conversationLanguage(
+    messages
+      .filter((m) => m.role === "user")
+      .map((m) =>
+        m.parts.map((p) => (p.type === "text" ? (p as { text: string }).text : "")).join(" "),
+      ),
+  );
 }
