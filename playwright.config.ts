@@ -51,7 +51,24 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions,
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } }],
+  projects: [
+    {
+      name: "chromium",
+      testDir: "tests/e2e",
+      use: { ...devices["Desktop Chrome"], launchOptions },
+    },
+    // The README's screenshots (tests/screenshots): they rewrite docs/, so they exist only when
+    // asked for with `npm run screenshots` (scripts/screenshots.mjs), never in `npm test`.
+    ...(process.env.DOCS_SCREENSHOTS === "1"
+      ? [
+          {
+            name: "screenshots",
+            testDir: "tests/screenshots",
+            use: { ...devices["Desktop Chrome"], launchOptions },
+          },
+        ]
+      : []),
+  ],
   webServer: [
     {
       // The production build, started exactly as `npm start` does, on a throwaway database.

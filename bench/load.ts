@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --customers=32 --flows=128 --serial=24 --profile --no-write]`
  *
- * Builds the production server into .next-bench, seeds a fresh large store, starts `next start`
+ * Builds the production server into .next-bench, seeds a fresh large store, starts `scripts/serve.mjs`
  * with the offline model, and lets N customers at once go through the whole product: sign in,
  * new chat, "where is my order", "return it", confirm or cancel. Then, on the same server, the
  * floors (health; a bare UI message stream of the same size). A second, serial phase (one

@@ -56,7 +56,7 @@ export function renderResults(r: LoadReport): string {
   const { loaded, serial } = r;
   const lines = [
     `Run ${r.date} on ${r.machine}.`,
-    `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, one \`next start\` process.`,
+    `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, one server process (\`scripts/serve.mjs\`).`,
     "",
     `**${r.customers} customers at once**, ${r.flows} customer flows (sign in, new chat, order status, return proposal, then confirm or cancel, alternating): ` +
       `${loaded.totalRequests} requests in ${loaded.wallSeconds.toFixed(1)} s = **${(loaded.totalRequests / loaded.wallSeconds).toFixed(1)} requests/s**.`,

@@ -11,6 +11,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { aiTelemetry } from "@/lib/telemetry/tracer";
 import { measuredCall } from "./model-calls";
 import { getChatModel } from "./models";
 import { modelInfo } from "./models/info";
@@ -47,6 +48,7 @@ async function triageByModel(t: Transcript, chatId: string): Promise<Triage> {
           prompt: transcriptText(t),
           output: Output.object({ schema: TRIAGE_OUTPUT, name: "triage" }),
           temperature: 0,
+          experimental_telemetry: aiTelemetry("triage"),
           // Staff press the button again if it fails; retries would only make it feel hung.
           maxRetries: 0,
           abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),

@@ -45,7 +45,7 @@ async function start(env: Record<string, string>): Promise<Outcome> {
     let started = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (!started && /Ready in/.test(output)) {
+      if (!started && /Returns Desk ready on/.test(output)) {
         started = true;
         process.kill(-child.pid!, "SIGTERM");
       }

@@ -86,7 +86,7 @@ function target(file: string): { url: string; params: Record<string, unknown> } 
   const params: Record<string, unknown> = {};
   const url = segments.map((s, i) => {
     if (s === "[id]") {
-      const id = { actions: actionId, chats: chatId }[segments[i - 1] ?? ""];
+      const id = { actions: actionId, chats: chatId, orders: "7718" }[segments[i - 1] ?? ""];
       if (!id) throw new Error(`post-only.test.ts: which id fits ${file}? Add it to target().`);
       params.id = id;
       return id;
