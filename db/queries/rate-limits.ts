@@ -31,6 +31,12 @@ export async function takeSlot({
   /** False: only check (the per-account sign-in gate counts failures later). */
   record?: boolean;
 }): Promise<SlotAnswer> {
+  if (!record) {
+    // Only a check: read, write nothing.
+    const found = await getDb().select().from(rateWindows).where(eq(rateWindows.key, key));
+    const hits = (found[0]?.hits ?? []).filter((t) => now - t < windowMs);
+    return hits.length >= limit ? { ok: false, oldestHit: hits[0]! } : { ok: true };
+  }
   return writeTransaction(async () => {
     const row = one(
       await getDb()
@@ -41,7 +47,7 @@ export async function takeSlot({
     );
     const hits = (row.hits ?? []).filter((t) => now - t < windowMs);
     const full = hits.length >= limit;
-    if (!full && record) hits.push(now);
+    if (!full) hits.push(now);
     await getDb()
       .update(rateWindows)
       .set({ hits, until: new Date((hits.at(-1) ?? now) + windowMs) })
@@ -73,7 +79,7 @@ export async function deleteIdleWindows({ now }: { now: Date }): Promise<void> {
   await getDb().delete(rateWindows).where(lt(rateWindows.until, now));
 }
 
-/** Tests only: forgets every limit whose key starts with `prefix`. */
+/** Tests only: forgets every limit. */
 export async function clearAllHits(): Promise<void> {
   await getDb().delete(rateWindows);
 }

@@ -49,11 +49,20 @@ function routeFiles(dir: string): string[] {
 }
 
 /** Every row of every table, in a stable order: "nothing changed" means exactly that. */
+/**
+ * The limiters' own bookkeeping (rate_limit: better-auth's per-address sign-in counter;
+ * rate_windows: ours) is left out: counting every attempt, refused or not, is their job, and since
+ * issue 12 they count in the database so that several instances share one limit.
+ */
+const LIMITER_TABLES = new Set(["rate_limit", "rate_windows"]);
+
 function contents(db: Database.Database): Record<string, string> {
-  const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .pluck()
-    .all() as string[];
+  const tables = (
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all() as string[]
+  ).filter((t) => !LIMITER_TABLES.has(t));
   return Object.fromEntries(
     tables.map((t) => [
       t,
