@@ -1,7 +1,14 @@
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 // @ts-expect-error plain ESM helper shared with scripts
-import { databasePath, freePort, throwawayDir } from "./tests/e2e/server.mjs";
+import * as e2eServers from "./tests/e2e/server.mjs";
+
+const { freePort, throwawayDir, postgresDatabases } = e2eServers;
+const databaseUrl = e2eServers.databaseUrl as (dataDir: string, server: string) => string | null;
+const databaseEnv = e2eServers.databaseEnv as (
+  dataDir: string,
+  server: string,
+) => Record<string, string>;
 
 // Reuse the values chosen by the first evaluation: Playwright loads this file in every worker.
 process.env.E2E_PORT ??= String(freePort());
@@ -12,6 +19,19 @@ process.env.E2E_PORT_DEAD ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR as string;
 export const baseURL = `http://127.0.0.1:${port}`;
+
+// E2E_DATABASE_URL: the same suite on PostgreSQL (tests/e2e/server.mjs). The workers seed test
+// customers through db/ (tests/e2e/fixtures.ts), which picks its dialect when first imported, so
+// they must inherit a PostgreSQL DATABASE_URL too. Created once per run (the config is loaded
+// again in each worker, with E2E_DB_CREATED set).
+if (process.env.E2E_DATABASE_URL) {
+  if (!process.env.E2E_DB_CREATED) {
+    postgresDatabases(dataDir, true);
+    process.env.E2E_DB_CREATED = "1";
+  }
+  process.env.DATABASE_URL = databaseUrl(dataDir, "main") as string;
+  process.env.BETTER_AUTH_SECRET ??= "e2e-secret-e2e-secret-e2e-secret-0123456";
+}
 
 const systemChromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const launchOptions = fs.existsSync(systemChromium)
@@ -30,6 +50,8 @@ const launchOptions = fs.existsSync(systemChromium)
   : {};
 
 export default defineConfig({
+  // E2E_DATABASE_URL only: drops the run's PostgreSQL databases.
+  globalTeardown: "./tests/e2e/teardown.mjs",
   testDir: "tests/e2e",
   outputDir: "test-results/e2e",
   // Every test brings its own customer and orders (tests/e2e/fixtures.ts), so tests may run in
@@ -51,7 +73,24 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions,
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } }],
+  projects: [
+    {
+      name: "chromium",
+      testDir: "tests/e2e",
+      use: { ...devices["Desktop Chrome"], launchOptions },
+    },
+    // The README's screenshots (tests/screenshots): they rewrite docs/, so they exist only when
+    // asked for with `npm run screenshots` (scripts/screenshots.mjs), never in `npm test`.
+    ...(process.env.DOCS_SCREENSHOTS === "1"
+      ? [
+          {
+            name: "screenshots",
+            testDir: "tests/screenshots",
+            use: { ...devices["Desktop Chrome"], launchOptions },
+          },
+        ]
+      : []),
+  ],
   webServer: [
     {
       // The production build, started exactly as `npm start` does, on a throwaway database.
@@ -64,7 +103,7 @@ export default defineConfig({
       env: {
         ...process.env,
         NEXT_TELEMETRY_DISABLED: "1",
-        DATABASE_PATH: databasePath(dataDir, "main"),
+        ...databaseEnv(dataDir, "main"),
         SEED_DEMO: "1",
         MODEL_PROVIDER: "offline",
         OPENAI_API_KEY: "",
@@ -76,12 +115,12 @@ export default defineConfig({
     // chat-errors.spec.ts (see tests/e2e/servers.ts): proposals that expire in 10 s and a low
     // message rate limit; and an OpenAI-compatible provider that refuses connections, so a turn
     // fails the way a provider outage does.
-    extraServer(Number(process.env.E2E_PORT_STRICT), databasePath(dataDir, "strict"), {
+    extraServer(Number(process.env.E2E_PORT_STRICT), databaseEnv(dataDir, "strict"), {
       // Long enough that a loaded machine still shows the open card before it expires.
       PENDING_ACTION_TTL_SECONDS: "10",
       CHAT_RATE_LIMIT_PER_MINUTE: "3",
     }),
-    extraServer(Number(process.env.E2E_PORT_NO_MODEL), databasePath(dataDir, "no-model"), {
+    extraServer(Number(process.env.E2E_PORT_NO_MODEL), databaseEnv(dataDir, "no-model"), {
       MODEL_PROVIDER: "openai",
       OPENAI_API_KEY: "e2e-unused-key",
       // Nothing listens on this port.
@@ -91,7 +130,7 @@ export default defineConfig({
 });
 
 /** Starts after the main server (webServers start in order), so the build already exists. */
-function extraServer(p: number, database: string, env: Record<string, string>) {
+function extraServer(p: number, database: Record<string, string>, env: Record<string, string>) {
   return {
     command: `node scripts/serve.mjs -p ${p} -H 127.0.0.1`,
     url: `http://127.0.0.1:${p}/api/health`,
@@ -102,7 +141,7 @@ function extraServer(p: number, database: string, env: Record<string, string>) {
     env: {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_PATH: database,
+      ...database,
       SEED_DEMO: "1",
       MODEL_PROVIDER: "offline",
       OPENAI_API_KEY: "",

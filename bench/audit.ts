@@ -268,6 +268,6 @@ cost follows the number of days and counters shown, not the number of events: co
 `;
 writeSection(markdown);
 console.log(markdown);
-closeDb();
+await closeDb();
 if (!process.argv.includes("--keep")) fs.rmSync(dir, { recursive: true, force: true });
 else console.log(`kept ${process.env.DATABASE_PATH}`);

@@ -113,9 +113,7 @@ try {
   const scratch = new Recorder();
   // Every instance gets warmed (the proxy takes turns), so the first measured requests do not
   // pay for route compilation on one of them.
-  await Promise.all(
-    people.slice(0, WARMUP).map((who) => customerFlow(base, scratch, [], who, "cancel")),
-  );
+  for (const who of people.slice(0, WARMUP)) await customerFlow(base, scratch, [], who, "cancel");
   await runFloors(base, scratch, { count: 50 * instances, concurrency: 4, shapes: [] });
   if (scratch.failures.length) throw new Error(`warm-up failed: ${scratch.failures[0]}`);
   const idleRss = servers.map((s) => treeRssBytes(s.pid));

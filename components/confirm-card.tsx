@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { useLocale, useMessages, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import {
   type CardOutcome,
@@ -7,10 +8,10 @@ import {
   outcomeFromDecision,
 } from "@/lib/chat-client/action-view";
 import { decideAction } from "@/lib/chat-client/api";
-import { cardText, type Lang } from "@/lib/chat-client/card-text";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { ActionFacts } from "./confirm-card/action-facts";
 import { Countdown } from "./confirm-card/countdown";
+import { IssuedIdText } from "./issued-id-text";
 
 type Props = {
   action: PendingAction;
@@ -20,8 +21,6 @@ type Props = {
   onOutcome: (actionId: string, outcome: CardOutcome) => void;
   /** Where "Sign in again" leads back to. */
   signInHref: string;
-  /** The conversation's language (the customer's latest message); English by default. */
-  lang?: Lang;
 };
 
 const TONE = {
@@ -33,10 +32,13 @@ const TONE = {
 /**
  * The one confirm card for every write tool. It is driven by the PendingAction alone (its `view`
  * is the tool's describe()), with no per-tool branch; only the customer's click here turns a
- * proposal into a change.
+ * proposal into a change. Its chrome speaks the conversation's language (the chat's provider,
+ * components/chat/conversation-language.tsx), like the tool's own texts in `view`.
  */
-export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en" }: Props) {
-  const t = cardText(lang);
+export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
+  const t = useTranslations("conversation.card");
+  const locale = useLocale();
+  const messages = useMessages();
   const titleId = useId();
   const summaryId = useId();
   const cardRef = useRef<HTMLElement>(null);
@@ -81,7 +83,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
     }
   }
 
-  const view = outcome ? describeOutcome(outcome, lang) : null;
+  const view = outcome ? describeOutcome(outcome, { locale, messages }) : null;
   return (
     <article
       ref={cardRef}
@@ -116,12 +118,11 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
           className={`mt-4 rounded-lg border px-3 py-2 text-sm font-medium ${TONE[view.tone]}`}
           data-testid="confirm-outcome"
         >
-          {view.text}
+          <IssuedIdText text={view.text} />
         </p>
       ) : (
         <div className="mt-4 space-y-3">
           <Countdown
-            lang={lang}
             expiresAt={action.expiresAt}
             onExpire={() => {
               // The server applies expiry lazily and agrees; a click already on its way wins.
@@ -130,20 +131,17 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
           />
           {problem && (
             <p role="alert" className="text-sm text-red-700" data-testid="confirm-problem">
-              {problem === "network" ? (
-                t.problemNetwork
-              ) : problem === "server" ? (
-                t.problemServer
-              ) : (
-                <>
-                  {t.sessionExpired}{" "}
-                  <Link href={signInHref} className="font-medium underline">
-                    {t.signInAgain}
-                  </Link>
-                  {lang === "en" ? " " : ""}
-                  {t.toDecide}
-                </>
-              )}
+              {problem === "network"
+                ? t("problemNetwork")
+                : problem === "server"
+                  ? t("problemServer")
+                  : t.rich("signedOut", {
+                      link: (chunks) => (
+                        <Link href={signInHref} className="font-medium underline">
+                          {chunks}
+                        </Link>
+                      ),
+                    })}
             </p>
           )}
           <div className="flex flex-wrap gap-2">
@@ -155,7 +153,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
               className="min-h-11 rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
               data-testid="confirm-button"
             >
-              {busy === "confirm" ? t.confirming : t.confirm}
+              {t(busy === "confirm" ? "confirming" : "confirm")}
             </button>
             <button
               type="button"
@@ -164,7 +162,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, lang = "en
               className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:border-slate-400 disabled:opacity-60"
               data-testid="cancel-button"
             >
-              {busy === "cancel" ? t.cancelling : t.cancel}
+              {t(busy === "cancel" ? "cancelling" : "cancel")}
             </button>
           </div>
         </div>

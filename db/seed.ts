@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count } from "drizzle-orm";
 import { first, getDb } from "./index";
-import { writeTransaction } from "./queries/tx";
 import { account, orderCancellations, orderItems, orders, user } from "./schema";
 import { DEMO_ORDERS, DEMO_PASSWORD, DEMO_USERS, type DemoOrder } from "./seed-data";
+import { writeTransaction } from "./transaction";
 
 const DAY = 86_400_000;
 

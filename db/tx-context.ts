@@ -15,7 +15,13 @@ export type TxContext = {
   depth: number;
 };
 
-const storage = new AsyncLocalStorage<TxContext>();
+// One store per process, not per module instance: Next.js bundles instrumentation and each route
+// separately, so this module can be loaded more than once, while the connection (and the
+// statement gate that asks "is this statement inside the open transaction?") is shared on
+// globalThis. Two stores would make a route's transaction invisible to the gate: a deadlock.
+const g = globalThis as unknown as { __returnsDeskTxStorage?: AsyncLocalStorage<TxContext> };
+g.__returnsDeskTxStorage ??= new AsyncLocalStorage<TxContext>();
+const storage = g.__returnsDeskTxStorage;
 
 export function activeTx(): TxContext | undefined {
   const tx = storage.getStore();

@@ -90,7 +90,7 @@ export async function runEval(
 
   // Database 1: the utterance table (nothing is confirmed), then the English scenarios.
   await freshDatabase();
-  resetRateLimits();
+  await resetRateLimits();
   let anna = await Customer.signIn("anna@example.com");
   const byClass = new Map<string, { right: number; total: number }>();
   const groups = new Map<string, { right: number; total: number }>();
@@ -148,7 +148,7 @@ export async function runEval(
 
   // Database 2: the Russian scenarios need 7718 returnable again.
   await freshDatabase();
-  resetRateLimits();
+  await resetRateLimits();
   anna = await Customer.signIn("anna@example.com");
   scenarios.push(...(await runScenarios(anna, "ru", writeTools, onTurn)));
   await collect();

@@ -13,7 +13,7 @@ const schema = z
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
     DATABASE_PATH: z.preprocess(emptyToUndefined, z.string().default("./data/app.db")),
     // Set to a postgres:// URL: PostgreSQL (several instances on one database) instead of the
-    // SQLite file at DATABASE_PATH. SSL and other libpq options go in the URL (?sslmode=require).
+    // SQLite file at DATABASE_PATH. SSL and other options go in the URL (?sslmode=verify-full).
     DATABASE_URL: z.preprocess(
       emptyToUndefined,
       z

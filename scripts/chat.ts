@@ -6,8 +6,10 @@
  */
 import readline from "node:readline";
 import { parseArgs } from "node:util";
+import { createTranslator } from "use-intl/core";
 import { runConsole } from "@/cli/chat/session";
 import { createApiClient } from "@/lib/api-client";
+import { messagesFor } from "@/lib/i18n/messages";
 
 const USAGE =
   "usage: npm run chat -- --url http://localhost:3000 --email anna@example.com [--chat <id>] [--lang en|ru]";
@@ -84,7 +86,9 @@ async function main(): Promise<void> {
     );
   }
   const role = signIn.data.user.role === "staff" ? "staff" : "customer";
-  process.stdout.write(`Signed in as ${signIn.data.user.email} (${role}).\n`);
+  const locale = lang === "ru" ? "ru" : "en";
+  const t = createTranslator({ locale, messages: messagesFor(locale), namespace: "console" });
+  process.stdout.write(`${t("signedIn", { email: signIn.data.user.email, role })}\n`);
 
   await runConsole({
     client,

@@ -33,8 +33,26 @@ const server = http.createServer((req, res) => {
 server.listen(port, hostname, () => {
   console.log(`Returns Desk ready on http://${hostname ?? "localhost"}:${port}`);
 });
+// A stop (SIGTERM from a supervisor, Ctrl-C) lets requests in flight finish: no new connections,
+// idle keep-alive ones closed, and the process leaves once the last response is sent, or after
+// SHUTDOWN_GRACE_MS (a streaming chat turn that will not end) with whatever is still open cut.
+// A confirm is one transaction: cut or not, it has either committed or not happened.
+const SHUTDOWN_GRACE_MS = 10_000;
+let stopping = false;
 for (const sig of ["SIGINT", "SIGTERM"])
   process.on(sig, () => {
-    server.close();
-    process.exit(0);
+    if (stopping) return;
+    stopping = true;
+    // Tracing (when on) sends its batched spans before the process leaves (lib/telemetry/sdk.ts).
+    const flush = globalThis[Symbol.for("returns-desk.flush-tracing")];
+    const leave = () =>
+      Promise.resolve(typeof flush === "function" ? flush() : undefined)
+        .catch(() => {})
+        .finally(() => process.exit(0));
+    server.close(leave);
+    server.closeIdleConnections();
+    setTimeout(() => {
+      server.closeAllConnections();
+      leave();
+    }, SHUTDOWN_GRACE_MS).unref();
   });

@@ -1,5 +1,5 @@
 /**
- * Builds and runs the real production server (`next start`) for the load benchmark and the
+ * Builds and runs the real production server (`scripts/serve.mjs`, what `npm start` runs) for the load benchmark and the
  * system tests: its own dist folder (never the e2e suite's .next), a throwaway database, the
  * offline model, loopback only. The process is spawned directly (not through npx) in its own
  * process group, so a SIGKILL hits the server itself, as a crash would.

@@ -3,9 +3,11 @@
  * describe(), already in the chat's language: title, rows, the highlighted amount, any warning)
  * and the time left to decide. Knows no tool.
  */
-import { cardText, type Lang } from "@/lib/chat-client/card-text";
+import { createTranslator } from "use-intl/core";
+import type { Lang } from "@/lib/chat/language";
 import { formatRemaining } from "@/lib/chat-client/countdown";
 import type { PendingAction } from "@/lib/chat-client/schemas";
+import { messagesFor } from "@/lib/i18n/messages";
 
 /** Display width, close enough for a terminal: combining marks take no column. */
 const width = (s: string) => [...s.normalize("NFC")].length;
@@ -29,7 +31,11 @@ export function cardRows(
   lang: Lang,
   now: Date,
 ): { title: string; rows: [string, string][]; summary: string } {
-  const t = cardText(lang);
+  const t = createTranslator({
+    locale: lang,
+    messages: messagesFor(lang),
+    namespace: "conversation.card",
+  });
   const { view } = action;
   const rows: [string, string][] = [];
   for (const row of view.rows) {
@@ -43,7 +49,7 @@ export function cardRows(
     rows.push([view.amount.label, `${view.amount.value}${detail}`]);
   }
   const left = new Date(action.expiresAt).getTime() - now.getTime();
-  rows.push([t.expiresIn, formatRemaining(left)]);
+  rows.push([t("expiresIn"), formatRemaining(left)]);
   const summary = view.warning ? `${view.summary} ${view.warning}` : view.summary;
   return { title: view.title, rows, summary };
 }

@@ -3,12 +3,14 @@
  * are commands handled here (they never reach the model); everything else is a chat message
  * whose reply is printed as it streams. Output follows the customer's language.
  */
+import { createTranslator } from "use-intl/core";
 import type { ApiClient, ApiFailure } from "@/lib/api-client";
 import { detectLanguage, type Lang } from "@/lib/chat/language";
 import { describeOutcome } from "@/lib/chat-client/action-view";
-import { chatLanguage } from "@/lib/chat-client/card-text";
-import { commandText, parseCommand } from "@/lib/chat-client/commands";
+import { parseCommand } from "@/lib/chat-client/commands";
+import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
+import { conversationText, messagesFor } from "@/lib/i18n/messages";
 import { renderCard } from "./card";
 
 export type ConsoleIO = {
@@ -58,23 +60,39 @@ export async function runConsole({
 }): Promise<void> {
   const state: State = { role, lang, chatId: null, analyzed: null };
   const say = (...lines: string[]) => io.write(`${lines.join("\n")}\n`);
-  const t = () => commandText(state.lang);
+  // The console's texts (messages/<lang>.json, `console`), and the browser composer's where both
+  // say the same; both follow the customer's language.
+  let t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "console" });
+  let tCommands = createTranslator({
+    locale: lang,
+    messages: messagesFor(lang),
+    namespace: "conversation.commands",
+  });
+  function speak(next: Lang) {
+    state.lang = next;
+    t = createTranslator({ locale: next, messages: messagesFor(next), namespace: "console" });
+    tCommands = createTranslator({
+      locale: next,
+      messages: messagesFor(next),
+      namespace: "conversation.commands",
+    });
+  }
 
   if (role === "customer") {
     if (chatId) {
       const r = await client.getChat(chatId);
       if (!r.ok) return say(apiMessage(r));
       state.chatId = chatId;
-      state.lang = r.data.messages.length > 0 ? chatLanguage(r.data.messages) : state.lang;
-      say(t().chatStarted(chatId));
+      if (r.data.messages.length > 0) speak(chatLanguage(r.data.messages));
+      say(t("chatStarted", { id: chatId }));
       if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
     } else {
       const r = await client.createChat();
       if (!r.ok) return say(apiMessage(r));
       state.chatId = r.data.id;
-      say(t().chatStarted(r.data.id));
+      say(t("chatStarted", { id: r.data.id }));
     }
-  } else say(t().staffChats);
+  } else say(t("staffChats"));
 
   /** This chat's action waiting for a decision, as the server has it now. */
   async function pendingNow(): Promise<PendingAction | null | ApiFailure> {
@@ -86,20 +104,20 @@ export async function runConsole({
   async function decide(verb: "confirm" | "cancel"): Promise<void> {
     const pending = await pendingNow();
     if (pending && "ok" in pending) return say(apiMessage(pending));
-    if (!pending) return say(t().nothingToDecide);
+    if (!pending) return say(tCommands("nothingToDecide"));
     if (verb === "confirm") {
       const r = await client.confirmAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
       const outcome = describeOutcome(
         { kind: "executed", note: r.data.action.view.outcome },
-        state.lang,
+        conversationText(state.lang),
       );
-      say(outcome.text, t().auditStatus(r.data.audit?.status ?? "-"));
+      say(outcome.text, t("auditStatus", { status: r.data.audit?.status ?? "-" }));
     } else {
       const r = await client.cancelAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
-      const outcome = describeOutcome({ kind: "cancelled" }, state.lang);
-      say(outcome.text, t().auditStatus(r.data.audit?.status ?? "-"));
+      const outcome = describeOutcome({ kind: "cancelled" }, conversationText(state.lang));
+      say(outcome.text, t("auditStatus", { status: r.data.audit?.status ?? "-" }));
     }
   }
 
@@ -108,33 +126,32 @@ export async function runConsole({
     const r = await client.createChat();
     if (!r.ok) return say(apiMessage(r));
     state.chatId = r.data.id;
-    say(t().newChat(r.data.id));
+    say(t("newChat", { id: r.data.id }));
     // Starting a chat supersedes what was pending in the others (docs/api.md), so say so.
-    if (before && !("ok" in before)) say(t().withdrawn);
+    if (before && !("ok" in before)) say(t("withdrawn"));
   }
 
   async function analyze(arg: string | null): Promise<void> {
-    if (state.role !== "staff") return say(t().staffOnly);
+    if (state.role !== "staff") return say(t("staffOnly"));
     const chat = arg ?? state.analyzed;
-    if (!chat) return say(t().analyzeWhich);
+    if (!chat) return say(t("analyzeWhich"));
     const r = await client.triageChat(chat);
     if (!r.ok) return say(apiMessage(r));
     state.analyzed = chat;
     const a = r.data.triage.triage;
-    const w = t().analysis;
     say(
-      w.title(chat),
-      `  ${w.category}: ${a.category}`,
-      `  ${w.urgency}: ${a.urgency}`,
-      `  ${w.sentiment}: ${a.sentiment}`,
-      `  ${w.summary}: ${a.summary}`,
-      `  ${w.nextStep}: ${a.nextStep}`,
+      t("analysis.title", { id: chat }),
+      `  ${t("analysis.category")}: ${a.category}`,
+      `  ${t("analysis.urgency")}: ${a.urgency}`,
+      `  ${t("analysis.sentiment")}: ${a.sentiment}`,
+      `  ${t("analysis.summary")}: ${a.summary}`,
+      `  ${t("analysis.nextStep")}: ${a.nextStep}`,
     );
   }
 
   async function chat(text: string): Promise<void> {
-    if (state.role !== "customer" || !state.chatId) return say(t().staffChats);
-    state.lang = detectLanguage(text) ?? state.lang;
+    if (state.role !== "customer" || !state.chatId) return say(t("staffChats"));
+    speak(detectLanguage(text) ?? state.lang);
     let printed = "";
     const r = await client.sendMessage(state.chatId, text, {
       onUpdate: (m) => {
@@ -148,13 +165,13 @@ export async function runConsole({
     if (printed) io.write("\n");
     if (!r.ok) {
       say(apiMessage(r));
-      if (r.error?.code === "action_pending") say(t().onlyCommands);
+      if (r.error?.code === "action_pending") say(t("onlyCommands"));
       return;
     }
     // Text the reader rebuilt differently (rare) is printed whole rather than lost.
     const final = messageText(r.data.message);
     if (!final.startsWith(printed)) say(final);
-    if (r.data.errorText) say(t().modelFailed(r.data.errorText));
+    if (r.data.errorText) say(t("modelFailed", { text: r.data.errorText }));
     if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
   }
 
@@ -163,10 +180,10 @@ export async function runConsole({
     const line = raw.trim();
     if (line !== "") {
       const cmd = parseCommand(line);
-      if (cmd?.kind === "unknown") say(t().unknown(cmd.word));
+      if (cmd?.kind === "unknown") say(t("unknown", { command: cmd.word }));
       else if (cmd?.kind === "command") {
         if (cmd.name === "exit") break;
-        if (cmd.name === "help") say(...t().help("terminal"));
+        if (cmd.name === "help") say(t("help"));
         if (cmd.name === "confirm" || cmd.name === "cancel") await decide(cmd.name);
         if (cmd.name === "new") await newChat();
         if (cmd.name === "analyze") await analyze(cmd.arg);
@@ -174,5 +191,5 @@ export async function runConsole({
     }
     io.write(PROMPT);
   }
-  say("", t().bye);
+  say("", t("bye"));
 }

@@ -4,22 +4,22 @@ export function shortId(id: string): string {
 }
 
 /**
- * A write answered from an existing record (a repeat return): `success`, but no action and
- * nothing written. Shown as such so it never reads like an executed write (api.md).
+ * A write answered from an existing record: `success`, but nothing written. Two ways: a repeat
+ * request answered without an action (`result.written: false`, api.md), or a confirmed action
+ * whose effect another action had already made (the tool's business key answered inside the
+ * confirm transaction: `result.createdNow: false`). Shown as such so neither reads like an
+ * executed write.
  */
 export function nothingWritten(e: {
   access: string | null;
   status: string;
-  actionId: string | null;
   result: unknown;
 }): boolean {
+  if (e.access !== "write" || e.status !== "success") return false;
+  if (typeof e.result !== "object" || e.result === null) return false;
+  const r = e.result as Record<string, unknown>;
   return (
-    e.access === "write" &&
-    e.status === "success" &&
-    e.actionId === null &&
-    typeof e.result === "object" &&
-    e.result !== null &&
-    Object.hasOwn(e.result, "written") &&
-    (e.result as { written: unknown }).written === false
+    (Object.hasOwn(r, "written") && r.written === false) ||
+    (Object.hasOwn(r, "createdNow") && r.createdNow === false)
   );
 }

@@ -3,13 +3,17 @@ import { useLocale } from "next-intl";
 import { useCallback, useMemo, useState } from "react";
 import { ConfirmCard } from "@/components/confirm-card";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
-import { cardText, chatLanguage } from "@/lib/chat-client/card-text";
-import { collectOutcomes, findOpenAction, proposalsIn } from "@/lib/chat-client/messages";
+import {
+  chatLanguage,
+  collectOutcomes,
+  findOpenAction,
+  proposalsIn,
+} from "@/lib/chat-client/messages";
 import type { ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
 import type { Locale } from "@/lib/i18n/locales";
 import type { ConversationMessages } from "@/lib/i18n/messages";
+import { ChatComposer } from "./chat-composer";
 import { ChatError } from "./chat-error";
-import { Composer } from "./composer";
 import { ConversationLanguage } from "./conversation-language";
 import { EmptyChat } from "./empty-chat";
 import { MessageList } from "./message-list";
@@ -34,7 +38,6 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
     () => (messages.some((m) => m.role === "user") ? chatLanguage(messages) : uiLocale),
     [messages, uiLocale],
   );
-  const text = cardText(lang);
   const signInHref = `/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`;
 
   // Final states decided in this page (click, countdown). They win over the stored status, which
@@ -69,18 +72,11 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
         outcome={outcome}
         onOutcome={onOutcome}
         signInHref={signInHref}
-        lang={lang}
       />
     );
   };
 
   const problem = session.problem;
-  const disabledReason =
-    problem?.kind === "unauthenticated"
-      ? text.composerSignedOut
-      : open
-        ? text.composerPending
-        : null;
 
   return (
     <ConversationLanguage lang={lang} messages={conversation}>
@@ -102,11 +98,14 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
             )
           }
         />
-        <Composer
-          value={session.draft}
-          onChange={session.setDraft}
-          onSend={session.send}
-          disabledReason={disabledReason}
+        <ChatComposer
+          open={open}
+          onOutcome={onOutcome}
+          signedOut={problem?.kind === "unauthenticated"}
+          signInHref={signInHref}
+          draft={session.draft}
+          setDraft={session.setDraft}
+          send={session.send}
           busy={session.busy}
         />
       </div>

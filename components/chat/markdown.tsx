@@ -2,6 +2,7 @@ import { useTranslations } from "next-intl";
 import type { ComponentProps } from "react";
 import ReactMarkdown, { type Components, defaultUrlTransform } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { rehypeIssuedIds } from "@/lib/chat-client/rehype-issued-ids";
 
 /** Same-origin paths only ("/x", not "//host/x"): a picture from elsewhere could track the reader. */
 export function isSameOriginPath(src: unknown): src is string {
@@ -55,12 +56,14 @@ function BlockedImage({ alt }: { alt?: string }) {
 /**
  * Assistant text as safe markdown: raw HTML is dropped (skipHtml, no rehype-raw), unsafe URL
  * schemes are blanked by the default transform, and images from other hosts are not loaded.
+ * Ids the app issued (RR-…) are marked as data (translate="no").
  */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="space-y-2 wrap-anywhere [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-5">
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
+        rehypePlugins={[rehypeIssuedIds]}
         skipHtml
         urlTransform={defaultUrlTransform}
         components={components}

@@ -1,24 +1,25 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
-import { cardText, type Lang } from "@/lib/chat-client/card-text";
+import { useFormatter, useTranslations } from "next-intl";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { formatRemaining, remainingMinutes } from "@/lib/chat-client/countdown";
-import { formatDateTime } from "@/lib/format/date";
+
+const subscribe = () => () => {};
 
 /**
  * A live countdown to `expiresAt`. Calls `onExpire` once when it reaches zero, also when the
  * offer was already over at mount (a reload long after the proposal). The ticking clock is hidden
- * from screen readers, which get the deadline and a coarse "about N minutes" instead.
+ * from screen readers, which get the deadline and a coarse "about N minutes" instead. The
+ * deadline is in the reader's time zone, which only the browser knows: the server renders it in
+ * the app's zone and the browser swaps in its own after hydration.
  */
-export function Countdown({
-  expiresAt,
-  onExpire,
-  lang = "en",
-}: {
-  expiresAt: string;
-  onExpire: () => void;
-  lang?: Lang;
-}) {
-  const t = cardText(lang);
+export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire: () => void }) {
+  const t = useTranslations("conversation.card");
+  const format = useFormatter();
+  const readerZone = useSyncExternalStore(
+    subscribe,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+    () => null,
+  );
   const deadline = Date.parse(expiresAt);
   const [now, setNow] = useState(() => Date.now());
   const fired = useRef(false);
@@ -44,13 +45,16 @@ export function Countdown({
   return (
     <p className="text-sm text-slate-700" data-testid="confirm-countdown">
       <span aria-hidden="true" suppressHydrationWarning>
-        {t.expiresIn}{" "}
+        {t("expiresIn")}{" "}
         <span className="font-mono tabular-nums" suppressHydrationWarning>
           {formatRemaining(left)}
         </span>
       </span>
       <span className="sr-only" suppressHydrationWarning>
-        {t.expiresAt(formatDateTime(deadline, t.locale), t.remaining(remainingMinutes(left)))}
+        {t("expiresAt", {
+          at: format.dateTime(deadline, "moment", readerZone ? { timeZone: readerZone } : {}),
+          minutes: remainingMinutes(left),
+        })}
       </span>
     </p>
   );

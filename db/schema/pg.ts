@@ -123,6 +123,8 @@ export const rateLimit = pgTable("rate_limit", {
 export const rateWindows = pgTable("rate_windows", {
   key: text("key").primaryKey(),
   hits: json("hits").$type<number[]>().notNull(),
+  /** When every hit has left the window: the sweep deletes the row after this. */
+  until: ms("until").notNull(),
 });
 
 // ---------------------------------------------------------------- store

@@ -109,6 +109,8 @@ export const rateLimit = sqliteTable("rate_limit", {
 export const rateWindows = sqliteTable("rate_windows", {
   key: text("key").primaryKey(),
   hits: text("hits", { mode: "json" }).$type<number[]>().notNull(),
+  /** When every hit has left the window: the sweep deletes the row after this. */
+  until: ms("until").notNull(),
 });
 
 // ---------------------------------------------------------------- store

@@ -4,30 +4,24 @@
  * entries (messages/<lang>.json, tools.<tool name>.*), read with next-intl's createTranslator,
  * which works outside React.
  */
+import { createFormatter } from "use-intl/core";
 import type { Lang } from "@/lib/chat/language";
-import { formatMoney } from "@/lib/format/money";
+import { formats } from "@/lib/i18n/formats";
 import { toolTranslator } from "@/lib/tools/catalogue";
 import type { DescribeContext, WriteTool } from "@/lib/tools/types";
 import type { ActionDescription } from "@/lib/tools/view";
 
-const LOCALE: Record<Lang, string> = { en: "en-GB", ru: "ru-RU" };
-
 export function describeContext(toolName: string, lang: Lang): DescribeContext {
   const t = toolTranslator(toolName, lang);
   if (!t) throw new Error(`messages/${lang}.json has no texts for tool ${toolName}`);
-  const locale = LOCALE[lang];
-  const day = new Intl.DateTimeFormat(locale, {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    // Order dates are calendar days; UTC keeps the server's rendering independent of its zone.
-    timeZone: "UTC",
-  });
+  // The app's formatter and named formats (the same "day" as the orders page). Order dates are
+  // calendar days; UTC keeps the server's rendering independent of its zone.
+  const format = createFormatter({ locale: lang, timeZone: "UTC", formats });
   return {
     lang,
     t,
-    money: (amount, currency) => formatMoney(amount, currency, locale),
-    date: (iso) => day.format(new Date(iso)),
+    money: (minor, currency) => format.number(minor / 100, { style: "currency", currency }),
+    date: (iso) => format.dateTime(new Date(iso), "day"),
   };
 }
 

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record";
 import { errorFields, log } from "@/lib/log";
+import { annotateActiveSpan } from "@/lib/telemetry/tracer";
 import { getTool, type ToolRegistry, toolRegistry } from "@/lib/tools/registry";
 import {
   type AnyTool,
@@ -184,5 +185,17 @@ export async function executeToolCall(
       model: ctxIn.model,
     });
   }
+  // Onto the AI SDK's span of this tool call: what our side made of it (no arguments, no result).
+  annotateActiveSpan({
+    "returns_desk.tool.name": name.slice(0, 100),
+    "returns_desk.tool.status":
+      outcome.kind === "error"
+        ? outcome.status
+        : outcome.kind === "proposal"
+          ? "confirmation_required"
+          : "success",
+    ...(outcome.kind === "error" ? { "returns_desk.tool.error_code": outcome.code } : {}),
+    ...(outcome.kind === "proposal" ? { "returns_desk.action.id": outcome.action.id } : {}),
+  });
   return outcome;
 }

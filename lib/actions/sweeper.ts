@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { withStartupLock } from "@/db";
+import { deleteIdleWindows } from "@/db/queries/rate-limits";
 import { errorFields, log } from "@/lib/log";
 import { expireDueActions, recoverInterruptedActions } from "./lifecycle";
 
@@ -23,6 +24,7 @@ export async function startActionCore(): Promise<void> {
   g.__returnsDeskSweep = setInterval(async () => {
     try {
       await expireDueActions();
+      await deleteIdleWindows({ now: new Date() });
     } catch (err) {
       log().error({ err: errorFields(err) }, "expiry sweep failed");
     }

@@ -15,6 +15,7 @@ import { generateText } from "ai";
 import { z } from "zod";
 import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/chat/parts";
 import { own } from "@/lib/own";
+import { aiTelemetry } from "@/lib/telemetry/tracer";
 import { getTool } from "@/lib/tools/registry";
 import { measuredCall } from "./model-calls";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
@@ -246,6 +247,7 @@ export async function summarizeConversation({
         system: SUMMARY_PROMPT.text,
         prompt: `${previous}<transcript>\n${transcript(messages)}\n</transcript>`,
         maxRetries: MODEL_CALL_SETTINGS.maxRetries,
+        experimental_telemetry: aiTelemetry("summary"),
         // Runs after the answer is out, but a hung provider must not leave work dangling forever.
         abortSignal: AbortSignal.timeout(SUMMARY_TIMEOUT_MS),
       }),

@@ -11,6 +11,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { aiTelemetry } from "@/lib/telemetry/tracer";
 import { measuredCall } from "./model-calls";
 import { getChatModel } from "./models";
 import { modelInfo } from "./models/info";
@@ -47,6 +48,7 @@ async function triageByModel(t: Transcript, chatId: string): Promise<Triage> {
           prompt: transcriptText(t),
           output: Output.object({ schema: TRIAGE_OUTPUT, name: "triage" }),
           temperature: 0,
+          experimental_telemetry: aiTelemetry("triage"),
           // Staff press the button again if it fails; retries would only make it feel hung.
           maxRetries: 0,
           abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
@@ -106,7 +108,7 @@ export async function triageChat({
       : triageByRules(transcript.messages, transcript.actions);
   } catch (err) {
     const code = err instanceof AppError ? err.code : "internal_error";
-    audit("technical_error", { code }, code);
+    await audit("technical_error", { code }, code);
     throw err;
   }
   const stored = STORED_TRIAGE.parse({
@@ -120,6 +122,10 @@ export async function triageChat({
   });
   await saveChatTriage({ chatId, triage: stored });
   // What was produced, not the transcript: the triage itself is on the chat.
-  audit("success", { method: stored.method, throughSeq: stored.throughSeq, ...stored.triage });
+  await audit("success", {
+    method: stored.method,
+    throughSeq: stored.throughSeq,
+    ...stored.triage,
+  });
   return stored;
 }

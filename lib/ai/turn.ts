@@ -26,6 +26,7 @@ import type { ChatUIMessage } from "@/lib/chat/parts";
 import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
 import { actionDescription, presentAction } from "@/lib/chat/present";
 import { errorFields, log } from "@/lib/log";
+import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { toModelMessages } from "./history";
 import {
   describeSteps,
@@ -92,6 +93,14 @@ export async function runChatTurn({
     ...meter.measure(),
   });
 
+  // One span for the whole turn, open until the stream is done (a child of the route's span);
+  // the AI SDK's spans (each model call, each tool call) start inside it.
+  const span = openSpan("chat.turn", {
+    "returns_desk.chat.id": chat.id,
+    "returns_desk.user.id": userId,
+    "returns_desk.model": info.id,
+    "returns_desk.prompt_version": ACTIVE_PROMPT_VERSION,
+  });
   const stream = createUIMessageStream<ChatUIMessage>({
     generateId: () => assistantId,
     onError: (error) => {
@@ -111,24 +120,27 @@ export async function runChatTurn({
           });
         },
       });
-      const result = streamText({
-        model,
-        system: buildSystemPrompt({ summary: chat.summary }),
-        messages: modelMessages,
-        tools,
-        abortSignal: deadline.signal,
-        stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null],
-        ...MODEL_CALL_SETTINGS,
-        onChunk: meter.onChunk,
-        experimental_repairToolCall: async ({ toolCall }) => {
-          await auditUnroutableCall(toolCall, ctx);
-          return null;
-        },
-        onError: ({ error }) => {
-          failed = true;
-          log().error({ err: errorFields(error), chatId: chat.id }, "model error");
-        },
-      });
+      const result = span.run(() =>
+        streamText({
+          model,
+          system: buildSystemPrompt({ summary: chat.summary }),
+          messages: modelMessages,
+          tools,
+          abortSignal: deadline.signal,
+          stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null],
+          ...MODEL_CALL_SETTINGS,
+          experimental_telemetry: aiTelemetry("chat-turn"),
+          onChunk: meter.onChunk,
+          experimental_repairToolCall: async ({ toolCall }) => {
+            await auditUnroutableCall(toolCall, ctx);
+            return null;
+          },
+          onError: ({ error }) => {
+            failed = true;
+            log().error({ err: errorFields(error), chatId: chat.id }, "model error");
+          },
+        }),
+      );
       const ui = result.toUIMessageStream<ChatUIMessage>({
         sendFinish: false,
         generateMessageId: () => assistantId,
@@ -165,6 +177,18 @@ export async function runChatTurn({
     },
     onFinish: async ({ responseMessage, isAborted }) => {
       clearTimeout(timer);
+      const proposed = proposal as PendingActionDto | null;
+      span.finish(
+        {
+          "returns_desk.turn.outcome":
+            failed || isAborted ? "failed" : proposed ? "proposed" : "answered",
+          ...(proposed ? { "returns_desk.action.id": proposed.id } : {}),
+          "returns_desk.turn.steps": measured?.steps ?? 0,
+          "gen_ai.usage.input_tokens": measured?.inputTokens ?? 0,
+          "gen_ai.usage.output_tokens": measured?.outputTokens ?? 0,
+        },
+        failed || isAborted,
+      );
       try {
         // A turn that lost its lease (it cannot, within its deadline) must not write into a
         // history another turn now owns.

@@ -23,6 +23,7 @@ import {
   ChatViewResponse,
   ConfirmResponse,
   HealthResponse,
+  ShipOrderResponse,
   SignInBody,
   SignInResponse,
   SignOutResponse,
@@ -363,6 +364,19 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(TriageResponse, "The stored triage"),
               ...errors([...POSTED, ...BY_ID, "rate_limited", "model_unavailable"]),
+            },
+          }),
+        },
+        "/api/staff/orders/{id}/ship": {
+          post: op({
+            tags: ["staff"],
+            operationId: "markOrderShipped",
+            summary:
+              "Mark a processing order shipped, as the warehouse would (staff only; audited). A pending cancellation of it becomes stale",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ShipOrderResponse, "The order, now shipped"),
+              ...errors([...POSTED, ...BY_ID, "conflict"]),
             },
           }),
         },

@@ -259,6 +259,19 @@ export type StaffTranscriptResponse = z.infer<typeof StaffTranscriptResponse>;
 
 export const TriageResponse = z.object({ triage: STORED_TRIAGE }).meta({ id: "TriageResponse" });
 
+/** POST /api/staff/orders/{id}/ship: the order after staff marked it shipped. */
+export const ShipOrderResponse = z
+  .object({
+    order: z.object({
+      id: z.string(),
+      status: z.literal("shipped"),
+      version: z.number().int(),
+      shippedAt: z.iso.datetime(),
+    }),
+  })
+  .meta({ id: "ShipOrderResponse" });
+export type ShipOrderResponse = z.infer<typeof ShipOrderResponse>;
+
 /* ---------------------------------------------------------------- auth (better-auth) */
 
 /** better-auth validates this body itself; the schema documents what it accepts. */

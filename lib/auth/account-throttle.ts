@@ -11,34 +11,33 @@
  * quarter of an hour; a guesser gets at most 480 guesses a day per account, hopeless against
  * any password not on a short list, whatever number of addresses they rotate through.
  *
- * In memory, per process, like the per-user chat limit (lib/http/rate-limit.ts); several
- * instances would keep it in the shared database.
+ * Kept in the database (db/queries/rate-limits.ts, key "signin:<email>"), so the count holds
+ * across every instance.
  */
 import "server-only";
+import { addHit, clearAllHits, clearHits, takeSlot } from "@/db/queries/rate-limits";
 import { env } from "../env";
 import { AppError } from "../errors";
 
-const failures = new Map<string, number[]>();
+const keyOf = (email: string) => `signin:${normalizeEmail(email)}`;
+const windowMs = () => env().AUTH_ACCOUNT_FAILURE_WINDOW_SECONDS * 1000;
 
 /** One account, however its email is written: case, surrounding space, Unicode forms. */
 export function normalizeEmail(email: string): string {
   return email.normalize("NFKC").trim().toLowerCase();
 }
 
-function recent(key: string, now: number): number[] {
-  const windowMs = env().AUTH_ACCOUNT_FAILURE_WINDOW_SECONDS * 1000;
-  const kept = (failures.get(key) ?? []).filter((t) => now - t < windowMs);
-  if (kept.length) failures.set(key, kept);
-  else failures.delete(key);
-  return kept;
-}
-
 /** Throws 429 `rate_limited` with Retry-After while the account has too many recent failures. */
-export function assertSignInAllowed(email: string, now = Date.now()): void {
-  const hits = recent(normalizeEmail(email), now);
-  if (hits.length < env().AUTH_ACCOUNT_MAX_FAILURES) return;
-  const windowMs = env().AUTH_ACCOUNT_FAILURE_WINDOW_SECONDS * 1000;
-  const retryAfter = Math.max(1, Math.ceil((hits[0]! + windowMs - now) / 1000));
+export async function assertSignInAllowed(email: string, now = Date.now()): Promise<void> {
+  const slot = await takeSlot({
+    key: keyOf(email),
+    limit: env().AUTH_ACCOUNT_MAX_FAILURES,
+    windowMs: windowMs(),
+    now,
+    record: false,
+  });
+  if (slot.ok) return;
+  const retryAfter = Math.max(1, Math.ceil((slot.oldestHit + windowMs() - now) / 1000));
   throw new AppError(
     "rate_limited",
     `Too many failed sign-ins for this account. Try again in ${retryAfter} s.`,
@@ -50,22 +49,12 @@ export function assertSignInAllowed(email: string, now = Date.now()): void {
 }
 
 /** Counts a wrong password (401) or clears the count after a successful sign-in (200). */
-export function noteSignInResult(email: string, status: number, now = Date.now()): void {
-  const key = normalizeEmail(email);
-  if (status === 200) {
-    failures.delete(key);
-    return;
-  }
-  if (status !== 401) return;
-  const hits = recent(key, now);
-  hits.push(now);
-  failures.set(key, hits);
-  if (failures.size > SWEEP_ABOVE) for (const k of [...failures.keys()]) recent(k, now);
+export async function noteSignInResult(email: string, status: number, now = Date.now()) {
+  if (status === 200) await clearHits({ key: keyOf(email) });
+  else if (status === 401) await addHit({ key: keyOf(email), windowMs: windowMs(), now });
 }
 
-/** Accounts nobody tried lately are dropped, so the map does not grow with every email seen. */
-const SWEEP_ABOVE = 10_000;
-
-export function resetAccountThrottle(): void {
-  failures.clear();
+/** Tests: every account starts with no failures. */
+export async function resetAccountThrottle(): Promise<void> {
+  await clearAllHits();
 }

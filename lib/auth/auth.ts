@@ -55,6 +55,9 @@ function createAuth() {
       max: 600,
       customRules: {
         "/sign-in/email": { window: 60, max: env().AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE },
+        // Every page view reads the session: counting those would write a row per GET (GET must
+        // not change the database, tests/system/post-only.test.ts) and throttle nothing useful.
+        "/get-session": false,
       },
     },
     advanced: {

@@ -27,12 +27,12 @@ export async function handleAuthRequest(req: Request, method: "GET" | "POST"): P
     method === "POST" && SIGN_IN_PATH.test(new URL(req.url).pathname)
       ? await signInEmail(req)
       : null;
-  if (email) assertSignInAllowed(email);
+  if (email) await assertSignInAllowed(email);
   const headers = new Headers(req.headers);
   const address = clientAddress(req.headers);
   if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   else headers.delete(CLIENT_ADDRESS_HEADER);
   const res = await toNextJsHandler(getAuth())[method](new Request(req, { headers }));
-  if (email) noteSignInResult(email, res.status);
+  if (email) await noteSignInResult(email, res.status);
   return res;
 }

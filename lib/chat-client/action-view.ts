@@ -1,12 +1,14 @@
 /**
  * Pure view logic of the confirm card. The card knows no tool: what an action is and does comes
  * from its `view` (the tool's describe(), rendered by the server in the chat's language); only
- * the generic states (cancelled, expired, ...) are worded here.
+ * the generic states (cancelled, expired, ...) are worded here, from the catalogue
+ * (conversation.card.outcome) of the chat's language.
  */
-import { own } from "@/lib/own";
+import { createTranslator } from "use-intl/core";
+import type { Locale } from "@/lib/i18n/locales";
+import type { ConversationMessages } from "@/lib/i18n/messages";
 import type { Decision } from "./api";
-import { cardText, type Lang } from "./card-text";
-import type { ActionStatus, PendingAction } from "./schemas";
+import { ACTION_STATUSES, type ActionStatus, type PendingAction } from "./schemas";
 
 /** The tool's note on an executed action (created, or already there). */
 export type ExecutedNote = PendingAction["view"]["outcome"];
@@ -43,33 +45,40 @@ export function outcomeFromStatus(status: ActionStatus, note: ExecutedNote): Car
 
 export type OutcomeView = { tone: "success" | "neutral" | "warning"; text: string };
 
-export function describeOutcome(outcome: CardOutcome, lang: Lang = "en"): OutcomeView {
-  const t = cardText(lang);
+/** The conversation's texts in one language: the chat's, which the card follows. */
+export type ConversationText = { locale: Locale; messages: ConversationMessages };
+
+/**
+ * The card's final line. The status of an action decided elsewhere arrives as text from the
+ * server; anything but a known status is worded as unknown (never a lookup by arbitrary key).
+ */
+export function describeOutcome(
+  outcome: CardOutcome,
+  { locale, messages }: ConversationText,
+): OutcomeView {
+  const t = createTranslator({ locale, messages, namespace: "conversation.card.outcome" });
   switch (outcome.kind) {
     case "executed":
-      return outcome.note ?? { tone: "success", text: t.confirmed };
-    case "already_decided":
-      return {
-        tone: "neutral",
-        text: t.alreadyDecided(
-          (outcome.status && own(t.statusWords, outcome.status)) || t.unknownStatus,
-        ),
-      };
+      return outcome.note ?? { tone: "success", text: t("confirmed") };
+    case "already_decided": {
+      const known = ACTION_STATUSES.find((s) => s === outcome.status);
+      return { tone: "neutral", text: t("alreadyDecided", { status: known ?? "unknown" }) };
+    }
     case "cancelled":
-      return { tone: "neutral", text: t.cancelled };
+      return { tone: "neutral", text: t("cancelled") };
     case "expired":
-      return { tone: "warning", text: t.expired };
+      return { tone: "warning", text: t("expired") };
     case "stale":
-      return { tone: "warning", text: t.stale };
+      return { tone: "warning", text: t("stale") };
     case "superseded":
-      return { tone: "warning", text: t.superseded };
+      return { tone: "warning", text: t("superseded") };
     case "failed":
-      return { tone: "warning", text: t.failed };
+      return { tone: "warning", text: t("failed") };
     case "executing":
-      return { tone: "neutral", text: t.executing };
+      return { tone: "neutral", text: t("executing") };
     case "not_found":
-      return { tone: "warning", text: t.notFound };
+      return { tone: "warning", text: t("notFound") };
     case "unreadable":
-      return { tone: "warning", text: t.unreadable };
+      return { tone: "warning", text: t("unreadable") };
   }
 }

@@ -13,10 +13,3 @@ export function remainingMinutes(ms: number): number {
   const total = Math.max(0, Math.ceil(ms / 1000));
   return total < 60 ? 0 : Math.round(total / 60);
 }
-
-/** Coarse wording for screen readers, which should not hear every tick. */
-export function describeRemaining(ms: number): string {
-  const minutes = remainingMinutes(ms);
-  if (minutes === 0) return `less than a minute`;
-  return minutes === 1 ? "about 1 minute" : `about ${minutes} minutes`;
-}

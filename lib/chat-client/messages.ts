@@ -3,6 +3,7 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
+import { conversationLanguage, type Lang } from "@/lib/chat/language";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -82,6 +83,9 @@ export function toolNoteValues(note: ToolNote) {
 export function toolNote(part: Part): ToolNote | null {
   if (!isToolUIPart(part)) return null;
   const tool = getToolName(part);
+  // The note's text is an ICU select on the tool name, and ICU looks its options up on a plain
+  // object: a model-chosen name like "constructor" would reach Object.prototype. No note for those.
+  if (tool in Object.prototype) return null;
   const orderId = orderIdOf("input" in part ? part.input : undefined);
   switch (part.state) {
     case "output-available":
@@ -92,4 +96,15 @@ export function toolNote(part: Part): ToolNote | null {
     default:
       return { tool, orderId, failed: false, running: true };
   }
+}
+
+/** The language of the customer's latest message with letters in this chat; "en" when there is none. */
+export function chatLanguage(messages: Pick<UIMessage, "role" | "parts">[]): Lang {
+  return conversationLanguage(
+    messages
+      .filter((m) => m.role === "user")
+      .map((m) =>
+        m.parts.map((p) => (p.type === "text" ? (p as { text: string }).text : "")).join(" "),
+      ),
+  );
 }

@@ -1,18 +1,20 @@
 /**
  * Sentences the app (not the model) writes into the conversation that belong to no tool: the
- * tool-loop overrun and the model failure. A write tool's confirmation and outcome sentences are
- * its own (describe()). Both languages.
+ * tool-loop overrun and the model failure, from the catalogue (messages/<lang>.json, `turn`) in
+ * the conversation's language. A write tool's confirmation and outcome sentences are its own
+ * (describe()). use-intl's core, not next-intl's root entry: this runs under the react-server
+ * condition too (npm run eval), where that entry pulls in client hooks.
  */
+import { createTranslator } from "use-intl/core";
+import { messagesFor } from "@/lib/i18n/messages";
 import type { Lang } from "./language";
 
 export function overrunText(lang: Lang): string {
-  return lang === "ru"
-    ? "Не получилось довести запрос до конца. Пожалуйста, сформулируйте его иначе или попробуйте ещё раз."
-    : "I couldn't finish that request. Please rephrase it or try again.";
+  const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
+  return t("overrun");
 }
 
 export function modelErrorText(lang: Lang): string {
-  return lang === "ru"
-    ? "Ассистент сейчас недоступен. Ваше сообщение не сохранено, попробуйте ещё раз."
-    : "The assistant is unavailable right now. Your message was not saved; please try again.";
+  const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
+  return t("modelError");
 }

@@ -8,6 +8,7 @@ import type { DecisionAudit } from "@/lib/api/schemas";
 import { decisionAudit } from "@/lib/audit/decision";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { inSpanAsync } from "@/lib/telemetry/tracer";
 import type { WriteResult } from "@/lib/tools/types";
 import type { ActionOutcomeStatus, PendingActionPart } from "./parts";
 import { presentAction, storedChatLanguage } from "./present";
@@ -26,7 +27,20 @@ export async function confirm({ actionId, userId }: { actionId: string; userId: 
   }>
 > {
   try {
-    const out = await confirmAction({ actionId, userId });
+    // The confirm transaction, traced: the action's id and how it ended, nothing it carries.
+    const out = await inSpanAsync(
+      "action.confirm",
+      { "returns_desk.action.id": actionId },
+      async (span) => {
+        const done = await confirmAction({ actionId, userId });
+        span?.setAttributes({
+          "returns_desk.action.status": done.action.status,
+          "returns_desk.action.tool": done.action.tool,
+          "returns_desk.action.created_now": done.result.createdNow,
+        });
+        return done;
+      },
+    );
     await noteQuietly(
       async () =>
         await recordOutcome({

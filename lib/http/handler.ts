@@ -1,4 +1,5 @@
 import "server-only";
+import { inSpanAsync, routeName } from "@/lib/telemetry/tracer";
 import { currentRequestId, withRequestContext } from "../log";
 import { assertSameOrigin } from "./origin";
 import { errorResponse } from "./respond";
@@ -7,23 +8,31 @@ type Ctx<P> = { params: Promise<P> };
 
 /**
  * Wraps a route handler: origin check for state changes, and every thrown error mapped to the
- * JSON contract. Route files stay "parse -> auth -> call lib -> respond".
+ * JSON contract. Route files stay "parse -> auth -> call lib -> respond". With tracing on, the
+ * handler is one span (route template and status only).
  */
 export function handler<P = Record<string, never>>(
   fn: (req: Request, params: P) => Promise<Response>,
 ): (req: Request, ctx: Ctx<P>) => Promise<Response> {
   return (req, ctx) =>
     // Every log line of this request (and of a chat turn streaming after it) carries its id.
-    withRequestContext(async () => {
-      let res: Response;
-      try {
-        assertSameOrigin(req);
-        res = await fn(req, ctx ? await ctx.params : ({} as P));
-      } catch (err) {
-        res = errorResponse(err);
-      }
-      return withRequestId(res);
-    });
+    withRequestContext(() =>
+      inSpanAsync(
+        `handler ${routeName(req)}`,
+        { "http.request.method": req.method },
+        async (span) => {
+          let res: Response;
+          try {
+            assertSameOrigin(req);
+            res = await fn(req, ctx ? await ctx.params : ({} as P));
+          } catch (err) {
+            res = errorResponse(err);
+          }
+          span?.setAttribute("http.response.status_code", res.status);
+          return withRequestId(res);
+        },
+      ),
+    );
 }
 
 /** The request id goes back to the client, so a support ticket can name the log lines. */

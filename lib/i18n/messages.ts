@@ -25,9 +25,17 @@ export function conversationMessages(): Record<Locale, ConversationMessages> {
   };
 }
 
+/** The conversation's texts in one language, for code outside React (the terminal chat, tests). */
+export function conversationText(locale: Locale): {
+  locale: Locale;
+  messages: ConversationMessages;
+} {
+  return { locale, messages: { conversation: CATALOGUES[locale].conversation } };
+}
+
 /**
  * Server and browser must format dates in the same zone or hydration sees two texts. Order
  * dates are calendar days and audit times are compared with logs, so both are UTC; a component
- * that wants the reader's zone (components/chat/local-date.tsx) passes it after hydration.
+ * that wants the reader's zone (components/confirm-card/countdown.tsx) passes it after hydration.
  */
 export const TIME_ZONE = "UTC";

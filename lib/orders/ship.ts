@@ -7,6 +7,7 @@
 import "server-only";
 import { getOrderStatusById, shipOrderIfProcessing } from "@/db/queries/orders";
 import { writeTransaction } from "@/db/queries/tx";
+import type { ShipOrderResponse } from "@/lib/api/schemas";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 
@@ -21,7 +22,7 @@ export async function markOrderShipped({
   orderId: string;
   staffId: string;
   now?: Date;
-}): Promise<{ order: { id: string; status: "shipped"; version: number; shippedAt: string } }> {
+}): Promise<ShipOrderResponse> {
   const shipped = await writeTransaction(async () => {
     const current = await getOrderStatusById({ orderId });
     if (!current) return undefined;

@@ -1,8 +1,9 @@
 /**
- * A tool's catalogue text: messages/<lang>.json under tools.<tool name>, read with next-intl's
- * createTranslator (works on the server and in the browser, outside React). Client-safe.
+ * A tool's catalogue text: messages/<lang>.json under tools.<tool name>, read with use-intl's
+ * createTranslator (the core under next-intl: works on the server, in the browser and under the
+ * react-server condition that npm run eval runs with, where next-intl's root imports client hooks).
  */
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import type { Lang } from "@/lib/chat/language";
 import en from "@/messages/en.json";
 import ru from "@/messages/ru.json";

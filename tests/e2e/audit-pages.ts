@@ -70,6 +70,11 @@ export class ApiCustomer {
     expect(res.status()).toBe(200);
   }
 
+  async confirm(actionId: string) {
+    const res = await this.api.post(`/api/actions/${actionId}/confirm`);
+    expect(res.status()).toBe(200);
+  }
+
   get baseURL() {
     return this.origin;
   }

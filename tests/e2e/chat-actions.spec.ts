@@ -23,7 +23,7 @@ test("reload keeps the card; a double click confirms once; a second tab sees 'al
   await expect(chat.card).toBeVisible();
   await expect(chat.card).toHaveAttribute("data-state", "pending");
   await expect(chat.card).toBeFocused();
-  await expect(chat.composer).toBeDisabled();
+  await expect(chat.composer).toHaveAttribute("data-mode", "commands");
 
   const second = new ChatPage(await context.newPage());
   await second.open(id);
@@ -51,7 +51,7 @@ test("reload keeps the card; a double click confirms once; a second tab sees 'al
     "Already decided in another tab: confirmed.",
   );
   await expect(second.page.getByTestId("chat-log")).toBeVisible();
-  await expect(second.composer).toBeEnabled();
+  await expect(second.composer).toHaveAttribute("data-mode", "message");
 
   const orders = new OrdersPage(page);
   await orders.goto();
@@ -69,7 +69,7 @@ test("a card retired by a new chat says so when clicked, without an error page",
   await chat.ask(
     `Create a return request for order ${boris.order("4410")}. The item arrived damaged.`,
   );
-  await expect(chat.composer).toBeDisabled();
+  await expect(chat.composer).toHaveAttribute("data-mode", "commands");
 
   // Starting a new chat elsewhere supersedes the proposal waiting here.
   const elsewhere = new ChatPage(await context.newPage());
@@ -79,7 +79,7 @@ test("a card retired by a new chat says so when clicked, without an error page",
   await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
     "No longer valid: a newer request or a new chat replaced it. Nothing was created.",
   );
-  await expect(chat.composer).toBeEnabled();
+  await expect(chat.composer).toHaveAttribute("data-mode", "message");
   await page.reload();
   await expect(chat.card).toHaveAttribute("data-state", "superseded");
 });

@@ -32,13 +32,13 @@ test.describe("chat: cancel an order that has not shipped", () => {
     await expect(chat.card.getByTestId("confirm-refund")).toContainText("€45.00");
     await expect(chat.card.getByTestId("confirm-refund")).toContainText("to Visa •••• 4242");
     await expect(chat.card.getByTestId("confirm-warning")).toBeVisible();
-    await expect(chat.composer).toBeDisabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "commands");
 
     await chat.card.getByTestId("confirm-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
       /^Order 3004 cancelled\. €45\.00 will be refunded\. Cancellation ID: CN-\S+\.$/,
     );
-    await expect(chat.composer).toBeEnabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "message");
 
     // The next turn knows: asking again answers with the existing cancellation, no second card.
     const again = await chat.ask("cancel my order 3004");

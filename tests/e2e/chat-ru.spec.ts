@@ -38,7 +38,7 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     );
     await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
     await expect(chat.card.getByTestId("cancel-button")).toHaveText("Отменить");
-    await expect(chat.composer).toBeDisabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "commands");
     await expect(chat.disabledReason).toHaveText(
       "Подтвердите или отмените заявку выше, прежде чем писать новое сообщение.",
     );
@@ -47,7 +47,7 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
       "Отменено. Ничего не создано.",
     );
-    await expect(chat.composer).toBeEnabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "message");
     await page.reload();
     await expect(chat.lastAssistant).toContainText(
       `Вы отменили заявку на возврат по заказу ${o4410}. Ничего не создано.`,

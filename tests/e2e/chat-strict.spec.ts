@@ -19,7 +19,7 @@ test("an expired card says so and gives the composer back; the server agrees", a
   await chat.ask(
     `Create a return request for order ${anna.order("7718")}. The item arrived damaged.`,
   );
-  await expect(chat.composer).toBeDisabled();
+  await expect(chat.composer).toHaveAttribute("data-mode", "commands");
   await expect(chat.card.getByTestId("confirm-countdown")).toBeVisible();
 
   // The countdown reaches zero by itself: no clicks, no clock tricks.
@@ -28,7 +28,7 @@ test("an expired card says so and gives the composer back; the server agrees", a
   });
   await expect(chat.card.getByTestId("confirm-button")).toHaveCount(0);
   await expect(chat.disabledReason).toHaveCount(0);
-  await expect(chat.composer).toBeEnabled();
+  await expect(chat.composer).toHaveAttribute("data-mode", "message");
 
   // The server applies expiry lazily and accepts the next message.
   const answer = await chat.ask(`Where is order ${anna.order("8041")}?`);

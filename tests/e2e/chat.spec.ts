@@ -57,13 +57,13 @@ test.describe("chat: the eight scenarios (English)", () => {
     await expect(card).toContainText("Arrived damaged");
     await expect(card.getByTestId("confirm-refund")).toContainText("to Visa");
     await expect(card.getByTestId("confirm-countdown")).toContainText(/Expires in \d+:\d\d/);
-    await expect(chat.composer).toBeDisabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "commands");
     await expect(chat.disabledReason).toHaveText(/Confirm or cancel the request above/);
 
     await card.getByTestId("cancel-button").click();
     await expect(card.getByTestId("confirm-outcome")).toHaveText("Cancelled. Nothing was created.");
     await expect(card.getByTestId("confirm-button")).toHaveCount(0);
-    await expect(chat.composer).toBeEnabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "message");
 
     // "Confirm afterwards -> nothing to confirm": the server refuses it as already decided.
     const actionId = await card.getAttribute("data-action-id");
@@ -101,7 +101,7 @@ test.describe("chat: the eight scenarios (English)", () => {
 
     await chat.ask(returnFor7718);
     await expect(chat.card).toBeVisible();
-    await expect(chat.composer).toBeDisabled();
+    await expect(chat.composer).toHaveAttribute("data-mode", "commands");
     const before = await (await page.request.get(`/api/chats/${id}`)).json();
 
     // The stale tab tries anyway: the server refuses, the tab says why and shows the card.
@@ -110,7 +110,7 @@ test.describe("chat: the eight scenarios (English)", () => {
     await expect(other.error).toHaveAttribute("data-kind", "action_pending");
     await expect(other.error).toContainText("A request is waiting for your decision");
     await expect(other.card).toBeVisible();
-    await expect(other.composer).toBeDisabled();
+    await expect(other.composer).toHaveAttribute("data-mode", "commands");
     await expect(other.composer).toHaveValue(question);
     await expect(other.userMessages.filter({ hasText: question })).toHaveCount(0);
 
@@ -125,7 +125,7 @@ test.describe("chat: the eight scenarios (English)", () => {
       "Cancelled. Nothing was created.",
     );
     await expect(other.error).toHaveCount(0);
-    await expect(other.composer).toBeEnabled();
+    await expect(other.composer).toHaveAttribute("data-mode", "message");
     await chat.card.getByTestId("cancel-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
       "Already decided in another tab: cancelled.",

@@ -46,9 +46,10 @@ const NAMES: Record<DemoCustomer, string> = { anna: "Anna Petrova", boris: "Bori
 export async function newCustomer(baseURL: string, like: DemoCustomer): Promise<Customer> {
   // The worker's one connection follows the server it seeds for (db/index.ts reopens when the
   // configured database changes).
-  const file = databaseOf(baseURL);
-  if (process.env.DATABASE_PATH !== file) {
-    process.env.DATABASE_PATH = file;
+  const target = databaseOf(baseURL);
+  const key = /^postgres(ql)?:\/\//.test(target) ? "DATABASE_URL" : "DATABASE_PATH";
+  if (process.env[key] !== target) {
+    process.env[key] = target;
     resetEnv();
   }
   const email = `${like}-${randomUUID().slice(0, 8)}@e2e.example.com`;

@@ -5,14 +5,17 @@ import { expect, type Page } from "@playwright/test";
  * visible text, in screen-reader-only text, and in the labels a screen reader speaks (aria-label,
  * placeholder, title, alt, the document title). Text inside an element whose `lang` differs from
  * the page's (the language switch offers "English" under its own name) is meant to be foreign
- * and is skipped. Words in `allowed` (order data, names, brands) pass.
+ * and is skipped, as is data marked translate="no" (ids, tool names). Words in `allowed` (order data, names, brands) pass.
  */
 export async function latinWords(page: Page, allowed: Iterable<string>): Promise<string[]> {
   const allow = new Set([...allowed].map((w) => w.toLowerCase()));
   const texts = await page.evaluate(() => {
     const pageLang = document.documentElement.lang;
+    // Another language on purpose (the switch's "English"), or data marked not to translate
+    // (ids, tool names, e-mail addresses: translate="no").
     const foreign = (el: Element | null) =>
-      !!el?.closest("[lang]") && el.closest("[lang]")?.getAttribute("lang") !== pageLang;
+      !!el?.closest('[translate="no"]') ||
+      (!!el?.closest("[lang]") && el.closest("[lang]")?.getAttribute("lang") !== pageLang);
     const hidden = (el: Element) =>
       // sr-only text is clipped but rendered, so checkVisibility keeps it; display:none and
       // hidden panels (visibility) are not shown to anyone.

@@ -1,12 +1,28 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { ApiCustomer } from "./audit-pages";
+import { expect, newCustomer, test } from "./fixtures";
 import { SignInPage } from "./pages";
 
 /**
- * The staff metrics page after the traffic of the specs before it (audit, chat, chat-actions...,
- * which run first against the same server: files run in name order, one worker). Every number
- * here was made by the app's own writers during those specs; nothing is inserted by the test.
+ * The staff metrics page after real traffic: whatever the other specs sent to the same server,
+ * plus this file's own customer (so the spec also passes alone or first): a status question and
+ * a return confirmed through the chat API. Every number is made by the app's own writers; nothing
+ * is inserted by the test.
  */
+test.beforeAll(async ({ baseURL }) => {
+  const anna = await newCustomer(baseURL!, "anna");
+  const api = await ApiCustomer.signIn(baseURL!, anna.email);
+  const chatId = await api.newChat();
+  expect(await api.say(chatId, `Where is order ${anna.order("8041")}?`)).toBeNull();
+  const proposed = await api.say(
+    chatId,
+    `Create a return request for order ${anna.order("7718")}. The item arrived damaged.`,
+  );
+  expect(proposed).not.toBeNull();
+  await api.confirm(proposed!);
+  await api.api.dispose();
+});
+
 test("staff see real numbers for today's traffic, with a chart and no serious a11y issues", async ({
   page,
 }) => {
@@ -32,7 +48,7 @@ test("staff see real numbers for today's traffic, with a chart and no serious a1
   const confirmed = page.getByTestId("metrics-decisions").getByRole("row", { name: /Confirmed/ });
   await expect(confirmed.getByRole("cell").nth(1)).toHaveText(positive);
   await expect(page.getByTestId("metrics-models")).toContainText(
-    "returns-desk-offline-1 support-v1",
+    "returns-desk-offline-1 support-v2",
   );
   // The chart is drawn (recharts, client side) and the same numbers are in the day table.
   await expect(page.locator(".recharts-surface").first()).toBeVisible();

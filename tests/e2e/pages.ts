@@ -61,6 +61,13 @@ export class ChatPage {
   get disabledReason() {
     return this.page.getByTestId("composer-disabled-reason");
   }
+  /** What a typed command did (a live region). */
+  get feedback() {
+    return this.page.getByTestId("composer-feedback");
+  }
+  get hint() {
+    return this.page.getByTestId("composer-hint");
+  }
   get toolActivity() {
     return this.page.getByTestId("tool-activity");
   }

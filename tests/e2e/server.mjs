@@ -32,3 +32,46 @@ export const SERVERS = {
 export function databasePath(dataDir, server) {
   return path.join(dataDir, SERVERS[server].folder, "app.db");
 }
+
+/**
+ * E2E_DATABASE_URL (a PostgreSQL server where this user may CREATE DATABASE) runs the e2e servers
+ * on PostgreSQL instead of SQLite files: one database per server, named after this run's data
+ * folder, created here before the servers start and dropped by tests/e2e/teardown.mjs.
+ */
+export function databaseUrl(dataDir, server) {
+  const base = process.env.E2E_DATABASE_URL;
+  if (!base) return null;
+  const run = path
+    .basename(dataDir)
+    .replace(/[^a-zA-Z0-9]/g, "_")
+    .toLowerCase();
+  const url = new URL(base);
+  url.pathname = `/rd_${run}_${server.replace(/-/g, "_")}`;
+  return url.toString();
+}
+
+/** The database variables of one e2e server (SQLite file, or PostgreSQL URL plus the secret). */
+export function databaseEnv(dataDir, server) {
+  const url = databaseUrl(dataDir, server);
+  return url
+    ? { DATABASE_URL: url, BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456" }
+    : { DATABASE_PATH: databasePath(dataDir, server) };
+}
+
+/** Creates (create = true) or drops every e2e server's PostgreSQL database; synchronous. */
+export function postgresDatabases(dataDir, create) {
+  if (!process.env.E2E_DATABASE_URL) return;
+  const names = Object.keys(SERVERS).map((s) => new URL(databaseUrl(dataDir, s)).pathname.slice(1));
+  const sql = names.map((n) =>
+    create ? `CREATE DATABASE "${n}"` : `DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`,
+  );
+  execFileSync(
+    process.execPath,
+    [
+      "-e",
+      `const pg=require("pg");(async()=>{const c=new pg.Client({connectionString:process.env.E2E_DATABASE_URL});await c.connect();for(const q of JSON.parse(process.argv[1]))await c.query(q);await c.end()})().catch(e=>{console.error(e.message);process.exit(1)})`,
+      JSON.stringify(sql),
+    ],
+    { stdio: "inherit" },
+  );
+}

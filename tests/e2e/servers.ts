@@ -3,7 +3,7 @@
  * The config picks their ports once and leaves them in the environment the workers inherit.
  */
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
-import { databasePath, SERVERS } from "./server.mjs";
+import { databasePath, databaseUrl, SERVERS } from "./server.mjs";
 
 type ServerName = "main" | "strict" | "no-model";
 
@@ -19,14 +19,17 @@ export const strictServerURL = url("E2E_PORT_STRICT");
 /** MODEL_PROVIDER=openai with a base URL nobody listens on: every turn fails at the provider. */
 export const noModelServerURL = url("E2E_PORT_NO_MODEL");
 
-/** The SQLite file of the server at `baseURL` (where tests/e2e/fixtures.ts seeds test data). */
+/**
+ * The SQLite file, or with E2E_DATABASE_URL the PostgreSQL URL, of the server at `baseURL`
+ * (where tests/e2e/fixtures.ts seeds test data).
+ */
 export function databaseOf(baseURL: string): string {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
   const servers = SERVERS as Record<ServerName, { portVar: string }>;
   for (const name of Object.keys(servers) as ServerName[]) {
     if (url(servers[name].portVar) === new URL(baseURL).origin)
-      return databasePath(dataDir, name) as string;
+      return (databaseUrl(dataDir, name) ?? databasePath(dataDir, name)) as string;
   }
   throw new Error(`no e2e server at ${baseURL}`);
 }

@@ -147,7 +147,7 @@ function toolName(sf: ts.SourceFile): string | null {
   return found;
 }
 
-export function scanKeyUses(root: string, dirs = ["app", "components", "lib"]) {
+export function scanKeyUses(root: string, dirs = ["app", "components", "lib", "cli", "scripts"]) {
   const uses: KeyUse[] = [];
   const problems: Problem[] = [];
   for (const file of sourceFiles(root, dirs)) {

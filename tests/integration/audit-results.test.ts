@@ -61,6 +61,15 @@ describe("audit events say what they did", () => {
     expect(repeat[0]!.result).toMatchObject({ written: false, existing: { createdNow: false } });
     expect(nothingWritten(repeat[0]!)).toBe(true);
     expect(nothingWritten(executed[0]!)).toBe(false);
+    expect(executed[0]!.result).toMatchObject({ createdNow: true });
+  });
+
+  it("marks a confirmed action whose effect already existed as nothing written", () => {
+    // confirm.ts asks the tool's business key inside the transaction; when another action got
+    // there first, the action is `executed` with that effect and createdNow: false.
+    const found = { ...events.find((e) => e.status === "success" && e.actionId !== null)! };
+    found.result = { ...(found.result as object), createdNow: false };
+    expect(nothingWritten(found)).toBe(true);
   });
 
   it("codes confirmation_required and cancelled events as the source course does", () => {

@@ -43,11 +43,11 @@ describe("sign-in throttling", () => {
       },
     });
   });
-  afterEach(() => {
+  afterEach(async () => {
     g[MARK] = "x-returns-desk-peer";
     delete process.env.TRUST_PROXY;
     resetEnv();
-    resetAccountThrottle();
+    await resetAccountThrottle();
   });
   afterAll(() => {
     delete g[MARK];

@@ -136,7 +136,7 @@ describe("chat and action API", () => {
   it("rate-limits a user's messages with 429 and Retry-After", async () => {
     process.env.CHAT_RATE_LIMIT_PER_MINUTE = "3";
     resetEnv();
-    resetRateLimits();
+    await resetRateLimits();
     try {
       const chat = await boris.newChat();
       for (let i = 0; i < 3; i++) expect((await boris.say(chat, "Hello!")).status).toBe(200);
@@ -149,7 +149,7 @@ describe("chat and action API", () => {
     } finally {
       delete process.env.CHAT_RATE_LIMIT_PER_MINUTE;
       resetEnv();
-      resetRateLimits();
+      await resetRateLimits();
     }
   });
 
@@ -202,13 +202,13 @@ describe("chat and action API", () => {
   });
 
   it("folds a long chat into a deterministic summary with the offline model", async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const chat = await boris.newChat();
     for (let i = 0; i < 13; i++) await boris.say(chat, i % 2 ? "Where is order 2255?" : "Hello!");
     const row = await getDb().select().from(chats).where(eq(chats.id, chat)).then(one);
     expect(row.summarizedThrough).toBe(18);
     expect(row.summary).toContain("2255");
-    resetRateLimits();
+    await resetRateLimits();
     const next = await boris.say(chat, "And where is it now?");
     expect(next.errors).toEqual([]);
     expect(await messageCount(chat)).toBe(28);

@@ -41,7 +41,7 @@ describe("model calls with the offline model", () => {
       kind: "turn",
       provider: "offline",
       model: "returns-desk-offline-1",
-      promptVersion: "support-v1",
+      promptVersion: "support-v2",
       messageId: assistant!.id,
       finishReason: "stop",
       steps: 2,
@@ -82,7 +82,7 @@ describe("model calls with the offline model", () => {
     expect(after.toolMix.map((t) => t.tool)).toContain("create_return_request");
     expect(after.series.at(-1)!.turns).toBe(after.turns);
     expect(after.models).toEqual([
-      { model: "offline/returns-desk-offline-1 support-v1", turns: after.turns },
+      { model: "offline/returns-desk-offline-1 support-v2", turns: after.turns },
     ]);
   });
 

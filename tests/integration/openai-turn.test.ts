@@ -33,9 +33,9 @@ describe("chat turn with an OpenAI-compatible provider", () => {
       delete process.env[k];
     resetEnv();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     server.requests.length = 0;
-    resetRateLimits();
+    await resetRateLimits();
   });
 
   async function turn(text: string, ...scripts: Script[]) {

@@ -35,9 +35,9 @@ describe("tools named like Object.prototype members", () => {
       delete process.env[k];
     resetEnv();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     server.requests.length = 0;
-    resetRateLimits();
+    await resetRateLimits();
   });
 
   it.each(PROTOTYPE_TOOL_NAMES)("%s is rejected and audited as an unknown tool", async (name) => {

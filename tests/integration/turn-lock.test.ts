@@ -49,7 +49,7 @@ describe("the turn lease has an owner and a turn has a deadline", () => {
   let annaId: string;
   beforeAll(async () => {
     server = await startOpenAIServer();
-    const { db } = await useTestDatabase({ env: { ...ENV, OPENAI_BASE_URL: server.baseURL } });
+    await useTestDatabase({ env: { ...ENV, OPENAI_BASE_URL: server.baseURL } });
     anna = await Customer.signIn("anna@example.com");
     annaId = await userIdOf("anna@example.com");
   });
@@ -58,9 +58,9 @@ describe("the turn lease has an owner and a turn has a deadline", () => {
     for (const k of [...Object.keys(ENV), "OPENAI_BASE_URL"]) delete process.env[k];
     resetEnv();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     server.requests.length = 0;
-    resetRateLimits();
+    await resetRateLimits();
   });
 
   it("releases and renews only the holder's own lease", async () => {

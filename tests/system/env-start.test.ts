@@ -45,7 +45,7 @@ async function start(env: Record<string, string>): Promise<Outcome> {
     let started = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (!started && /Ready in/.test(output)) {
+      if (!started && /Returns Desk ready on/.test(output)) {
         started = true;
         process.kill(-child.pid!, "SIGTERM");
       }
@@ -72,6 +72,17 @@ describe("configuration is checked at start", () => {
     expect(r.started, r.output).toBe(false);
     expect(r.code).not.toBe(0);
     expect(r.output).toMatch(/OPENAI_API_KEY: is required when MODEL_PROVIDER=openai/);
+  });
+
+  it("DATABASE_URL without BETTER_AUTH_SECRET stops the start and names the secret", async () => {
+    // Never reaches the database: the configuration is refused first.
+    const r = await start({
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+      BETTER_AUTH_SECRET: "",
+    });
+    expect(r.started, r.output).toBe(false);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(/BETTER_AUTH_SECRET: is required when DATABASE_URL is set/);
   });
 
   it("a valid configuration starts (the test above is not vacuous)", async () => {

@@ -11,6 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvalReport } from "@/eval/core";
 import { runEval } from "@/eval/core";
+import { ACTIVE_PROMPT_VERSION, SUMMARY_PROMPT } from "@/lib/ai/prompts";
+import { TRIAGE_PROMPT_VERSION } from "@/lib/ai/triage-prompt";
 import { resetEnv } from "@/lib/env";
 import { offlineResponder } from "../helpers/offline-openai";
 import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
@@ -53,9 +55,9 @@ describe("npm run eval", () => {
     const report = JSON.parse(fs.readFileSync(json, "utf8")) as EvalReport;
     expect(report.model).toEqual({ provider: "offline", id: "returns-desk-offline-1" });
     expect(report.promptVersions).toEqual({
-      support: "support-v1",
-      summary: "summary-v1",
-      triage: "triage-2026-03-01",
+      support: ACTIVE_PROMPT_VERSION,
+      summary: SUMMARY_PROMPT.version,
+      triage: TRIAGE_PROMPT_VERSION,
     });
     expectAllRight(report);
     expect(run.stdout).toContain("### offline / returns-desk-offline-1");

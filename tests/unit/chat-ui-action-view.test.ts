@@ -5,15 +5,18 @@ import {
   outcomeFromStatus,
 } from "@/lib/chat-client/action-view";
 import { decisionFromError } from "@/lib/chat-client/api";
-import { describeRemaining, formatRemaining } from "@/lib/chat-client/countdown";
+import { formatRemaining, remainingMinutes } from "@/lib/chat-client/countdown";
+import { conversationText } from "@/lib/i18n/messages";
+
+const en = conversationText("en");
 
 describe("the card's outcome after a decision or a reload", () => {
   it("shows the tool's own note on an executed action, a neutral word when it has none", () => {
     const note = { tone: "neutral" as const, text: "It already existed." };
     const executed = outcomeFromDecision({ kind: "executed", note });
-    expect(executed && describeOutcome(executed)).toEqual(note);
+    expect(executed && describeOutcome(executed, en)).toEqual(note);
     const bare = outcomeFromDecision({ kind: "executed", note: null });
-    expect(bare && describeOutcome(bare)).toEqual({ tone: "success", text: "Confirmed." });
+    expect(bare && describeOutcome(bare, en)).toEqual({ tone: "success", text: "Confirmed." });
   });
 
   it("maps the action API's refusals to final outcomes, and keeps retryable ones open", () => {
@@ -34,17 +37,17 @@ describe("the card's outcome after a decision or a reload", () => {
   });
 
   it("words every outcome, including one decided in another tab", () => {
-    expect(describeOutcome({ kind: "already_decided", status: "executed" }).text).toBe(
+    expect(describeOutcome({ kind: "already_decided", status: "executed" }, en).text).toBe(
       "Already decided in another tab: confirmed.",
     );
-    expect(describeOutcome({ kind: "already_decided", status: "cancelled" }).text).toBe(
+    expect(describeOutcome({ kind: "already_decided", status: "cancelled" }, en).text).toBe(
       "Already decided in another tab: cancelled.",
     );
-    expect(describeOutcome({ kind: "cancelled" }).text).toBe("Cancelled. Nothing was created.");
-    expect(describeOutcome({ kind: "expired" }).text).toMatch(/^This offer expired/);
-    expect(describeOutcome({ kind: "stale" }).text).toMatch(/^No longer valid/);
-    expect(describeOutcome({ kind: "superseded" }).text).toMatch(/^No longer valid/);
-    expect(describeOutcome({ kind: "failed" }).text).toMatch(/nothing was created/);
+    expect(describeOutcome({ kind: "cancelled" }, en).text).toBe("Cancelled. Nothing was created.");
+    expect(describeOutcome({ kind: "expired" }, en).text).toMatch(/^This offer expired/);
+    expect(describeOutcome({ kind: "stale" }, en).text).toMatch(/^No longer valid/);
+    expect(describeOutcome({ kind: "superseded" }, en).text).toMatch(/^No longer valid/);
+    expect(describeOutcome({ kind: "failed" }, en).text).toMatch(/nothing was created/);
   });
 
   it("rebuilds the outcome from the stored status after a reload", () => {
@@ -61,7 +64,7 @@ describe("countdown", () => {
     expect(formatRemaining(61_000)).toBe("1:01");
     expect(formatRemaining(3_723_000)).toBe("1:02:03");
     expect(formatRemaining(-5)).toBe("0:00");
-    expect(describeRemaining(30_000)).toBe("less than a minute");
-    expect(describeRemaining(14 * 60_000)).toBe("about 14 minutes");
+    expect(remainingMinutes(30_000)).toBe(0);
+    expect(remainingMinutes(14 * 60_000)).toBe(14);
   });
 });

@@ -1,6 +1,8 @@
+import { createTranslator } from "use-intl/core";
 import { describe, expect, it } from "vitest";
 import { describeOutcome } from "@/lib/chat-client/action-view";
-import { cardText, chatLanguage, en, ru } from "@/lib/chat-client/card-text";
+import { chatLanguage } from "@/lib/chat-client/messages";
+import { conversationText } from "@/lib/i18n/messages";
 
 const user = (text: string) => ({
   role: "user" as const,
@@ -25,22 +27,35 @@ describe("chat chrome language: the customer's latest message", () => {
       chatLanguage([user("Where is order 8041?"), assistant("Hi"), user("Верните 4410")]),
     ).toBe("ru");
   });
-
-  it("picks the table per language, English by default", () => {
-    expect(cardText()).toBe(en);
-    expect(cardText("ru")).toBe(ru);
-    expect(ru.confirm).toBe("Подтвердить");
-    expect(ru.cancel).toBe("Отменить");
-  });
 });
 
-describe("confirm card wording in Russian", () => {
-  it("words the generic outcomes in Russian", () => {
-    expect(describeOutcome({ kind: "executed", note: null }, "ru").text).toBe("Подтверждено.");
-    expect(describeOutcome({ kind: "cancelled" }, "ru").text).toBe("Отменено. Ничего не создано.");
+describe("confirm card wording from the catalogue of the chat's language", () => {
+  it("words the generic outcomes in Russian and in English", () => {
+    const ru = conversationText("ru");
+    expect(describeOutcome({ kind: "executed", note: null }, ru).text).toBe("Подтверждено.");
+    expect(describeOutcome({ kind: "cancelled" }, ru).text).toBe("Отменено. Ничего не создано.");
+    expect(describeOutcome({ kind: "already_decided", status: "executed" }, ru).text).toBe(
+      "Уже решено в другой вкладке: подтверждена.",
+    );
+    expect(describeOutcome({ kind: "cancelled" }, conversationText("en")).text).toBe(
+      "Cancelled. Nothing was created.",
+    );
   });
 
-  it("keeps English unchanged when no language is given", () => {
-    expect(describeOutcome({ kind: "cancelled" }).text).toBe("Cancelled. Nothing was created.");
+  it("says how long is left with each language's plural", () => {
+    const left = (locale: "en" | "ru", minutes: number) =>
+      createTranslator({
+        locale,
+        messages: conversationText(locale).messages,
+        namespace: "conversation.card",
+      })("expiresAt", { at: "—", minutes });
+    expect(left("en", 0)).toBe("This offer expires at —, in less than a minute.");
+    expect(left("en", 1)).toBe("This offer expires at —, in about 1 minute.");
+    expect(left("en", 14)).toBe("This offer expires at —, in about 14 minutes.");
+    expect(left("ru", 0)).toBe("Предложение действует до —, осталось меньше минуты.");
+    expect(left("ru", 1)).toBe("Предложение действует до —, осталось около 1 минуты.");
+    expect(left("ru", 3)).toBe("Предложение действует до —, осталось около 3 минут.");
+    expect(left("ru", 14)).toBe("Предложение действует до —, осталось около 14 минут.");
+    expect(left("ru", 21)).toBe("Предложение действует до —, осталось около 21 минуты.");
   });
 });

@@ -3,6 +3,7 @@ import { type ComponentProps, createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "@/components/chat/markdown";
+import { splitIssuedIds } from "@/lib/chat-client/issued-ids";
 import en from "@/messages/en.json";
 
 const html = (text: string) =>
@@ -42,5 +43,25 @@ describe("assistant text is rendered as safe markdown", () => {
     expect(outside).toContain("[image: tracker]");
     expect(html("![proto](//evil.example/p.png)")).not.toContain("<img");
     expect(html("![logo](/logo.png)")).toContain('<img src="/logo.png" alt="logo"');
+  });
+});
+
+describe("ids the app issued are data, not words", () => {
+  it("marks RR-/CN- ids translate=no in text, not in code", () => {
+    const out = html("Return request RR-7K2M9QXA for order 4410; see `RR-7K2M9QXA`. ARR-7K2M9QXAB");
+    expect(out).toContain('Return request <span translate="no">RR-7K2M9QXA</span> for order');
+    expect(out).toContain("<code>RR-7K2M9QXA</code>");
+    expect(out).toContain("ARR-7K2M9QXAB");
+    expect(out.match(/translate="no"/g)).toHaveLength(1);
+  });
+
+  it("splits plain text around every id", () => {
+    expect(splitIssuedIds("Request ID: RR-23456789. Cancellation CN-ABCDEFGH")).toEqual([
+      { text: "Request ID: ", id: false },
+      { text: "RR-23456789", id: true },
+      { text: ". Cancellation ", id: false },
+      { text: "CN-ABCDEFGH", id: true },
+    ]);
+    expect(splitIssuedIds("no ids here")).toEqual([{ text: "no ids here", id: false }]);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { rowToUIMessage } from "@/lib/chat/persist";
 import { describeOutcome } from "@/lib/chat-client/action-view";
 import { toolNote } from "@/lib/chat-client/messages";
+import { conversationText } from "@/lib/i18n/messages";
 import { own } from "@/lib/own";
 import { PROTOTYPE_TOOL_NAMES } from "../system/hostile/cases-model";
 
@@ -31,7 +32,10 @@ describe.each(PROTOTYPE_TOOL_NAMES)("the key %s", (key) => {
     // only text-keyed table left on the card is the status word of an already decided action.
     // A status is typed, but it arrives from the server as text: the cast is the attack.
     const decided = (status: string) =>
-      describeOutcome({ kind: "already_decided", status: status as "pending" }).text;
+      describeOutcome(
+        { kind: "already_decided", status: status as "pending" },
+        conversationText("en"),
+      ).text;
     expect(decided(key)).toBe(decided("some_unknown_status"));
   });
 

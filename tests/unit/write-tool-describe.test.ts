@@ -62,11 +62,11 @@ describe("the return's card", () => {
       "If you confirm, we will create a return request for order 7718 and refund €258.90 to Visa •••• 4242. Nothing happens until you confirm.",
     );
     expect(d.rows).toEqual([
-      { key: "order", label: "Order", value: "7718 · delivered 1 May 2026" },
+      { key: "order", label: "Order", value: "7718 · delivered May 1, 2026" },
       { key: "items", label: "Items", value: ["1 × Barista Pro coffee machine (€258.90 each)"] },
       { key: "reason", label: "Reason", value: "Arrived damaged" },
       { key: "comment", label: "Comment", value: "None" },
-      { key: "window", label: "Return window", value: "until 31 May 2026" },
+      { key: "window", label: "Return window", value: "until May 31, 2026" },
     ]);
     expect(d.amount).toEqual({
       key: "refund",

@@ -158,7 +158,8 @@ CREATE TABLE "rate_limit" (
 --> statement-breakpoint
 CREATE TABLE "rate_windows" (
 	"key" text PRIMARY KEY NOT NULL,
-	"hits" json NOT NULL
+	"hits" json NOT NULL,
+	"until" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "return_requests" (

@@ -8,5 +8,6 @@ CREATE TABLE `rate_limit` (
 CREATE UNIQUE INDEX `rate_limit_key_unique` ON `rate_limit` (`key`);--> statement-breakpoint
 CREATE TABLE `rate_windows` (
 	`key` text PRIMARY KEY NOT NULL,
-	`hits` text NOT NULL
+	`hits` text NOT NULL,
+	`until` integer NOT NULL
 );

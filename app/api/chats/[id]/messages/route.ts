@@ -20,7 +20,7 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   const body = await readJson(req, sendMessageBody);
   const chat = await requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
-  rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
+  await rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
   const lease = await beginTurn({ chatId: chat.id, userId: user.id });
   try {
     // From here the turn owns the lease and releases it when its stream is done.

@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
   // A model call costs money and time; a stuck button or script should not run up a bill.
-  rateLimit(`triage:${staff.id}`, 30);
+  await rateLimit(`triage:${staff.id}`, 30);
   const triage = await triageChat({ chatId: id, staffId: staff.id });
   if (!triage) throw new AppError("not_found", "No such chat.");
   return json({ triage }, { headers: { "Cache-Control": "no-store" } });
