@@ -66,17 +66,23 @@ const dbFile = path.join(dir, "app.db");
 const pgDb = dbKind === "postgres" ? await createPgDatabase(pgServer, "rd_bench") : undefined;
 const target = pgDb?.url ?? dbFile;
 t = performance.now();
-await seedStore(target, STORE);
 const wanted = WARMUP + flows + serial;
 let people: { email: string; orderId: string }[];
-if (pgDb) people = await returnableOrdersPg(pgDb.url, wanted);
-else {
-  const ro = new Database(dbFile, { readonly: true });
-  people = returnableOrders(ro, wanted);
-  ro.close();
+try {
+  await seedStore(target, STORE);
+  if (pgDb) people = await returnableOrdersPg(pgDb.url, wanted);
+  else {
+    const ro = new Database(dbFile, { readonly: true });
+    people = returnableOrders(ro, wanted);
+    ro.close();
+  }
+  if (people.length < wanted)
+    throw new Error(`only ${people.length} customers with a returnable order; lower --flows`);
+} catch (err) {
+  // A failed start must not leave its database on the server.
+  await pgDb?.drop();
+  throw err;
 }
-if (people.length < wanted)
-  throw new Error(`only ${people.length} customers with a returnable order; lower --flows`);
 log(
   `store seeded in ${((performance.now() - t) / 1000).toFixed(1)} s: ${pgDb ? "PostgreSQL" : dbFile}`,
 );
