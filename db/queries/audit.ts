@@ -6,9 +6,10 @@
  * range read in order: no sort, no scan. The EXPLAIN QUERY PLAN test holds every shape to that.
  */
 import "server-only";
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, lt, type SQL, sql } from "drizzle-orm";
 import { dialect, first, getDb } from "../index";
-import { AUDIT_STATUSES, type AuditStatus, auditEvents, user } from "../schema";
+import { AUDIT_STATUSES, type AuditStatus, auditEvents, metricsDaily, user } from "../schema";
+import { DAY_MS } from "./metrics";
 import { readTransaction } from "./tx";
 
 export type AuditRow = typeof auditEvents.$inferSelect;
@@ -147,8 +148,9 @@ export async function listAuditEventsForAction({
 export type StatusCounts = Record<AuditStatus, number>;
 
 /**
- * Counts by status for [from, to): one range count per status on (status, at), which reads
- * index entries only. Run in one read transaction so the numbers are one consistent snapshot.
+ * Counts by status for [from, to), exact at any instant: whole days from the daily counters,
+ * the partial days at the edges by one range count per status on (status, at), which reads index
+ * entries only. One read transaction, so the numbers are one consistent snapshot.
  */
 export async function countAuditEventsByStatus({
   from,
@@ -157,17 +159,43 @@ export async function countAuditEventsByStatus({
   from: Date;
   to: Date;
 }): Promise<StatusCounts> {
+  // The whole UTC days inside [from, to) come from the counters the audit writer keeps in the
+  // event's own transaction (metrics_daily, `audit.<status>` by tool): their cost follows the
+  // number of days, not of events. Only the partial days at the two edges are counted from the
+  // (status, at) index, at most a day of events each.
+  const firstWhole = Math.ceil(from.getTime() / DAY_MS);
+  const endWhole = Math.floor(to.getTime() / DAY_MS);
+  const edges: [Date, Date][] =
+    firstWhole < endWhole
+      ? [
+          [from, new Date(firstWhole * DAY_MS)],
+          [new Date(endWhole * DAY_MS), to],
+        ]
+      : [[from, to]];
   return readTransaction(async () => {
-    const counts = {} as StatusCounts;
-    for (const status of AUDIT_STATUSES) {
-      const row = await getDb()
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(auditEvents)
-        .where(
-          and(eq(auditEvents.status, status), gte(auditEvents.at, from), lt(auditEvents.at, to)),
-        )
-        .then(first);
-      counts[status] = row?.n ?? 0;
+    const counts = Object.fromEntries(AUDIT_STATUSES.map((s) => [s, 0])) as StatusCounts;
+    if (firstWhole < endWhole) {
+      const d = metricsDaily;
+      const days = await getDb()
+        .select({ name: d.name, n: sql<number>`sum(${d.n})`.mapWith(Number) })
+        .from(d)
+        .where(and(gte(d.day, firstWhole), lt(d.day, endWhole), like(d.name, "audit.%")))
+        .groupBy(d.name);
+      for (const { name, n } of days) {
+        const status = name.slice("audit.".length);
+        if (Object.hasOwn(counts, status)) counts[status as AuditStatus] += n;
+      }
+    }
+    for (const [a, b] of edges) {
+      if (a.getTime() >= b.getTime()) continue;
+      for (const status of AUDIT_STATUSES) {
+        const row = await getDb()
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(auditEvents)
+          .where(and(eq(auditEvents.status, status), gte(auditEvents.at, a), lt(auditEvents.at, b)))
+          .then(first);
+        counts[status] += row?.n ?? 0;
+      }
     }
     return counts;
   });

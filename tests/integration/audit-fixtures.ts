@@ -5,6 +5,7 @@
  * queries are exact rather than relying on insertion order.
  */
 import { getDb, one } from "@/db";
+import { rebuildAuditDaily } from "@/db/queries/metrics";
 import { writeTransaction } from "@/db/queries/tx";
 import { AUDIT_STATUSES, type AuditStatus, auditEvents, user } from "@/db/schema";
 
@@ -76,6 +77,9 @@ export async function insertKnownEvents(n: number): Promise<Known[]> {
       out.push({ id: row.id, at, status, tool, chatId, userId, actionId });
     }
   });
+  // Inserted past the audit writer, so its daily counters are rebuilt from the rows, as
+  // migration 0006 does for an existing database.
+  await rebuildAuditDaily();
   return out;
 }
 
