@@ -11,12 +11,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as triageRoute } from "@/app/api/staff/chats/[id]/triage/route";
 import { getDb, one } from "@/db";
 import { orders } from "@/db/schema";
-import { resetEnv } from "@/lib/env";
 import { setLogDestination } from "@/lib/log";
 import { Customer } from "../helpers/chat";
-import { useTestDatabase } from "../helpers/db";
 import { call, signIn } from "../helpers/http";
-import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
+import { useLoopbackModel } from "../helpers/loopback-model";
+import type { OpenAIServer } from "../helpers/openai-server";
 
 const API_KEY = "sk-loopback-SECRET-9f3a2c";
 const FIRST = "Where is order 9307? Call me on 555-0199 about the parcel";
@@ -25,20 +24,13 @@ const THIRD = "Is anybody there? My neighbour Olga can sign for it";
 
 describe("server logs hold no customer data", () => {
   let server: OpenAIServer;
+  let stopModel: () => Promise<void>;
   let anna: Customer;
   let staff: string;
   const lines: string[] = [];
   const consoleOut: string[] = [];
   beforeAll(async () => {
-    server = await startOpenAIServer();
-    await useTestDatabase({
-      env: {
-        MODEL_PROVIDER: "openai",
-        OPENAI_API_KEY: API_KEY,
-        OPENAI_BASE_URL: server.baseURL,
-        OPENAI_MODEL: "loopback-1",
-      },
-    });
+    ({ server, stop: stopModel } = await useLoopbackModel({ OPENAI_API_KEY: API_KEY }));
     anna = await Customer.signIn("anna@example.com");
     staff = await signIn("staff@example.com");
     setLogDestination(
@@ -67,10 +59,7 @@ describe("server logs hold no customer data", () => {
   afterAll(async () => {
     vi.restoreAllMocks();
     setLogDestination(undefined);
-    await server.close();
-    for (const k of ["MODEL_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"])
-      delete process.env[k];
-    resetEnv();
+    await stopModel();
   });
 
   it("logs a provider 500, a cut stream and a failed triage by name, code, status and request id", async () => {

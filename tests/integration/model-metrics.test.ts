@@ -11,12 +11,12 @@ import { getDb } from "@/db";
 import { dayOf, listModelCallsForChat } from "@/db/queries/metrics";
 import { messages, metricsDaily } from "@/db/schema";
 import { summarizeConversation } from "@/lib/ai/summary";
-import { resetEnv } from "@/lib/env";
 import { metricsReport } from "@/lib/metrics/report";
 import { sqliteClient } from "@/tests/helpers/db";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
-import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
+import { useLoopbackModel } from "../helpers/loopback-model";
+import type { OpenAIServer } from "../helpers/openai-server";
 import { pendingActionPart } from "../helpers/stream";
 
 const today = () => ({ fromDay: dayOf(new Date()), toDay: dayOf(new Date()) + 1 });
@@ -102,24 +102,14 @@ describe("model calls with the offline model", () => {
 
 describe("model calls with an OpenAI-compatible provider", () => {
   let server: OpenAIServer;
+  let stopModel: () => Promise<void>;
   let anna: Customer;
   beforeAll(async () => {
-    server = await startOpenAIServer();
-    await useTestDatabase({
-      env: {
-        MODEL_PROVIDER: "openai",
-        OPENAI_API_KEY: "test-key",
-        OPENAI_BASE_URL: server.baseURL,
-        OPENAI_MODEL: "loopback-1",
-      },
-    });
+    ({ server, stop: stopModel } = await useLoopbackModel());
     anna = await Customer.signIn("anna@example.com");
   });
   afterAll(async () => {
-    await server.close();
-    for (const k of ["MODEL_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"])
-      delete process.env[k];
-    resetEnv();
+    await stopModel();
   });
 
   it("keeps the provider's response id and token counts", async () => {

@@ -4,34 +4,23 @@
  * nothing is created without the customer's confirm, and a failed turn changes nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resetEnv } from "@/lib/env";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
-import { useTestDatabase } from "../helpers/db";
 import { actionsIn, auditFor, auditStatuses, messageCount, returnsFor } from "../helpers/inspect";
-import { type OpenAIServer, type Script, startOpenAIServer } from "../helpers/openai-server";
+import { useLoopbackModel } from "../helpers/loopback-model";
+import type { OpenAIServer, Script } from "../helpers/openai-server";
 import { pendingActionPart, toolCalls } from "../helpers/stream";
 
 describe("chat turn with an OpenAI-compatible provider", () => {
   let server: OpenAIServer;
+  let stopModel: () => Promise<void>;
   let anna: Customer;
   beforeAll(async () => {
-    server = await startOpenAIServer();
-    await useTestDatabase({
-      env: {
-        MODEL_PROVIDER: "openai",
-        OPENAI_API_KEY: "test-key",
-        OPENAI_BASE_URL: server.baseURL,
-        OPENAI_MODEL: "loopback-1",
-      },
-    });
+    ({ server, stop: stopModel } = await useLoopbackModel());
     anna = await Customer.signIn("anna@example.com");
   });
   afterAll(async () => {
-    await server.close();
-    for (const k of ["MODEL_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"])
-      delete process.env[k];
-    resetEnv();
+    await stopModel();
   });
   beforeEach(async () => {
     server.requests.length = 0;
