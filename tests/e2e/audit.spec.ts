@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
 import { ApiCustomer, AuditPage } from "./audit-pages";
 import { type Customer, expect, newCustomer, test } from "./fixtures";
 import { SignInPage } from "./pages";
@@ -9,14 +8,6 @@ import { SignInPage } from "./pages";
  * (tests/e2e/fixtures.ts) makes real events through the chat API: a status question, a return
  * proposal she cancels. The tests only read them (and triage the chat), so each runs alone too.
  */
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
-  ).toEqual([]);
-}
 
 let anna: Customer;
 let o7718: string;

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page, TestInfo } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
 import { expect, test } from "./fixtures";
 import { ChatPage, OrdersPage, SignInPage, screenshot as shot } from "./pages";
 
@@ -10,29 +9,15 @@ import { ChatPage, OrdersPage, SignInPage, screenshot as shot } from "./pages";
  * each test with its own customer (tests/e2e/fixtures.ts).
  */
 
-async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (v) => v.impact === "serious" || v.impact === "critical",
-  );
-  // Every finding (moderate and minor too) is kept next to the screenshots for review.
-  const file = testInfo.outputPath(`axe-${name}.json`);
-  fs.writeFileSync(file, JSON.stringify(results.violations, null, 2));
-  await testInfo.attach(`axe-${name}`, { path: file, contentType: "application/json" });
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
-  ).toEqual([]);
-}
-
 test("sign-in and orders pages have no serious accessibility violations", async ({
   page,
   anna,
 }, testInfo) => {
   await new SignInPage(page).goto();
-  await expectNoSeriousViolations(page, testInfo, "sign-in");
+  await expectNoSeriousA11yViolations(page, { testInfo, name: "sign-in" });
   await new SignInPage(page).as(anna);
   await new OrdersPage(page).goto();
-  await expectNoSeriousViolations(page, testInfo, "orders");
+  await expectNoSeriousA11yViolations(page, { testInfo, name: "orders" });
   // The orders list stays reachable from the chat, through the header.
   await page.getByTestId("nav-chat").click();
   await expect(page).toHaveURL(/\/chat\/[^/]+$/);
@@ -70,7 +55,7 @@ test("chat by keyboard, with an open card checked by axe; screenshots of the mai
   await page.keyboard.press("Enter");
   await expect(chat.card).toBeFocused();
   await expect(chat.disabledReason).toBeVisible();
-  await expectNoSeriousViolations(page, testInfo, "chat-with-card");
+  await expectNoSeriousA11yViolations(page, { testInfo, name: "chat-with-card" });
   await shot(page, testInfo, "3-card");
   if (process.env.UPDATE_DOCS_SCREENSHOTS) {
     // The README's picture: `UPDATE_DOCS_SCREENSHOTS=1 npx playwright test tests/e2e/chat-a11y.spec.ts`.
