@@ -20,6 +20,7 @@ import { COMMENT, ORDER_ID } from "./normalize";
 import { returnEligibility } from "./return-policy";
 import { ISO_DATE, MONEY, REFUND } from "./shapes";
 import { ToolBusinessError, type WriteTool } from "./types";
+import { writeEffectOnce } from "./write-effect";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -170,37 +171,35 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
         message: "The order changed (it may have shipped) after the cancellation was proposed.",
       };
     }
-    const row = await insertCancellationIfAbsent({
-      id: newCancellationId(),
-      orderId,
-      userId: ctx.userId,
-      reason,
-      comment,
-      refundAmountMinor: order.totalMinor,
-      refundCurrency: order.currency,
-      refundDestination: order.paymentMethod,
-      actionId: ctx.actionId,
-      operationId: ctx.actionId,
-      createdAt: ctx.now,
+    return await writeEffectOnce({
+      insert: () =>
+        insertCancellationIfAbsent({
+          id: newCancellationId(),
+          orderId,
+          userId: ctx.userId,
+          reason,
+          comment,
+          refundAmountMinor: order.totalMinor,
+          refundCurrency: order.currency,
+          refundDestination: order.paymentMethod,
+          actionId: ctx.actionId,
+          operationId: ctx.actionId,
+          createdAt: ctx.now,
+        }),
+      winner: () => getCancellationByOrderId({ orderId }),
+      compareAndSet: () =>
+        cancelOrderIfUnchanged({
+          orderId,
+          userId: ctx.userId,
+          expectedVersion: ctx.target.version,
+          now: ctx.now,
+        }),
+      toResult,
+      moved: {
+        code: "order_changed",
+        message: "The order changed (it may have shipped) after the cancellation was proposed.",
+      },
     });
-    if (!row) {
-      const winner = await getCancellationByOrderId({ orderId });
-      if (!winner) throw new Error("order_cancellations conflict without a row");
-      return { kind: "done", result: toResult(winner, false) };
-    }
-    // Inside BEGIN IMMEDIATE nobody else can write, so this CAS cannot fail after the checks
-    // above; it stays as the database-level guard, and a failure rolls the insert back.
-    if (
-      !(await cancelOrderIfUnchanged({
-        orderId,
-        userId: ctx.userId,
-        expectedVersion: ctx.target.version,
-        now: ctx.now,
-      }))
-    ) {
-      throw new Error("order moved inside the confirm transaction");
-    }
-    return { kind: "done", result: toResult(row, true) };
   },
 
   async findEffect(operationId) {

@@ -17,6 +17,7 @@ import { COMMENT, ORDER_ID } from "./normalize";
 import { returnEligibility } from "./return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "./shapes";
 import { ToolBusinessError, type WriteTool } from "./types";
+import { writeEffectOnce } from "./write-effect";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -123,37 +124,32 @@ export const createReturnRequest: WriteTool<
     const rule = returnEligibility(order, ctx.now);
     if (!rule.eligible) return { kind: "stale", code: rule.code, message: rule.message };
 
-    const row = await insertReturnRequestIfAbsent({
-      id: newReturnRequestId(),
-      orderId,
-      userId: ctx.userId,
-      reason,
-      comment,
-      refundAmountMinor: order.totalMinor,
-      refundCurrency: order.currency,
-      refundDestination: order.paymentMethod,
-      actionId: ctx.actionId,
-      operationId: ctx.actionId,
-      createdAt: ctx.now,
+    return await writeEffectOnce({
+      insert: () =>
+        insertReturnRequestIfAbsent({
+          id: newReturnRequestId(),
+          orderId,
+          userId: ctx.userId,
+          reason,
+          comment,
+          refundAmountMinor: order.totalMinor,
+          refundCurrency: order.currency,
+          refundDestination: order.paymentMethod,
+          actionId: ctx.actionId,
+          operationId: ctx.actionId,
+          createdAt: ctx.now,
+        }),
+      winner: () => getReturnRequestByOrderId({ orderId }),
+      compareAndSet: () =>
+        bumpOrderVersion({
+          orderId,
+          userId: ctx.userId,
+          expectedVersion: ctx.target.version,
+          now: ctx.now,
+        }),
+      toResult: toReturnRequestResult,
+      moved: { code: "order_changed", message: "The order changed after the return was proposed." },
     });
-    if (!row) {
-      const winner = await getReturnRequestByOrderId({ orderId });
-      if (!winner) throw new Error("return_requests conflict without a row");
-      return { kind: "done", result: toReturnRequestResult(winner, false) };
-    }
-    // Inside BEGIN IMMEDIATE nobody else can write, so this CAS cannot fail after the check
-    // above; it stays as the database-level guard, and a failure rolls the insert back.
-    if (
-      !(await bumpOrderVersion({
-        orderId,
-        userId: ctx.userId,
-        expectedVersion: ctx.target.version,
-        now: ctx.now,
-      }))
-    ) {
-      throw new Error("order version moved inside the confirm transaction");
-    }
-    return { kind: "done", result: toReturnRequestResult(row, true) };
   },
 
   // The return row and its operation id commit together with the action's claim.

@@ -7,16 +7,21 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
-import { pendingActions } from "@/db/schema";
-import { workerEnv } from "../../helpers/db";
+import { orderCancellations, pendingActions } from "@/db/schema";
+import { confirmAction } from "@/lib/actions";
+import { AppError } from "@/lib/errors";
+import { onPostgres, workerEnv } from "../../helpers/db";
 import {
   actionRow,
   auditFor,
   type Core,
   newChat,
+  orderRow,
   propose,
+  proposeWith,
   returnsFor,
   setupCore,
 } from "./fixtures";
@@ -135,4 +140,70 @@ describe("confirm under real concurrency", () => {
     ]);
     expect(await returnsFor(core.db, "7718")).toHaveLength(1);
   });
+
+  // PostgreSQL only: SQLite's BEGIN IMMEDIATE lets no other writer in during a confirm, so the
+  // order cannot move between commit()'s version check and its compare-and-set there.
+  it.runIf(onPostgres())(
+    "an order shipped while Confirm is between its check and its compare-and-set ends stale, with nothing written",
+    { timeout: 60_000 },
+    async () => {
+      const action = await proposeWith(
+        "cancel_order",
+        core.anna,
+        await newChat(core.db, core.anna),
+        {
+          orderId: "3004",
+          reason: "ordered_by_mistake",
+          comment: null,
+        },
+      );
+      // The warehouse's update holds the order's row lock and is not yet committed: Confirm still
+      // reads the proposed version, inserts its cancellation and then waits on the lock.
+      const warehouse = new pg.Client({ connectionString: core.file });
+      await warehouse.connect();
+      try {
+        await warehouse.query("BEGIN");
+        await warehouse.query(
+          "UPDATE orders SET status = 'shipped', version = version + 1 WHERE id = '3004'",
+        );
+        const confirming = confirmAction({ actionId: action.id, userId: core.anna }).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        await expect
+          .poll(
+            async () =>
+              (
+                await warehouse.query(
+                  "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                )
+              ).rows[0].n,
+            { timeout: 30_000 },
+          )
+          .toBe(1);
+        await warehouse.query("COMMIT");
+        const err = await confirming;
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).code).toBe("stale");
+        expect((err as AppError).details).toMatchObject({
+          status: "stale",
+          reason: "order_changed",
+        });
+      } finally {
+        await warehouse.end();
+      }
+      expect((await actionRow(core.db, action.id)).status).toBe("stale");
+      expect(
+        await core.db
+          .select()
+          .from(orderCancellations)
+          .where(eq(orderCancellations.orderId, "3004")),
+      ).toEqual([]);
+      expect((await orderRow(core.db, "3004")).status).toBe("shipped");
+      expect((await auditFor(core.db, action.id)).map((e) => e.status)).toEqual([
+        "confirmation_required",
+        "stale",
+      ]);
+    },
+  );
 });

@@ -1,0 +1,48 @@
+/**
+ * How a write tool's commit() writes its effect, the same for every tool: insert the effect row
+ * under its business key (one per order), and then compare-and-set the target's version.
+ *
+ * The insert comes first so that two actions for one order settle on the UNIQUE key: the loser's
+ * insert waits for the winner's and answers with the winner's row (createdNow: false), which is
+ * what the customer should hear, not "the order changed".
+ *
+ * Both run in a savepoint, because on PostgreSQL the target can still move between commit()'s
+ * version check and the compare-and-set (SQLite's BEGIN IMMEDIATE shuts every other writer out,
+ * so there it cannot): staff marking the order shipped at that moment. The compare-and-set then
+ * matches no row; the savepoint takes the inserted effect back and the action ends `stale`, as if
+ * the check had seen the change, instead of failing the whole confirm.
+ */
+import { writeTransaction } from "@/db/queries/tx";
+import type { CommitOutcome } from "./types";
+
+/** Thrown inside the savepoint only, to roll the effect back; never leaves this module. */
+class TargetMoved extends Error {}
+
+export async function writeEffectOnce<Row, Result>(steps: {
+  /** Inserts the effect row unless the business key already has one; null when it had. */
+  insert: () => Promise<Row | null>;
+  /** The row that holds the business key (after insert returned null). */
+  winner: () => Promise<Row | undefined | null>;
+  /** The conditional update of the target on its version; false when no row matched. */
+  compareAndSet: () => Promise<boolean>;
+  toResult: (row: Row, createdNow: boolean) => Result;
+  /** What the customer hears when the target moved under us. */
+  moved: { code: string; message: string };
+}): Promise<CommitOutcome<Result>> {
+  try {
+    return await writeTransaction(async (): Promise<CommitOutcome<Result>> => {
+      const row = await steps.insert();
+      if (!row) {
+        const winner = await steps.winner();
+        // The key was taken, so a row holds it: a missing one means the schema lost the key.
+        if (!winner) throw new Error("business key conflict without a row");
+        return { kind: "done", result: steps.toResult(winner, false) };
+      }
+      if (!(await steps.compareAndSet())) throw new TargetMoved();
+      return { kind: "done", result: steps.toResult(row, true) };
+    });
+  } catch (err) {
+    if (err instanceof TargetMoved) return { kind: "stale", ...steps.moved };
+    throw err;
+  }
+}
