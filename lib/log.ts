@@ -89,10 +89,20 @@ export function withRequestContext<T>(fn: () => T, requestId: string = randomUUI
 export function errorFields(err: unknown): { name: string; code?: string; status?: number } {
   if (typeof err !== "object" || err === null)
     return { name: typeof err === "string" ? "string" : typeof err };
-  const e = err as { name?: unknown; code?: unknown; statusCode?: unknown; status?: unknown };
+  const e = err as {
+    name?: unknown;
+    code?: unknown;
+    statusCode?: unknown;
+    status?: unknown;
+    cause?: { code?: unknown } | null;
+  };
   const name = typeof e.name === "string" ? e.name : (err.constructor?.name ?? "Object");
+  const codeOf = (v: unknown) =>
+    typeof v === "string" || typeof v === "number" ? String(v) : undefined;
+  // drizzle wraps the driver's error and keeps it as `cause`; its SQLSTATE ("57P01") or SQLite
+  // code ("SQLITE_BUSY") is what tells an operator what happened, and it quotes no data.
   const code =
-    typeof e.code === "string" || typeof e.code === "number" ? String(e.code) : undefined;
+    codeOf(e.code) ?? (typeof e.cause === "object" ? codeOf(e.cause?.code) : undefined);
   const rawStatus = typeof e.statusCode === "number" ? e.statusCode : e.status;
   const status = typeof rawStatus === "number" ? rawStatus : undefined;
   return { name, ...(code ? { code } : {}), ...(status ? { status } : {}) };
