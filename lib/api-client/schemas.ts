@@ -23,6 +23,8 @@ export const SignInSchema = z.looseObject({
     email: z.string(),
     name: z.string(),
     role: z.string().optional(),
+    /** The interface language saved on the account, when one was picked. */
+    locale: z.string().nullish(),
   }),
 });
 

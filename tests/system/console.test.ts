@@ -32,10 +32,21 @@ type Terminal = {
   child: ChildProcess;
 };
 
-function startTerminal(email: string, password = "returns-demo", args: string[] = []): Terminal {
+/** The terminal's locale variables (its language when there is no --lang): English by default. */
+function terminalEnv(locale: Record<string, string>): NodeJS.ProcessEnv {
+  const { LC_ALL: _all, LC_MESSAGES: _messages, LANG: _lang, ...rest } = process.env;
+  return { ...rest, LANG: "en_US.UTF-8", ...locale };
+}
+
+function startTerminal(
+  email: string,
+  password = "returns-demo",
+  args: string[] = [],
+  locale: Record<string, string> = {},
+): Terminal {
   const child = spawn(TSX, ["scripts/chat.ts", "--url", server.url, "--email", email, ...args], {
     cwd: ROOT,
-    env: { ...process.env, RETURNS_DESK_PASSWORD: password, NO_COLOR: "1" },
+    env: { ...terminalEnv(locale), RETURNS_DESK_PASSWORD: password, NO_COLOR: "1" },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";
@@ -199,11 +210,36 @@ describe("the terminal chat", () => {
     expect(stored).not.toMatch(/"\/(confirm|cancel|new|help|analyze|exit|frobnicate)\b/);
   });
 
-  it("refuses a wrong password with the API's message and no stack trace", async () => {
-    const t = startTerminal("anna@example.com", "not-the-password");
-    const { code, stderr } = await t.exit;
+  it("refuses a wrong password in the terminal's language, with no stack trace", async () => {
+    const en = startTerminal("anna@example.com", "not-the-password");
+    const { code, stderr } = await en.exit;
     expect(code).toBe(1);
-    expect(stderr).toMatch(/Invalid email or password/i);
-    expect(stderr + t.out()).not.toMatch(LEAK);
+    expect(stderr).toBe("Wrong email or password.\n");
+    expect(stderr + en.out()).not.toMatch(LEAK);
+
+    // No --lang: a Russian terminal gets Russian from the first line on.
+    const ru = startTerminal("anna@example.com", "not-the-password", [], { LANG: "ru_RU.UTF-8" });
+    expect((await ru.exit).stderr).toBe("Неверная почта или пароль.\n");
+    const usage = startTerminal("", "x", ["--lang", "ru"]);
+    expect((await usage.exit).stderr).toMatch(/^как запустить: npm run chat/);
+    const badLang = startTerminal("anna@example.com", "x", ["--lang", "de"], {
+      LC_ALL: "ru_RU.UTF-8",
+    });
+    expect(await badLang.exit).toEqual({ code: 1, stderr: "--lang принимает en или ru\n" });
+  });
+
+  it("speaks the language saved on the account when there is no --lang", async () => {
+    // Boris picks Russian in the browser's header; the terminal (English) follows the account.
+    const db = new Database(dbFile);
+    try {
+      db.prepare("UPDATE user SET locale = 'ru' WHERE email = 'boris@example.com'").run();
+    } finally {
+      db.close();
+    }
+    const t = startTerminal("boris@example.com");
+    await t.waitFor(/Вы вошли как boris@example\.com \(покупатель\)/);
+    await t.waitFor(/Введите \/help/);
+    t.type("/exit");
+    expect((await t.exit).code).toBe(0);
   });
 });
