@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, gte, isNull, lt, max, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, max, or, sql } from "drizzle-orm";
 import { first, getDb, one } from "../index";
 import { chats, messages } from "../schema";
 import { writeTransaction } from "./tx";
@@ -75,6 +75,22 @@ export async function listMessages({
     .from(messages)
     .where(and(eq(messages.chatId, chatId), gt(messages.seq, afterSeq)))
     .orderBy(asc(messages.seq));
+}
+
+/** How many messages come after `afterSeq`: the fold's trigger, without reading them. */
+export async function countMessages({
+  chatId,
+  afterSeq = 0,
+}: {
+  chatId: string;
+  afterSeq?: number;
+}): Promise<number> {
+  const row = await getDb()
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.seq, afterSeq)))
+    .then(first);
+  return Number(row?.n ?? 0);
 }
 
 export async function messageExists({ id }: { id: string }): Promise<boolean> {

@@ -4,7 +4,7 @@
  * the conversation runs. The newest messages always stay verbatim.
  */
 import "server-only";
-import { getChatForUser, listMessages, saveChatSummary } from "@/db/queries/chats";
+import { countMessages, getChatForUser, listMessages, saveChatSummary } from "@/db/queries/chats";
 import { modelInfo } from "@/lib/ai/models/info";
 import { summarizeConversation } from "@/lib/ai/summary";
 import { errorFields, log } from "@/lib/log";
@@ -24,6 +24,9 @@ export async function foldLongChat({
 }): Promise<boolean> {
   const chat = await getChatForUser({ id: chatId, userId });
   if (!chat) return false;
+  // Every turn asks; almost every answer is no. Count first, read the messages only to fold.
+  if ((await countMessages({ chatId, afterSeq: chat.summarizedThrough })) <= FOLD_AFTER)
+    return false;
   const rows = await listMessages({ chatId, afterSeq: chat.summarizedThrough });
   if (rows.length <= FOLD_AFTER) return false;
   const older = rows.slice(0, rows.length - KEEP_RECENT);
