@@ -202,40 +202,25 @@ export async function acquireTurnLock({
 }
 
 /**
- * Extends the lease, only for its holder and only while it has not lapsed (a lapsed lease may
- * already belong to another turn). False: this turn no longer holds the chat.
+ * Frees the lease if `token` still holds it (not lapsed: a lapsed lease may already belong to
+ * another turn, and an unclaimed one is free anyway). True if it did: the turn still held the
+ * chat. Someone else's lease is left alone.
  */
-export async function renewTurnLock({
+export async function releaseTurnLock({
   chatId,
   token,
-  leaseMs,
   now = new Date(),
 }: {
   chatId: string;
   token: string;
-  leaseMs: number;
   now?: Date;
 }): Promise<boolean> {
   const r = await getDb()
     .update(chats)
-    .set({ turnLockedUntil: new Date(now.getTime() + leaseMs) })
+    .set({ turnLockedUntil: null, turnLockToken: null })
     .where(
       and(eq(chats.id, chatId), eq(chats.turnLockToken, token), gte(chats.turnLockedUntil, now)),
     )
     .returning({ id: chats.id });
   return r.length === 1;
-}
-
-/** Frees the lease if `token` still holds it; someone else's lease is left alone. */
-export async function releaseTurnLock({
-  chatId,
-  token,
-}: {
-  chatId: string;
-  token: string;
-}): Promise<void> {
-  await getDb()
-    .update(chats)
-    .set({ turnLockedUntil: null, turnLockToken: null })
-    .where(and(eq(chats.id, chatId), eq(chats.turnLockToken, token)));
 }
