@@ -234,7 +234,7 @@ export async function runChatTurn({
         if (!ended) await endTurn();
       }
       // After the answer is out: folding may call the model again and must not hold the stream.
-      void foldLongChat({ chatId: chat.id, userId });
+      void foldLongChat({ chatId: chat.id, userId, summarizedThrough: chat.summarizedThrough });
     },
   });
 

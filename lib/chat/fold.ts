@@ -18,15 +18,20 @@ export const KEEP_RECENT = 8;
 export async function foldLongChat({
   chatId,
   userId,
+  summarizedThrough,
 }: {
   chatId: string;
   userId: string;
+  /**
+   * The chat's summarizedThrough as the caller read it. Folds only raise it, so counting from it
+   * can only over-count: at or below the threshold there is nothing to fold, and neither the chat
+   * nor its messages need reading (the answer after almost every turn).
+   */
+  summarizedThrough: number;
 }): Promise<boolean> {
+  if ((await countMessages({ chatId, afterSeq: summarizedThrough })) <= FOLD_AFTER) return false;
   const chat = await getChatForUser({ id: chatId, userId });
   if (!chat) return false;
-  // Every turn asks; almost every answer is no. Count first, read the messages only to fold.
-  if ((await countMessages({ chatId, afterSeq: chat.summarizedThrough })) <= FOLD_AFTER)
-    return false;
   const rows = await listMessages({ chatId, afterSeq: chat.summarizedThrough });
   if (rows.length <= FOLD_AFTER) return false;
   const older = rows.slice(0, rows.length - KEEP_RECENT);
