@@ -17,7 +17,6 @@ import {
   type UIMessageStreamWriter,
 } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
-import { writeTransaction } from "@/db/queries/tx";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { modelErrorText, overrunText } from "@/lib/chat/app-text";
@@ -198,18 +197,15 @@ export async function runChatTurn({
         const saved =
           !failed &&
           !isAborted &&
-          (await writeTransaction(async () => {
-            if (!(await endTurn())) return false;
-            await saveTurn({
-              chat,
-              userMessage,
-              assistantMessage: { ...responseMessage, id: assistantId },
-              model: info.id,
-              promptVersion: ACTIVE_PROMPT_VERSION,
-              usage: usage ?? null,
-              modelCall: measured ?? call(),
-            });
-            return true;
+          (await saveTurn({
+            chat,
+            userMessage,
+            assistantMessage: { ...responseMessage, id: assistantId },
+            model: info.id,
+            promptVersion: ACTIVE_PROMPT_VERSION,
+            usage: usage ?? null,
+            modelCall: measured ?? call(),
+            claim: endTurn,
           }));
         ended = saved;
         if (!saved) {
