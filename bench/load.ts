@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --customers=32 --flows=128 --serial=24 --profile --no-write]`
+ * `npm run bench [-- --customers=32 --flows=128 --serial=24 --capacity=128 --clients=16 --profile --no-write]`
  * `npm run bench -- --db=postgres --instances=3`   (BENCH_DATABASE_URL, else TEST_DATABASE_URL,
  *                                                  else postgres://postgres@127.0.0.1:5432/postgres)
  *
@@ -9,13 +9,16 @@
  * bench/lib/proxy.ts), and lets N customers at once go through the whole product: sign in,
  * new chat, "where is my order", "return it", confirm or cancel. Then, on the same server, the
  * floors (health; a bare UI message stream of the same size). A second, serial phase (one
- * customer at a time) gives each step's own cost without queueing. Prints the tables and
- * writes them into docs/benchmarks.md (only its own results block).
+ * customer at a time) gives each step's own cost without queueing. A third, the capacity phase,
+ * runs each kind of request alone with `--clients` in flight (bench/lib/capacity.ts): requests/s
+ * per kind, and how many health requests one turn costs. Prints the tables and writes them into
+ * docs/benchmarks.md (only its own results block).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { runCapacity } from "./lib/capacity";
 import { runFloors } from "./lib/floor";
 import { customerFlow, STEPS, type TurnShape } from "./lib/flow";
 import { machine } from "./lib/machine";
@@ -37,6 +40,9 @@ const num = (name: string, fallback: number) => {
 const customers = num("customers", 32);
 const flows = num("flows", customers * 4);
 const serial = num("serial", 24);
+/** Customers of the capacity phase: each does one status turn, one proposal and one confirm. */
+const capacity = num("capacity", 128);
+const clients = num("clients", 16);
 const profile = args.includes("--profile");
 const dbArg = args.find((a) => a.startsWith("--db="))?.split("=")[1] ?? "sqlite";
 if (dbArg !== "sqlite" && dbArg !== "postgres") throw new Error("--db must be sqlite or postgres");
@@ -66,7 +72,7 @@ const dbFile = path.join(dir, "app.db");
 const pgDb = dbKind === "postgres" ? await createPgDatabase(pgServer, "rd_bench") : undefined;
 const target = pgDb?.url ?? dbFile;
 t = performance.now();
-const wanted = WARMUP + flows + serial;
+const wanted = WARMUP + flows + serial + capacity;
 let people: { email: string; orderId: string }[];
 try {
   await seedStore(target, STORE);
@@ -128,13 +134,19 @@ try {
   log(`${flows} flows, ${customers} at once…`);
   const loaded = await phase(base, people.slice(WARMUP, WARMUP + flows), customers);
   log(`${serial} flows one at a time…`);
-  const alone = await phase(base, people.slice(WARMUP + flows), 1);
+  const alone = await phase(base, people.slice(WARMUP + flows, WARMUP + flows + serial), 1);
+  // The memory figures stay those of the 32-customer and serial phases.
   const peaks = memory.map((m) => m.stop().peakBytes);
+  log(`capacity: each kind alone, ${capacity} of each, ${clients} at once…`);
+  const saturated = await runCapacity(base, people.slice(WARMUP + flows + serial), {
+    clients,
+    floorCount: capacity * 4,
+  });
 
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
-    command: `npm run bench -- --customers=${customers} --flows=${flows} --serial=${serial}${dbKind === "postgres" ? ` --db=postgres --instances=${instances}` : ""}${profile ? " --profile" : ""}`,
+    command: `npm run bench -- --customers=${customers} --flows=${flows} --serial=${serial} --capacity=${capacity} --clients=${clients}${dbKind === "postgres" ? ` --db=postgres --instances=${instances}` : ""}${profile ? " --profile" : ""}`,
     db: dbKind,
     instances,
     customers,
@@ -142,9 +154,10 @@ try {
     store: `demo + ${STORE.customers} customers, ${STORE.orders} orders`,
     loaded,
     serial: alone,
+    capacity: saturated,
     peakRssBytes: peaks,
     idleRssBytes: idleRss,
-    failures: [...loaded.failures, ...alone.failures],
+    failures: [...loaded.failures, ...alone.failures, ...saturated.failures],
   };
   const markdown = renderResults(report);
   console.log(`\n${markdown}\n`);

@@ -4,6 +4,7 @@
  * it (what was profiled and changed) and other benchmarks' sections stay as they are.
  */
 import fs from "node:fs";
+import type { CapacityPhase } from "./capacity";
 import type { StepStats } from "./stats";
 
 const SECTION = ["<!-- bench:load:start -->", "<!-- bench:load:end -->"] as const;
@@ -35,6 +36,7 @@ export type LoadReport = {
   instances: number;
   loaded: Phase;
   serial: Phase;
+  capacity: CapacityPhase;
   /** Per instance: the RSS of its process tree. */
   peakRssBytes: number[];
   idleRssBytes: number[];
@@ -62,8 +64,27 @@ function table(p: Phase): string[] {
   ];
 }
 
+/** Issue 14's goal for the capacity phase: one status turn costs at most this many health requests. */
+const HEALTH_PER_TURN_GOAL = 5;
+
+/** The capacity phase: requests/s of each kind alone, and each kind's cost in health requests. */
+function capacityTable(c: CapacityPhase): string[] {
+  const health = c.kinds.find((k) => k.step === "floor: health");
+  return [
+    "| kind (alone) | requests | errors | req/s | p50 | p95 | health req/s ÷ req/s |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...c.kinds.map(
+      (k) =>
+        `| ${k.step} | ${k.count} | ${k.errors} | ${k.rps.toFixed(1)} | ${ms(k.p50)} | ${ms(k.p95)} | ${health ? x(health.rps, k.rps) : "–"} |`,
+    ),
+    "",
+    `**Health requests per status turn: ${Number.isFinite(c.healthPerTurn) ? c.healthPerTurn.toFixed(1) : "–"}** ` +
+      `(goal ≤ ${HEALTH_PER_TURN_GOAL}: ${c.healthPerTurn <= HEALTH_PER_TURN_GOAL ? "met" : "not met"}).`,
+  ];
+}
+
 export function renderResults(r: LoadReport): string {
-  const { loaded, serial } = r;
+  const { loaded, serial, capacity } = r;
   const lines = [
     `Run ${r.date} on ${r.machine}.`,
     `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, ` +
@@ -83,6 +104,11 @@ export function renderResults(r: LoadReport): string {
     `**One customer at a time** (${serial.steps[0]?.count ?? 0} flows, same server): each step's own cost, without queueing.`,
     "",
     ...table(serial),
+    "",
+    `**Capacity at ${capacity.clients} clients** (same server): each kind of request alone, ${capacity.clients} in flight, ` +
+      "every customer in its own chat (status turn, then return proposal, then confirm, each kind run to the end before the next).",
+    "",
+    ...capacityTable(capacity),
     "",
     "Floors, same server, same phase, same concurrency: `GET /api/health` (no session, one `SELECT 1`) for the JSON steps; " +
       "`GET /api/bench/floor` for the chat turns: a bare UI message stream of the turns' mean size " +

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, gte, isNull, lt, max, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, max, or, sql } from "drizzle-orm";
 import { first, getDb, one } from "../index";
 import { chats, messages } from "../schema";
 import { writeTransaction } from "./tx";
@@ -75,6 +75,22 @@ export async function listMessages({
     .from(messages)
     .where(and(eq(messages.chatId, chatId), gt(messages.seq, afterSeq)))
     .orderBy(asc(messages.seq));
+}
+
+/** How many messages come after `afterSeq`: the fold's trigger, without reading them. */
+export async function countMessages({
+  chatId,
+  afterSeq = 0,
+}: {
+  chatId: string;
+  afterSeq?: number;
+}): Promise<number> {
+  const row = await getDb()
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.seq, afterSeq)))
+    .then(first);
+  return Number(row?.n ?? 0);
 }
 
 export async function messageExists({ id }: { id: string }): Promise<boolean> {
@@ -186,40 +202,25 @@ export async function acquireTurnLock({
 }
 
 /**
- * Extends the lease, only for its holder and only while it has not lapsed (a lapsed lease may
- * already belong to another turn). False: this turn no longer holds the chat.
+ * Frees the lease if `token` still holds it (not lapsed: a lapsed lease may already belong to
+ * another turn, and an unclaimed one is free anyway). True if it did: the turn still held the
+ * chat. Someone else's lease is left alone.
  */
-export async function renewTurnLock({
+export async function releaseTurnLock({
   chatId,
   token,
-  leaseMs,
   now = new Date(),
 }: {
   chatId: string;
   token: string;
-  leaseMs: number;
   now?: Date;
 }): Promise<boolean> {
   const r = await getDb()
     .update(chats)
-    .set({ turnLockedUntil: new Date(now.getTime() + leaseMs) })
+    .set({ turnLockedUntil: null, turnLockToken: null })
     .where(
       and(eq(chats.id, chatId), eq(chats.turnLockToken, token), gte(chats.turnLockedUntil, now)),
     )
     .returning({ id: chats.id });
   return r.length === 1;
-}
-
-/** Frees the lease if `token` still holds it; someone else's lease is left alone. */
-export async function releaseTurnLock({
-  chatId,
-  token,
-}: {
-  chatId: string;
-  token: string;
-}): Promise<void> {
-  await getDb()
-    .update(chats)
-    .set({ turnLockedUntil: null, turnLockToken: null })
-    .where(and(eq(chats.id, chatId), eq(chats.turnLockToken, token)));
 }

@@ -11,12 +11,22 @@ import { toolTranslator } from "@/lib/tools/catalogue";
 import type { DescribeContext, WriteTool } from "@/lib/tools/types";
 import type { ActionDescription } from "@/lib/tools/view";
 
+/**
+ * One formatter per language for the process: it keeps the Intl objects it builds, which a new
+ * formatter per card built again (docs/benchmarks.md).
+ */
+const formatters = new Map<Lang, ReturnType<typeof createFormatter>>();
+
 export function describeContext(toolName: string, lang: Lang): DescribeContext {
   const t = toolTranslator(toolName, lang);
   if (!t) throw new Error(`messages/${lang}.json has no texts for tool ${toolName}`);
   // The app's formatter and named formats (the same "day" as the orders page). Order dates are
   // calendar days; UTC keeps the server's rendering independent of its zone.
-  const format = createFormatter({ locale: lang, timeZone: "UTC", formats });
+  let format = formatters.get(lang);
+  if (!format) {
+    format = createFormatter({ locale: lang, timeZone: "UTC", formats });
+    formatters.set(lang, format);
+  }
   return {
     lang,
     t,

@@ -46,18 +46,19 @@ export async function runChatTurn({
   chat,
   text,
   deadlineMs,
-  holdsTurn = async () => true,
-  onDone,
+  endTurn,
 }: {
   userId: string;
   chat: ChatRow;
   text: string;
   /** The whole turn's budget: past it the turn stops and ends with the model-failure part. */
   deadlineMs?: number;
-  /** Whether this turn still holds the chat's lease; checked (and renewed) before saving. */
-  holdsTurn?: () => Promise<boolean>;
-  /** Called exactly once when the turn is over, saved or not. */
-  onDone: () => void | Promise<void>;
+  /**
+   * Ends the turn's lease; true if this turn still held it. Called when the turn is over, saved
+   * or not: inside the transaction that saves the turn, so the check, the messages and the lease's
+   * end are one commit; again only if that transaction rolled back (ending twice is harmless).
+   */
+  endTurn: () => Promise<boolean>;
 }): Promise<Response> {
   const { model, info } = getChatModel();
   const ctx = { userId, chatId: chat.id, promptVersion: ACTIVE_PROMPT_VERSION, model: info.id };
@@ -189,10 +190,25 @@ export async function runChatTurn({
         },
         failed || isAborted,
       );
+      let ended = false;
       try {
         // A turn that lost its lease (it cannot, within its deadline) must not write into a
-        // history another turn now owns.
-        if (failed || isAborted || !(await holdsTurn())) {
+        // history another turn now owns: ending the lease is the check, in the saving commit.
+        const saved =
+          !failed &&
+          !isAborted &&
+          (await saveTurn({
+            chat,
+            userMessage,
+            assistantMessage: { ...responseMessage, id: assistantId },
+            model: info.id,
+            promptVersion: ACTIVE_PROMPT_VERSION,
+            usage: usage ?? null,
+            modelCall: measured ?? call(),
+            claim: endTurn,
+          }));
+        ended = saved;
+        if (!saved) {
           // Nothing of this turn is kept, so neither is a card it may have proposed.
           const pending = proposal as PendingActionDto | null;
           if (pending) await withdrawProposal({ actionId: pending.id });
@@ -203,15 +219,6 @@ export async function runChatTurn({
           });
           return;
         }
-        await saveTurn({
-          chat,
-          userMessage,
-          assistantMessage: { ...responseMessage, id: assistantId },
-          model: info.id,
-          promptVersion: ACTIVE_PROMPT_VERSION,
-          usage: usage ?? null,
-          modelCall: measured ?? call(),
-        });
       } catch (err) {
         log().error({ err: errorFields(err), chatId: chat.id }, "could not save the turn");
         await recordModelCall({ ...call(), ...measured, error: "save_failed" });
@@ -219,10 +226,11 @@ export async function runChatTurn({
         if (pending) await withdrawProposal({ actionId: pending.id });
         return;
       } finally {
-        await onDone();
+        // The saving commit ended the lease; any other way out still has to.
+        if (!ended) await endTurn();
       }
       // After the answer is out: folding may call the model again and must not hold the stream.
-      void foldLongChat({ chatId: chat.id, userId });
+      void foldLongChat({ chatId: chat.id, userId, summarizedThrough: chat.summarizedThrough });
     },
   });
 

@@ -4,7 +4,7 @@
  * the conversation runs. The newest messages always stay verbatim.
  */
 import "server-only";
-import { getChatForUser, listMessages, saveChatSummary } from "@/db/queries/chats";
+import { countMessages, getChatForUser, listMessages, saveChatSummary } from "@/db/queries/chats";
 import { modelInfo } from "@/lib/ai/models/info";
 import { summarizeConversation } from "@/lib/ai/summary";
 import { errorFields, log } from "@/lib/log";
@@ -18,10 +18,18 @@ export const KEEP_RECENT = 8;
 export async function foldLongChat({
   chatId,
   userId,
+  summarizedThrough,
 }: {
   chatId: string;
   userId: string;
+  /**
+   * The chat's summarizedThrough as the caller read it. Folds only raise it, so counting from it
+   * can only over-count: at or below the threshold there is nothing to fold, and neither the chat
+   * nor its messages need reading (the answer after almost every turn).
+   */
+  summarizedThrough: number;
 }): Promise<boolean> {
+  if ((await countMessages({ chatId, afterSeq: summarizedThrough })) <= FOLD_AFTER) return false;
   const chat = await getChatForUser({ id: chatId, userId });
   if (!chat) return false;
   const rows = await listMessages({ chatId, afterSeq: chat.summarizedThrough });

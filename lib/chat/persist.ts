@@ -84,6 +84,7 @@ export async function saveTurn({
   promptVersion,
   usage,
   modelCall,
+  claim,
 }: {
   chat: ChatRow;
   userMessage: ChatUIMessage;
@@ -93,9 +94,16 @@ export async function saveTurn({
   usage: LanguageModelUsage | null;
   /** The turn's measurements, stored with its messages (one transaction). */
   modelCall?: ModelCallRecord;
-}): Promise<void> {
+  /**
+   * Runs first, inside the same transaction: false saves nothing (the turn lost its lease). The
+   * turn passes the end of its lease here, so the check, the messages and the lease's end are one
+   * commit.
+   */
+  claim?: () => Promise<boolean>;
+}): Promise<boolean> {
   const firstText = userMessage.parts.find((p) => p.type === "text");
-  await writeTransaction(async () => {
+  return await writeTransaction(async () => {
+    if (claim && !(await claim())) return false;
     await appendMessages({
       chatId: chat.id,
       title: firstText && "text" in firstText ? titleFrom(firstText.text) : null,
@@ -113,5 +121,6 @@ export async function saveTurn({
       ],
     });
     if (modelCall) await recordModelCall({ ...modelCall, messageId: assistantMessage.id });
+    return true;
   });
 }

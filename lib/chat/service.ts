@@ -14,7 +14,6 @@ import {
   listMessages,
   messageExists,
   releaseTurnLock,
-  renewTurnLock,
 } from "@/db/queries/chats";
 import { isUniqueViolation } from "@/db/queries/tx";
 import {
@@ -125,13 +124,13 @@ export async function beginTurn({
   return lease;
 }
 
-/** True (and the lease extended) while this turn still holds the chat. */
-export async function holdsTurn(lease: TurnLease): Promise<boolean> {
-  return await renewTurnLock({ ...lease, leaseMs: leaseMs() });
-}
-
-export async function endTurn(lease: TurnLease): Promise<void> {
-  await releaseTurnLock(lease);
+/**
+ * Ends the turn: frees the chat if this lease still holds it. True if it did (the lease was
+ * neither lapsed nor taken over), which is what allows a turn to save: the turn calls this inside
+ * its saving transaction, so the check and the save are one commit.
+ */
+export async function endTurn(lease: TurnLease): Promise<boolean> {
+  return await releaseTurnLock(lease);
 }
 
 /**

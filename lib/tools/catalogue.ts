@@ -11,15 +11,27 @@ import type { Translate } from "./types";
 
 const CATALOGUES: Record<Lang, { tools: Record<string, unknown> }> = { en, ru };
 
+/**
+ * One translator per tool and language for the process: a translator keeps the messages it has
+ * parsed and the Intl formatters it built, which a fresh one per card or note parsed again.
+ */
+const translators = new Map<string, Translate>();
+
 /** The tool's translator in `lang`, or null when the catalogue has no texts for that tool. */
 export function toolTranslator(toolName: string, lang: Lang): Translate | null {
   const messages = CATALOGUES[lang];
   if (!Object.hasOwn(messages.tools, toolName)) return null;
-  // The namespace is computed, so next-intl's key typing cannot follow it; the tool module's own
-  // t("…") calls are checked against tools.<its name> by tests/unit/i18n-catalogues.test.ts.
-  return createTranslator({
-    locale: lang,
-    messages: messages as never,
-    namespace: `tools.${toolName}` as never,
-  }) as unknown as Translate;
+  const key = `${lang}:${toolName}`;
+  let t = translators.get(key);
+  if (!t) {
+    // The namespace is computed, so next-intl's key typing cannot follow it; the tool module's own
+    // t("…") calls are checked against tools.<its name> by tests/unit/i18n-catalogues.test.ts.
+    t = createTranslator({
+      locale: lang,
+      messages: messages as never,
+      namespace: `tools.${toolName}` as never,
+    }) as unknown as Translate;
+    translators.set(key, t);
+  }
+  return t;
 }

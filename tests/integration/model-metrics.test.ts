@@ -86,6 +86,19 @@ describe("model calls with the offline model", () => {
     ]);
   });
 
+  it("a turn that calls one tool twice counts both calls (one upsert per turn sums equal counters)", async () => {
+    const toolCount = async () =>
+      (await getDb().select().from(metricsDaily))
+        .filter((r) => r.name === "turn.tool" && r.key === "get_order_status")
+        .reduce((s, r) => s + r.n, 0);
+    const before = await toolCount();
+    const chat = await anna.newChat();
+    await anna.say(chat, "Where are my orders 8041 and 7718?");
+    const [row] = await listModelCallsForChat({ chatId: chat });
+    expect(row!.toolCalls).toEqual(["get_order_status", "get_order_status"]);
+    expect((await toolCount()) - before).toBe(2);
+  });
+
   it("the daily counters match the audit trail they summarize", async () => {
     const rows = await getDb().select().from(metricsDaily);
     const audit = sqliteClient()

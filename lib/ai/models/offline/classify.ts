@@ -24,8 +24,29 @@ const CUE_RES = Object.fromEntries(
   ]),
 ) as Record<Cue, RegExp[]>;
 
+/**
+ * classify() is pure and runs ~120 regexes, and the model reads the whole conversation on every
+ * call, so each earlier message of a chat would be classified again on every step of every turn.
+ * Remembered per text (least recently used out); callers never mutate an Utterance.
+ */
+const MEMO_SIZE = 2048;
+const memo = new Map<string, Utterance>();
+
 /** Both languages' patterns run on every message: customers mix them ("заказ #8041 where?"). */
 export function classify(text: string): Utterance {
+  const hit = memo.get(text);
+  if (hit) {
+    memo.delete(text);
+    memo.set(text, hit);
+    return hit;
+  }
+  const u = classifyText(text);
+  memo.set(text, u);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  return u;
+}
+
+function classifyText(text: string): Utterance {
   const canon = canonical(text);
   const cues = new Set<Cue>();
   for (const [cue, patterns] of Object.entries(CUE_RES) as [Cue, RegExp[]][]) {

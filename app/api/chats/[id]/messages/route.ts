@@ -1,6 +1,6 @@
 import { runChatTurn } from "@/lib/ai/turn";
 import { requireCustomer } from "@/lib/auth/session";
-import { beginTurn, endTurn, holdsTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
+import { beginTurn, endTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
@@ -29,8 +29,7 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
       chat,
       text,
       deadlineMs: turnDeadlineMs(),
-      holdsTurn: async () => await holdsTurn(lease),
-      onDone: async () => await endTurn(lease),
+      endTurn: async () => await endTurn(lease),
     });
   } catch (err) {
     await endTurn(lease);

@@ -10,14 +10,23 @@ import type { Lang } from "../text";
 
 const DAY_MS = 86_400_000;
 // onError rethrows: an unknown currency falls back to plain digits below instead of a logged error.
-const formatter = (lang: Lang) =>
-  createFormatter({
-    locale: lang,
-    timeZone: "UTC",
-    onError: (e) => {
-      throw e;
-    },
-  });
+// One formatter per language for the process: a formatter keeps the Intl objects it built, and
+// building them (a new Intl.NumberFormat/DateTimeFormat per reply) was most of a reply's cost.
+const formatters = new Map<Lang, ReturnType<typeof createFormatter>>();
+const formatter = (lang: Lang) => {
+  let f = formatters.get(lang);
+  if (!f) {
+    f = createFormatter({
+      locale: lang,
+      timeZone: "UTC",
+      onError: (e) => {
+        throw e;
+      },
+    });
+    formatters.set(lang, f);
+  }
+  return f;
+};
 
 export function day(iso: string, lang: Lang): string {
   const d = new Date(iso);
