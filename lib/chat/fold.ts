@@ -29,14 +29,17 @@ export async function foldLongChat({
    */
   summarizedThrough: number;
 }): Promise<boolean> {
-  if ((await countMessages({ chatId, afterSeq: summarizedThrough })) <= FOLD_AFTER) return false;
-  const chat = await getChatForUser({ id: chatId, userId });
-  if (!chat) return false;
-  const rows = await listMessages({ chatId, afterSeq: chat.summarizedThrough });
-  if (rows.length <= FOLD_AFTER) return false;
-  const older = rows.slice(0, rows.length - KEEP_RECENT);
-  const through = older.at(-1)!.seq;
+  // Everything is inside the try: the turn calls this without awaiting it, so a read failing
+  // here (a database restarting, or dropped under a test) would otherwise be an unhandled
+  // rejection, which stops a Node process.
   try {
+    if ((await countMessages({ chatId, afterSeq: summarizedThrough })) <= FOLD_AFTER) return false;
+    const chat = await getChatForUser({ id: chatId, userId });
+    if (!chat) return false;
+    const rows = await listMessages({ chatId, afterSeq: chat.summarizedThrough });
+    if (rows.length <= FOLD_AFTER) return false;
+    const older = rows.slice(0, rows.length - KEEP_RECENT);
+    const through = older.at(-1)!.seq;
     const summary = await summarizeConversation({
       messages: older.map(rowToUIMessage),
       previousSummary: chat.summary,
