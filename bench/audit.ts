@@ -25,7 +25,7 @@ import {
   dailySeries,
   dailyTotals,
   dayOf,
-  rebuildAuditDaily,
+  rebuildAuditCounters,
 } from "../db/queries/metrics";
 import { writeTransaction } from "../db/queries/tx";
 import { seedDemo, seedLarge } from "../db/seed";
@@ -71,7 +71,7 @@ const insertTime = (performance.now() - t) / 1000;
 // past the writer, so count them the way migration 0006 does, and add the turns that would
 // have made them (one turn per three events, the shape of insertAuditEvents).
 t = performance.now();
-await rebuildAuditDaily();
+await rebuildAuditCounters();
 const turnRandom = rng(11);
 const turnBumps: DailyBump[] = [];
 const turnsPerDay = Math.ceil(EVENTS / 3 / 90);
