@@ -6,7 +6,7 @@
  * range read in order: no sort, no scan. The EXPLAIN QUERY PLAN test holds every shape to that.
  */
 import "server-only";
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { dialect, first, getDb } from "../index";
 import {
   AUDIT_COUNT_SPANS,
@@ -187,6 +187,39 @@ export function planStatusCounts(from: number, to: number): CountPlan {
 }
 
 /**
+ * The chart statement's fixed text, built once: drizzle composing a few hundred column and
+ * parameter chunks on every call cost more than SQLite running the statement. Identifiers in
+ * double quotes read the same on both dialects; the status literals are our own constants.
+ */
+const CHART = (() => {
+  const quote = (name: string) => `"${name}"`;
+  const c = auditStatusCounts;
+  const e = auditEvents;
+  const columns = AUDIT_STATUSES.map((s) => quote(c[s].name)).join(", ");
+  const buckets = `SELECT ${columns} FROM ${quote(getTableName(c))} WHERE ${quote(c.spanHours.name)} = `;
+  const bucket = quote(c.bucket.name);
+  // One count per status rather than a GROUP BY: each is a tight count over one index range,
+  // bounded by the edge's row so the statement carries two parameters per edge, not thirty.
+  const counts = AUDIT_STATUSES.map(
+    (s) =>
+      `(SELECT count(*) FROM ${quote(getTableName(e))} WHERE ${quote(e.status.name)} = '${s}' AND ${quote(e.at.name)} >= edge.lo AND ${quote(e.at.name)} < edge.hi) AS ${quote(s)}`,
+  ).join(", ");
+  return {
+    buckets: (spanHours: number) => sql.raw(`${buckets}${Number(spanHours)} AND ${bucket} >= `),
+    bucketsTo: sql.raw(` AND ${bucket} < `),
+    edge: sql.raw(`SELECT ${counts} FROM (SELECT CAST(`),
+    edgeTo: sql.raw(" AS bigint) AS lo, CAST("),
+    edgeEnd: sql.raw(" AS bigint) AS hi) AS edge"),
+    sums: Object.fromEntries(
+      AUDIT_STATUSES.map((s) => [
+        s,
+        sql<number>`coalesce(sum(${sql.raw(quote(s))}), 0)`.mapWith(Number),
+      ]),
+    ) as Record<AuditStatus, SQL<number>>,
+  };
+})();
+
+/**
  * Counts by status for [from, to), exact at any instant, in one statement, which is one
  * consistent snapshot without a transaction. Whole buckets come from audit_status_counts, which
  * the audit writer keeps in the event's own transaction: a range reads at most 2 x 29 day rows,
@@ -203,35 +236,15 @@ export async function countAuditEventsByStatus({
 }): Promise<StatusCounts> {
   const counts = Object.fromEntries(AUDIT_STATUSES.map((s) => [s, 0])) as StatusCounts;
   const plan = planStatusCounts(from.getTime(), to.getTime());
-  const c = auditStatusCounts;
-  const e = auditEvents;
-  const column = (s: AuditStatus) => sql.identifier(s);
   const parts: SQL[] = [
     ...plan.buckets.map(
-      ({ spanHours, first, end }) =>
-        sql`SELECT ${sql.join(
-          AUDIT_STATUSES.map((s) => sql`${c[s]} AS ${column(s)}`),
-          sql`, `,
-        )} FROM ${c} WHERE ${c.spanHours} = ${spanHours} AND ${c.bucket} >= ${first} AND ${c.bucket} < ${end}`,
+      (b) => sql`${CHART.buckets(b.spanHours)}${b.first}${CHART.bucketsTo}${b.end}`,
     ),
-    // One count per status rather than a GROUP BY: each is a tight count over one index range.
-    ...plan.events.map(
-      (r) =>
-        sql`SELECT ${sql.join(
-          AUDIT_STATUSES.map(
-            (s) =>
-              sql`(SELECT count(*) FROM ${e} WHERE ${e.status} = ${s} AND ${e.at} >= ${r.from} AND ${e.at} < ${r.to}) AS ${column(s)}`,
-          ),
-          sql`, `,
-        )}`,
-    ),
+    ...plan.events.map((r) => sql`${CHART.edge}${r.from}${CHART.edgeTo}${r.to}${CHART.edgeEnd}`),
   ];
   if (parts.length === 0) return counts;
-  const sums = Object.fromEntries(
-    AUDIT_STATUSES.map((s) => [s, sql<number>`coalesce(sum(${column(s)}), 0)`.mapWith(Number)]),
-  ) as Record<AuditStatus, SQL<number>>;
   const row = await getDb()
-    .select(sums)
+    .select(CHART.sums)
     .from(sql`(${sql.join(parts, sql` UNION ALL `)}) AS parts`)
     .then(first);
   for (const s of AUDIT_STATUSES) counts[s] = row?.[s] ?? 0;
