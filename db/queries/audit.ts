@@ -168,7 +168,8 @@ export type CountPlan = {
 export function planStatusCounts(from: number, to: number): CountPlan {
   const plan: CountPlan = { buckets: [], events: [] };
   const split = (a: number, b: number, level: number) => {
-    if (a >= b) return;
+    // Also ends a range with an invalid end (NaN), which has no part to count.
+    if (!(a < b)) return;
     const spanHours = AUDIT_COUNT_SPANS[level];
     if (spanHours === undefined) {
       plan.events.push({ from: a, to: b });
@@ -223,7 +224,7 @@ const CHART = (() => {
  * Counts by status for [from, to), exact at any instant, in one statement, which is one
  * consistent snapshot without a transaction. Whole buckets come from audit_status_counts, which
  * the audit writer keeps in the event's own transaction: a range reads at most 2 x 29 day rows,
- * 2 x 23 hour rows and one row per 30 days, so ten years cost about what a week does. Only the
+ * 2 x 23 hour rows and one row per 30 days (a week about 50 rows, ten years about 230). Only the
  * partial hours at the two edges are counted on the (status, at) index, one count per status
  * over index entries only: at most an hour of events at each edge.
  */

@@ -131,13 +131,14 @@ describe("audit status chart counts (countAuditEventsByStatus)", () => {
     }
   });
 
-  it("gives zeros for an empty or reversed range", async () => {
+  it("gives zeros for an empty, reversed or invalid range", async () => {
     const zero = expectedCounts(0, 0);
     const at = new Date(denseHours[0]!);
     expect(await countAuditEventsByStatus({ from: at, to: at })).toEqual(zero);
     expect(
       await countAuditEventsByStatus({ from: at, to: new Date(at.getTime() - DAY_MS) }),
     ).toEqual(zero);
+    expect(await countAuditEventsByStatus({ from: new Date(Number.NaN), to: at })).toEqual(zero);
   });
 
   it("reads the counters for whole buckets: a changed counter changes the count", async () => {
