@@ -3,13 +3,14 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Two projects. "sqlite" is the whole suite on the embedded default. "postgres" runs the suites
- * that prove the action core's guarantees (and the multi-instance system test) again on a real
+ * that prove the action core's guarantees, the audit chart's counters (and the multi-instance system test) again on a real
  * PostgreSQL: each test file creates its own databases on TEST_DATABASE_URL's server and drops
  * them afterwards (tests/helpers/db.ts). Without TEST_DATABASE_URL the postgres project is left
  * out with a notice; in CI (CI=true) that is an error, so CI can never pass without them.
  */
 const POSTGRES_SUITES = [
   "tests/integration/action-core/{concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
+  "tests/integration/audit-status-counts.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/system/multi-instance.test.ts",

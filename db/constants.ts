@@ -51,6 +51,12 @@ export const AUDIT_STATUSES = [
   "stale",
 ] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+/**
+ * The widths, in hours, of the audit status chart's counter buckets (audit_status_counts),
+ * widest first. Each divides the next, so a range splits into whole buckets of one width and two
+ * remainders for the next; only what is left below an hour is counted in audit_events.
+ */
+export const AUDIT_COUNT_SPANS = [720, 24, 1] as const;
 
 export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
 export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];

@@ -6,11 +6,17 @@
  * range read in order: no sort, no scan. The EXPLAIN QUERY PLAN test holds every shape to that.
  */
 import "server-only";
-import { and, asc, desc, eq, gte, inArray, like, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { dialect, first, getDb } from "../index";
-import { AUDIT_STATUSES, type AuditStatus, auditEvents, metricsDaily, user } from "../schema";
-import { DAY_MS } from "./metrics";
-import { readTransaction } from "./tx";
+import {
+  AUDIT_COUNT_SPANS,
+  AUDIT_STATUSES,
+  type AuditStatus,
+  auditEvents,
+  auditStatusCounts,
+  user,
+} from "../schema";
+import { HOUR_MS } from "./metrics";
 
 export type AuditRow = typeof auditEvents.$inferSelect;
 
@@ -147,10 +153,80 @@ export async function listAuditEventsForAction({
 
 export type StatusCounts = Record<AuditStatus, number>;
 
+/** Where the counts for [from, to) come from: whole counter buckets, and event time ranges. */
+export type CountPlan = {
+  buckets: { spanHours: number; first: number; end: number }[];
+  events: { from: number; to: number }[];
+};
+
 /**
- * Counts by status for [from, to), exact at any instant: whole days from the daily counters,
- * the partial days at the edges by one range count per status on (status, at), which reads index
- * entries only. One read transaction, so the numbers are one consistent snapshot.
+ * Splits [from, to) (epoch ms) into the widest whole buckets inside it, then each remainder
+ * into whole buckets of the next width, and so on; what is left below an hour (at most one
+ * piece at each edge) is counted in audit_events. Exact at any instant: every millisecond of
+ * the range is in exactly one part.
+ */
+export function planStatusCounts(from: number, to: number): CountPlan {
+  const plan: CountPlan = { buckets: [], events: [] };
+  const split = (a: number, b: number, level: number) => {
+    // Also ends a range with an invalid end (NaN), which has no part to count.
+    if (!(a < b)) return;
+    const spanHours = AUDIT_COUNT_SPANS[level];
+    if (spanHours === undefined) {
+      plan.events.push({ from: a, to: b });
+      return;
+    }
+    const span = spanHours * HOUR_MS;
+    const first = Math.ceil(a / span);
+    const end = Math.floor(b / span);
+    if (first >= end) return split(a, b, level + 1);
+    plan.buckets.push({ spanHours, first, end });
+    split(a, first * span, level + 1);
+    split(end * span, b, level + 1);
+  };
+  split(from, to, 0);
+  return plan;
+}
+
+/**
+ * The chart statement's fixed text, built once: drizzle composing a few hundred column and
+ * parameter chunks on every call cost more than SQLite running the statement. Identifiers in
+ * double quotes read the same on both dialects; the status literals are our own constants.
+ */
+const CHART = (() => {
+  const quote = (name: string) => `"${name}"`;
+  const c = auditStatusCounts;
+  const e = auditEvents;
+  const columns = AUDIT_STATUSES.map((s) => quote(c[s].name)).join(", ");
+  const buckets = `SELECT ${columns} FROM ${quote(getTableName(c))} WHERE ${quote(c.spanHours.name)} = `;
+  const bucket = quote(c.bucket.name);
+  // One count per status rather than a GROUP BY: each is a tight count over one index range,
+  // bounded by the edge's row so the statement carries two parameters per edge, not thirty.
+  const counts = AUDIT_STATUSES.map(
+    (s) =>
+      `(SELECT count(*) FROM ${quote(getTableName(e))} WHERE ${quote(e.status.name)} = '${s}' AND ${quote(e.at.name)} >= edge.lo AND ${quote(e.at.name)} < edge.hi) AS ${quote(s)}`,
+  ).join(", ");
+  return {
+    buckets: (spanHours: number) => sql.raw(`${buckets}${Number(spanHours)} AND ${bucket} >= `),
+    bucketsTo: sql.raw(` AND ${bucket} < `),
+    edge: sql.raw(`SELECT ${counts} FROM (SELECT CAST(`),
+    edgeTo: sql.raw(" AS bigint) AS lo, CAST("),
+    edgeEnd: sql.raw(" AS bigint) AS hi) AS edge"),
+    sums: Object.fromEntries(
+      AUDIT_STATUSES.map((s) => [
+        s,
+        sql<number>`coalesce(sum(${sql.raw(quote(s))}), 0)`.mapWith(Number),
+      ]),
+    ) as Record<AuditStatus, SQL<number>>,
+  };
+})();
+
+/**
+ * Counts by status for [from, to), exact at any instant, in one statement, which is one
+ * consistent snapshot without a transaction. Whole buckets come from audit_status_counts, which
+ * the audit writer keeps in the event's own transaction: a range reads at most 2 x 29 day rows,
+ * 2 x 23 hour rows and one row per 30 days (a week about 50 rows, ten years about 230). Only the
+ * partial hours at the two edges are counted on the (status, at) index, one count per status
+ * over index entries only: at most an hour of events at each edge.
  */
 export async function countAuditEventsByStatus({
   from,
@@ -159,46 +235,21 @@ export async function countAuditEventsByStatus({
   from: Date;
   to: Date;
 }): Promise<StatusCounts> {
-  // The whole UTC days inside [from, to) come from the counters the audit writer keeps in the
-  // event's own transaction (metrics_daily, `audit.<status>` by tool): their cost follows the
-  // number of days, not of events. Only the partial days at the two edges are counted from the
-  // (status, at) index, at most a day of events each.
-  const firstWhole = Math.ceil(from.getTime() / DAY_MS);
-  const endWhole = Math.floor(to.getTime() / DAY_MS);
-  const edges: [Date, Date][] =
-    firstWhole < endWhole
-      ? [
-          [from, new Date(firstWhole * DAY_MS)],
-          [new Date(endWhole * DAY_MS), to],
-        ]
-      : [[from, to]];
-  return readTransaction(async () => {
-    const counts = Object.fromEntries(AUDIT_STATUSES.map((s) => [s, 0])) as StatusCounts;
-    if (firstWhole < endWhole) {
-      const d = metricsDaily;
-      const days = await getDb()
-        .select({ name: d.name, n: sql<number>`sum(${d.n})`.mapWith(Number) })
-        .from(d)
-        .where(and(gte(d.day, firstWhole), lt(d.day, endWhole), like(d.name, "audit.%")))
-        .groupBy(d.name);
-      for (const { name, n } of days) {
-        const status = name.slice("audit.".length);
-        if (Object.hasOwn(counts, status)) counts[status as AuditStatus] += n;
-      }
-    }
-    for (const [a, b] of edges) {
-      if (a.getTime() >= b.getTime()) continue;
-      for (const status of AUDIT_STATUSES) {
-        const row = await getDb()
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(auditEvents)
-          .where(and(eq(auditEvents.status, status), gte(auditEvents.at, a), lt(auditEvents.at, b)))
-          .then(first);
-        counts[status] += row?.n ?? 0;
-      }
-    }
-    return counts;
-  });
+  const counts = Object.fromEntries(AUDIT_STATUSES.map((s) => [s, 0])) as StatusCounts;
+  const plan = planStatusCounts(from.getTime(), to.getTime());
+  const parts: SQL[] = [
+    ...plan.buckets.map(
+      (b) => sql`${CHART.buckets(b.spanHours)}${b.first}${CHART.bucketsTo}${b.end}`,
+    ),
+    ...plan.events.map((r) => sql`${CHART.edge}${r.from}${CHART.edgeTo}${r.to}${CHART.edgeEnd}`),
+  ];
+  if (parts.length === 0) return counts;
+  const row = await getDb()
+    .select(CHART.sums)
+    .from(sql`(${sql.join(parts, sql` UNION ALL `)}) AS parts`)
+    .then(first);
+  for (const s of AUDIT_STATUSES) counts[s] = row?.[s] ?? 0;
+  return counts;
 }
 
 export type PersonRow = { id: string; email: string; name: string; role: "customer" | "staff" };

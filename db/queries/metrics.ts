@@ -6,14 +6,15 @@
 import "server-only";
 import { and, gte, inArray, lt, sql } from "drizzle-orm";
 import { execute, getDb, one } from "../index";
-import { metricsDaily, modelCalls } from "../schema";
+import { AUDIT_COUNT_SPANS, AUDIT_STATUSES, metricsDaily, modelCalls } from "../schema";
 import { writeTransaction } from "./tx";
 
 export type NewModelCall = typeof modelCalls.$inferInsert;
 export type ModelCallRow = typeof modelCalls.$inferSelect;
 export type DailyBump = { day: number; name: string; key?: string; n: number };
 
-export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
 /** UTC days since the epoch, the rollup's day key. */
 export const dayOf = (at: Date | number) =>
   Math.floor((typeof at === "number" ? at : at.getTime()) / DAY_MS);
@@ -93,10 +94,11 @@ export async function dailySeries({
 }
 
 /**
- * Rebuilds the audit counters from audit_events (what migration 0006 does for a database that
- * predates them). For bulk loads that bypass the writer, such as the audit benchmark.
+ * Rebuilds the audit counters from audit_events: the daily ones (what migration 0006 does for a
+ * database that predates them) and the status chart's buckets (migration 0010 for SQLite, 0002
+ * for PostgreSQL). For bulk loads that bypass the writer, such as the audit benchmark.
  */
-export async function rebuildAuditDaily(): Promise<void> {
+export async function rebuildAuditCounters(): Promise<void> {
   await writeTransaction(async () => {
     await execute(
       sql.raw("DELETE FROM metrics_daily WHERE name LIKE 'audit.%' OR name LIKE 'action.%'"),
@@ -110,5 +112,15 @@ export async function rebuildAuditDaily(): Promise<void> {
          SELECT at / ${DAY_MS}, 'action.' || status, tool, count(*) FROM audit_events
          WHERE action_id IS NOT NULL GROUP BY 1, 2, 3`),
     );
+    await execute(sql.raw("DELETE FROM audit_status_counts"));
+    const columns = AUDIT_STATUSES.join(", ");
+    const counts = AUDIT_STATUSES.map((s) => `count(*) FILTER (WHERE status = '${s}')`).join(", ");
+    for (const spanHours of AUDIT_COUNT_SPANS) {
+      const span = spanHours * HOUR_MS;
+      await execute(
+        sql.raw(`INSERT INTO audit_status_counts (span_hours, bucket, ${columns})
+           SELECT ${spanHours}, at / ${span}, ${counts} FROM audit_events GROUP BY 2`),
+      );
+    }
   });
 }

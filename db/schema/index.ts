@@ -28,6 +28,7 @@ export const {
   auditEvents,
   modelCalls,
   metricsDaily,
+  auditStatusCounts,
 } = s;
 
 /** Every table, for drizzle's relational layer and better-auth's adapter. */
@@ -48,6 +49,7 @@ export const tables = {
   auditEvents,
   modelCalls,
   metricsDaily,
+  auditStatusCounts,
 };
 
 export * from "../constants";

@@ -22,6 +22,7 @@ import {
 import {
   ACTION_STATUSES,
   AUDIT_STATUSES,
+  type AuditStatus,
   CANCEL_REASONS,
   LOCALES,
   MODEL_CALL_KINDS,
@@ -40,6 +41,13 @@ const createdAt = () =>
   ms("created_at")
     .notNull()
     .default(sql`(floor(extract(epoch from clock_timestamp()) * 1000)::bigint)`);
+
+const counter = (name: string) => integer(name).notNull().default(0);
+/** One counter column per audit status, named after it (a new status is a new column). */
+const statusCounters = () =>
+  Object.fromEntries(AUDIT_STATUSES.map((s) => [s, counter(s)])) as {
+    [S in AuditStatus]: ReturnType<typeof counter>;
+  };
 
 // ---------------------------------------------------------------- better-auth
 
@@ -415,4 +423,23 @@ export const metricsDaily = pgTable(
     n: integer("n").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.name, t.key] })],
+);
+
+/**
+ * The audit status chart's counters: audit events by status in epoch-aligned UTC buckets of
+ * AUDIT_COUNT_SPANS hours (an hour, a day, 30 days), one column per status so a bucket is one
+ * row. The audit writer bumps one row per span in the event's own transaction. The chart sums
+ * the widest whole buckets inside its range and counts only the partial hours at its two edges
+ * in audit_events: at most 2 x 29 day rows, 2 x 23 hour rows and one row per 30 days. Small:
+ * 8,760 hour rows, 365 day rows and 13 thirty-day rows a year at most (hours over years is fine).
+ */
+export const auditStatusCounts = pgTable(
+  "audit_status_counts",
+  {
+    spanHours: integer("span_hours").notNull(),
+    /** floor(at / span): the bucket's start in spans since the epoch. */
+    bucket: integer("bucket").notNull(),
+    ...statusCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.spanHours, t.bucket] })],
 );

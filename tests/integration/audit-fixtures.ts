@@ -5,7 +5,7 @@
  * queries are exact rather than relying on insertion order.
  */
 import { getDb, one } from "@/db";
-import { rebuildAuditDaily } from "@/db/queries/metrics";
+import { rebuildAuditCounters } from "@/db/queries/metrics";
 import { writeTransaction } from "@/db/queries/tx";
 import { AUDIT_STATUSES, type AuditStatus, auditEvents, user } from "@/db/schema";
 
@@ -79,7 +79,7 @@ export async function insertKnownEvents(n: number): Promise<Known[]> {
   });
   // Inserted past the audit writer, so its daily counters are rebuilt from the rows, as
   // migration 0006 does for an existing database.
-  await rebuildAuditDaily();
+  await rebuildAuditCounters();
   return out;
 }
 

@@ -14,6 +14,7 @@ import {
   keyOf,
   listAuditEvents,
   listAuditEventsForAction,
+  planStatusCounts,
 } from "@/db/queries/audit";
 import { sqliteClient, useTestDatabase } from "../helpers/db";
 import { expected, insertKnownEvents, type Known, MINUTE, T0, userIdOf } from "./audit-fixtures";
@@ -146,7 +147,14 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
     const counts = await runAndCheck(
       async () => await countAuditEventsByStatus({ from: D(0), to: D(500) }),
     );
+    // One statement: the whole hours from the counters' primary key, the last 20 minutes on
+    // (status, at), index entries only.
+    expect(counts).toHaveLength(1);
     for (const lines of counts) expect(lines.join()).toMatch(/COVERING INDEX audit_status_at_idx/);
+    const chart = captured.find((s) => /audit_status_counts/.test(s) && !s.startsWith("EXPLAIN"));
+    expect(planOf(chart!).join()).toMatch(
+      /SEARCH audit_status_counts USING INDEX sqlite_autoindex_audit_status_counts_1 \(span_hours=\? AND bucket>\? AND bucket<\?\)/,
+    );
     await runAndCheck(async () => await getAuditEvent({ id: all[5]!.id }));
     await runAndCheck(async () => await listAuditEventsForAction({ actionId: "action-2" }));
     await runAndCheck(async () => {
@@ -157,10 +165,16 @@ describe("audit queries use indexes (EXPLAIN QUERY PLAN)", () => {
     });
   });
 
-  it("counts by status over whole days (the daily counters) plus partial edges match the events", async () => {
-    // An hour before the first whole day, two whole UTC days, then part of the third.
-    const from = D(-60);
-    const to = D(2900);
+  it("counts by status over whole days and hours (the counters) plus partial hours match the events", async () => {
+    // From 25 s into the last 30 minutes of an hour: that partial hour, two whole hours, the
+    // second UTC day, one whole hour, then 35 minutes and 10 s into the next; every part holds
+    // events. The fixture's counters are rebuilt from its rows, so a missing or wrong counter
+    // gives a wrong count here.
+    const from = new Date(D(1440 - 150).getTime() + 25_000);
+    const to = new Date(D(2880 + 95).getTime() + 10_000);
+    const plan = planStatusCounts(from.getTime(), to.getTime());
+    expect(plan.buckets.map((b) => b.spanHours).sort()).toEqual([1, 1, 24]);
+    expect(plan.events).toHaveLength(2);
     const counts = await countAuditEventsByStatus({ from, to });
     for (const [status, n] of Object.entries(counts)) {
       expect(n, status).toBe(expected(all, { status: status as Known["status"], from, to }).length);
