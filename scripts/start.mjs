@@ -14,7 +14,7 @@ try {
 }
 
 // Memory: package.json runs this file as `node --max-old-space-size=256 --max-semi-space-size=4`
-// (README "One process" says why). Node reads NODE_OPTIONS before its command line, so the same
+// (README "Memory" says why). Node reads NODE_OPTIONS before its command line, so the same
 // flag in NODE_OPTIONS loses to those: say so rather than drop an operator's setting silently.
 for (const flag of ["--max-old-space-size", "--max-semi-space-size"]) {
   const given = (process.env.NODE_OPTIONS ?? "").split(/\s+/).find((o) => o.startsWith(`${flag}=`));

@@ -12,7 +12,7 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // What `npm start` runs: scripts/start.mjs (the configuration check, then scripts/serve.mjs in the
 // same process), under the node flags of package.json's start script (the memory settings,
-// README "One process"), so the benchmark's figures are the product's own.
+// README "Memory"), so the benchmark's figures are the product's own.
 const START = path.join(ROOT, "scripts/start.mjs");
 
 /**

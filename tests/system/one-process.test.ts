@@ -136,7 +136,7 @@ describe("npm start", () => {
       nodes.map((p) => p.cmd),
       output,
     ).toEqual([expect.stringMatching(/scripts\/start\.mjs$/)]);
-    // Under package.json's node flags (the memory settings, README "One process").
+    // Under package.json's node flags (the memory settings, README "Memory").
     expect(startFlags().length).toBeGreaterThan(0);
     expect(nodes[0]?.cmd).toContain(`node ${startFlags().join(" ")} scripts/start.mjs`);
     // No npx, no `next start`, no next-server child.
