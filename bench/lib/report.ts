@@ -5,7 +5,12 @@
  */
 import fs from "node:fs";
 import type { CapacityPhase } from "./capacity";
+import { startFlags } from "./server";
 import type { StepStats } from "./stats";
+
+/** How the server was run: `npm start`'s command (bench/lib/server.ts). */
+const serverCommand = () =>
+  `\`node ${[...startFlags(), "scripts/start.mjs"].join(" ")}\`, as \`npm start\` runs it`;
 
 const SECTION = ["<!-- bench:load:start -->", "<!-- bench:load:end -->"] as const;
 /** One results block per database: the SQLite run and the PostgreSQL run sit side by side. */
@@ -89,14 +94,14 @@ export function renderResults(r: LoadReport): string {
     `Run ${r.date} on ${r.machine}.`,
     `Command: \`${r.command}\`. Store: ${r.store}. Offline model, production build, ` +
       (r.db === "postgres"
-        ? `${r.instances} server process${r.instances > 1 ? "es" : ""} (\`scripts/serve.mjs\`) on one PostgreSQL database${r.instances > 1 ? ", behind a round-robin proxy in the bench process (each request to the next instance)" : ""}.`
-        : "one server process (`scripts/serve.mjs`) on a SQLite file."),
+        ? `${r.instances} server process${r.instances > 1 ? "es" : ""} (${serverCommand()}) on one PostgreSQL database${r.instances > 1 ? ", behind a round-robin proxy in the bench process (each request to the next instance)" : ""}.`
+        : `one server process (${serverCommand()}) on a SQLite file.`),
     "",
     `**${r.customers} customers at once**, ${r.flows} customer flows (sign in, new chat, order status, return proposal, then confirm or cancel, alternating): ` +
       `${loaded.totalRequests} requests in ${loaded.wallSeconds.toFixed(1)} s = **${(loaded.totalRequests / loaded.wallSeconds).toFixed(1)} requests/s**.`,
     r.instances === 1
-      ? `Server memory (RSS of the process tree, sampled every 100 ms): ${mib(r.idleRssBytes[0] ?? 0)} after warm-up, **peak ${mib(r.peakRssBytes[0] ?? 0)}**.`
-      : `Server memory per instance (RSS of each process tree, sampled every 100 ms): after warm-up ${r.idleRssBytes.map(mib).join(", ")}; **peak ${r.peakRssBytes.map(mib).join(", ")}**.`,
+      ? `Server memory (RSS of the process tree; the peak is the kernel's high-water mark, VmHWM, reset after warm-up): ${mib(r.idleRssBytes[0] ?? 0)} after warm-up, **peak ${mib(r.peakRssBytes[0] ?? 0)}**.`
+      : `Server memory per instance (RSS of each process tree; the peak is the kernel's high-water mark, VmHWM, reset after warm-up): after warm-up ${r.idleRssBytes.map(mib).join(", ")}; **peak ${r.peakRssBytes.map(mib).join(", ")}**.`,
     "Times in milliseconds per request, measured by the client over loopback; req/s is each step's count over its own busy window.",
     "",
     ...table(loaded),

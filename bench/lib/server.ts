@@ -1,8 +1,8 @@
 /**
- * Builds and runs the real production server (`scripts/serve.mjs`, what `npm start` runs) for the load benchmark and the
- * system tests: its own dist folder (never the e2e suite's .next), a throwaway database, the
- * offline model, loopback only. The process is spawned directly (not through npx) in its own
- * process group, so a SIGKILL hits the server itself, as a crash would.
+ * Builds and runs the real production server, as `npm start` runs it, for the load benchmark and
+ * the system tests: its own dist folder (never the e2e suite's .next), a throwaway database, the
+ * offline model, loopback only. The process is spawned directly (not through npm or npx) in its
+ * own process group, so a SIGKILL hits the server itself, as a crash would.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -10,8 +10,27 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-// The production server as `npm start` runs it (socket address passed to the app).
-const SERVE = path.join(ROOT, "scripts/serve.mjs");
+// What `npm start` runs: scripts/start.mjs (the configuration check, then scripts/serve.mjs in the
+// same process), under the node flags of package.json's start script (the memory settings,
+// README "Memory"), so the benchmark's figures are the product's own.
+const START = path.join(ROOT, "scripts/start.mjs");
+
+/**
+ * The node flags of package.json's start script, `node [--flag …] scripts/start.mjs`. A start
+ * script of any other shape stops the caller rather than run the server some other way.
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const script = pkg.scripts.start?.trim() ?? "";
+  const m = /^node((?:\s+--[\w-]+(?:=\S+)?)*)\s+scripts\/start\.mjs$/.exec(script);
+  if (!m)
+    throw new Error(
+      `package.json's start script is not "node [--flag …] scripts/start.mjs": ${script}`,
+    );
+  return m[1]!.split(/\s+/).filter(Boolean);
+}
 
 /**
  * Builds into `distDir` when sources are newer than the build. The build is the heavy step on a
@@ -65,7 +84,7 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), SERVE, "-p", String(port), "-H", "127.0.0.1"],
+    [...startFlags(), ...(opts.nodeArgs ?? []), START, "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: ROOT,
       detached: true,
@@ -131,9 +150,9 @@ async function waitHealthy(server: Server, exited: Promise<void>): Promise<void>
   throw new Error(`server not healthy after 120 s:\n${server.output()}`);
 }
 
-/** Resident memory of a process and all its descendants, in bytes, from /proc (Linux). */
-export function treeRssBytes(pid: number): number {
-  if (!fs.existsSync("/proc")) return 0;
+/** A process and all its descendants, from /proc (Linux; empty elsewhere). */
+function treePids(pid: number): number[] {
+  if (!fs.existsSync("/proc")) return [];
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -148,18 +167,53 @@ export function treeRssBytes(pid: number): number {
       // The process ended while we looked.
     }
   }
-  let total = 0;
+  const pids: number[] = [];
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop()!;
+    pids.push(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return pids;
+}
+
+/** One field of /proc/PID/status in bytes, summed over the process tree. */
+function treeStatusBytes(pid: number, field: "VmRSS" | "VmHWM"): number {
+  let total = 0;
+  for (const p of treePids(pid)) {
     try {
       const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
-      const kb = Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
+      const kb = Number(status.match(new RegExp(`^${field}:\\s+(\\d+)`, "m"))?.[1] ?? 0);
       total += kb * 1024;
     } catch {
       // Gone.
     }
-    stack.push(...(children.get(p) ?? []));
   }
   return total;
+}
+
+/** Resident memory of a process and all its descendants, in bytes, now. */
+export function treeRssBytes(pid: number): number {
+  return treeStatusBytes(pid, "VmRSS");
+}
+
+/**
+ * The kernel's own peak resident memory (VmHWM) of each process in the tree, summed: exact for
+ * a one-process tree, an upper bound for several (their peaks need not coincide). Sampling alone
+ * misses what lasts less than its period: a 32 MiB scrypt buffer lives ~100 ms.
+ */
+export function treePeakRssBytes(pid: number): number {
+  return treeStatusBytes(pid, "VmHWM");
+}
+
+/** Starts the tree's peak (VmHWM) over from its current resident memory. */
+export function resetTreePeakRss(pid: number): void {
+  for (const p of treePids(pid)) {
+    try {
+      // "5" resets the peak resident set size (Documentation/filesystems/proc.rst).
+      fs.writeFileSync(`/proc/${p}/clear_refs`, "5");
+    } catch {
+      // Gone, or not ours to reset: its peak then counts from its start, never less.
+    }
+  }
 }

@@ -5,6 +5,7 @@ import { nextCookies } from "better-auth/next-js";
 import { getConnection, schema } from "@/db";
 import { env } from "../env";
 import { log } from "../log";
+import { password } from "./password";
 import { authSecret } from "./secret";
 
 /** Set on every auth request by sign-in-guard.ts; the only address header better-auth reads. */
@@ -35,7 +36,13 @@ function createAuth() {
         rateLimit: schema.rateLimit,
       },
     }),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 8,
+      // better-auth's scrypt, a bounded number at once (memory: lib/auth/password.ts).
+      password,
+    },
     user: {
       additionalFields: {
         // Set by the seed or an operator; never from a sign-up form.

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuild, freePort } from "@/bench/lib/server";
+import { ensureBuild, freePort, startFlags } from "@/bench/lib/server";
 import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -136,12 +136,18 @@ describe("npm start", () => {
       nodes.map((p) => p.cmd),
       output,
     ).toEqual([expect.stringMatching(/scripts\/start\.mjs$/)]);
+    // Under package.json's node flags (the memory settings, README "Memory").
+    expect(startFlags().length).toBeGreaterThan(0);
+    expect(nodes[0]?.cmd).toContain(`node ${startFlags().join(" ")} scripts/start.mjs`);
     // No npx, no `next start`, no next-server child.
     expect(tree.map((p) => p.cmd).join("\n")).not.toMatch(/npx|next start|next-server/);
   });
 
   it("stops on SIGTERM after the chat turn in flight is answered, with exit code 0", async () => {
-    const server = descendants(npm.pid!).find((p) => /^\S*node scripts\/start\.mjs$/.test(p.cmd))!;
+    // package.json's start script puts node flags (the memory settings) before the script.
+    const server = descendants(npm.pid!).find((p) =>
+      /^\S*node(?: --\S+)* scripts\/start\.mjs$/.test(p.cmd),
+    )!;
     const headers = { "content-type": "application/json", origin: url };
     const signIn = await fetch(`${url}/api/auth/sign-in/email`, {
       method: "POST",
