@@ -101,8 +101,7 @@ export function errorFields(err: unknown): { name: string; code?: string; status
     typeof v === "string" || typeof v === "number" ? String(v) : undefined;
   // drizzle wraps the driver's error and keeps it as `cause`; its SQLSTATE ("57P01") or SQLite
   // code ("SQLITE_BUSY") is what tells an operator what happened, and it quotes no data.
-  const code =
-    codeOf(e.code) ?? (typeof e.cause === "object" ? codeOf(e.cause?.code) : undefined);
+  const code = codeOf(e.code) ?? (typeof e.cause === "object" ? codeOf(e.cause?.code) : undefined);
   const rawStatus = typeof e.statusCode === "number" ? e.statusCode : e.status;
   const status = typeof rawStatus === "number" ? rawStatus : undefined;
   return { name, ...(code ? { code } : {}), ...(status ? { status } : {}) };
