@@ -8,9 +8,9 @@
  * then all status turns run, then all return proposals (same chats, as in the flow), then all
  * confirms of those proposals. The floors run last, with the stream sized like these turns.
  */
-import { type Chunk, HttpCustomer, parseUiStream } from "./client";
+import { HttpCustomer } from "./client";
 import { runFloors } from "./floor";
-import type { TurnShape } from "./flow";
+import { type TurnShape, turn } from "./flow";
 import { pool, Recorder, type StepStats } from "./stats";
 
 export const CAPACITY_KINDS = [
@@ -32,17 +32,6 @@ export type CapacityPhase = {
 type Person = { email: string; orderId: string };
 type Customer = { c: HttpCustomer; chatId: string; orderId: string; actionId?: string };
 
-async function say(c: HttpCustomer, chatId: string, text: string) {
-  const res = await c.fetch(`/api/chats/${chatId}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ text }),
-  });
-  const body = await res.text();
-  const chunks: Chunk[] = res.status === 200 ? parseUiStream(body) : [];
-  return { status: res.status, body, chunks };
-}
-
 export async function runCapacity(
   base: string,
   people: Person[],
@@ -63,7 +52,7 @@ export async function runCapacity(
   const shapes: TurnShape[] = [];
   await pool(ready, clients, async (u) => {
     await rec.time("turn: order status", async () => {
-      const t = await say(u.c, u.chatId, `Where is my order ${u.orderId}?`);
+      const t = await turn(u.c, u.chatId, `Where is my order ${u.orderId}?`);
       shapes.push({ bytes: t.body.length, events: t.chunks.length });
       const answered = t.chunks.some(
         (k) => k.type === "tool-output-available" && JSON.stringify(k).includes(u.orderId),
@@ -73,7 +62,7 @@ export async function runCapacity(
   });
   await pool(ready, clients, async (u) => {
     u.actionId = await rec.time("turn: return proposal", async () => {
-      const t = await say(
+      const t = await turn(
         u.c,
         u.chatId,
         `Create a return request for order ${u.orderId}. The item arrived damaged.`,

@@ -17,7 +17,8 @@ export const STEPS = [
 
 export type TurnShape = { bytes: number; events: number };
 
-async function turn(c: HttpCustomer, chatId: string, text: string) {
+/** One chat turn: the POST and its whole UI message stream, parsed. */
+export async function turn(c: HttpCustomer, chatId: string, text: string) {
   const res = await c.fetch(`/api/chats/${chatId}/messages`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rng } from "@/bench/audit-events";
 import { execute, getDb, sql } from "@/db";
 import { countAuditEventsByStatus, planStatusCounts, type StatusCounts } from "@/db/queries/audit";
 import { insertAuditEvent } from "@/db/queries/audit-write";
@@ -27,18 +28,6 @@ const SPAN_30D = 30 * DAY_MS;
 // Inside a 30-day bucket, so the 70 days below cover one whole such bucket and parts of two more.
 const T0 = Date.parse("2026-01-10T00:00:00.000Z");
 const SPREAD = 70 * DAY_MS;
-
-/** mulberry32: the same events on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 type Written = { at: number; status: AuditStatus };
 const written: Written[] = [];
