@@ -22,21 +22,12 @@ export async function takeSlot({
   limit,
   windowMs,
   now,
-  record = true,
 }: {
   key: string;
   limit: number;
   windowMs: number;
   now: number;
-  /** False: only check (the per-account sign-in gate counts failures later). */
-  record?: boolean;
 }): Promise<SlotAnswer> {
-  if (!record) {
-    // Only a check: read, write nothing.
-    const found = await getDb().select().from(rateWindows).where(eq(rateWindows.key, key));
-    const hits = (found[0]?.hits ?? []).filter((t) => now - t < windowMs);
-    return hits.length >= limit ? { ok: false, oldestHit: hits[0]! } : { ok: true };
-  }
   return writeTransaction(async () => {
     const row = one(
       await getDb()
@@ -56,17 +47,23 @@ export async function takeSlot({
   });
 }
 
-/** Records one hit for `key` without a limit (a failed sign-in). */
-export async function addHit({
-  key,
-  windowMs,
-  now,
-}: {
-  key: string;
-  windowMs: number;
-  now: number;
-}) {
-  await takeSlot({ key, limit: Number.MAX_SAFE_INTEGER, windowMs, now });
+/**
+ * Takes back one hit recorded at `at` (a counted sign-in attempt that checked no password). The
+ * no-op update locks the key's row on PostgreSQL for the read-modify-write, as takeSlot's upsert.
+ */
+export async function releaseHit({ key, at }: { key: string; at: number }): Promise<void> {
+  await writeTransaction(async () => {
+    const [row] = await getDb()
+      .update(rateWindows)
+      .set({ key })
+      .where(eq(rateWindows.key, key))
+      .returning();
+    const hits = row?.hits ?? [];
+    const i = hits.indexOf(at);
+    if (i < 0) return;
+    hits.splice(i, 1);
+    await getDb().update(rateWindows).set({ hits }).where(eq(rateWindows.key, key));
+  });
 }
 
 /** Forgets every hit of `key` (a successful sign-in clears the account's failures). */

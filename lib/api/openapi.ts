@@ -39,9 +39,13 @@ const AUTH_ERRORS: Record<number, string[]> = {
     "bad_request",
     "password_too_long",
     "password_too_short",
+    // Ours, before better-auth: an email over 254 characters (lib/auth/sign-in-guard.ts).
+    "invalid_request",
   ],
   401: ["invalid_email_or_password"],
   403: ["invalid_origin", "missing_or_null_origin", "cross_site_navigation_login_blocked"],
+  // Ours, before better-auth: every auth POST body is capped at 8 KiB.
+  413: ["payload_too_large"],
   415: ["unsupported_media_type"],
   429: ["rate_limited"],
   500: ["internal_error", "failed_to_get_session"],
@@ -161,10 +165,15 @@ export function buildOpenApiDocument() {
             tags: ["auth"],
             operationId: "signIn",
             summary: "Sign in with email and password (better-auth); sets the session cookie",
+            description:
+              "JSON only (anything else is 415), at most 8 KiB (413), the email at most 254 " +
+              "characters (400 `invalid_request`). 429 `rate_limited` with `Retry-After`: too " +
+              "many attempts from the client's address, or too many wrong passwords for the " +
+              "account (counted before the password is checked).",
             requestBody: { content: { "application/json": { schema: SignInBody } } },
             responses: {
               "200": json(SignInResponse, "Signed in; `Set-Cookie` carries the session"),
-              ...authErrors([400, 401, 403, 415, 429, 500]),
+              ...authErrors([400, 401, 403, 413, 415, 429, 500]),
             },
           },
         },
@@ -177,7 +186,7 @@ export function buildOpenApiDocument() {
               "400": errorResponse(400, ["email_password_sign_up_disabled", "validation_error"], {
                 betterAuth: true,
               }),
-              ...authErrors([403, 415, 429]),
+              ...authErrors([403, 413, 415, 429]),
             },
           },
         },
@@ -189,7 +198,7 @@ export function buildOpenApiDocument() {
             requestBody: { content: { "application/json": { schema: z.object({}) } } },
             responses: {
               "200": json(SignOutResponse, "Signed out"),
-              ...authErrors([400, 403, 415, 500]),
+              ...authErrors([400, 403, 413, 415, 500]),
             },
           }),
         },

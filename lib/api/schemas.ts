@@ -274,9 +274,12 @@ export type ShipOrderResponse = z.infer<typeof ShipOrderResponse>;
 
 /* ---------------------------------------------------------------- auth (better-auth) */
 
-/** better-auth validates this body itself; the schema documents what it accepts. */
+/**
+ * better-auth validates this body itself; the schema documents what it accepts. JSON only, at most
+ * 8 KiB, the email at most 254 characters (lib/auth/sign-in-guard.ts checks those first).
+ */
 export const SignInBody = z.object({
-  email: z.string().meta({ example: "anna@example.com" }),
+  email: z.string().max(254).meta({ example: "anna@example.com" }),
   password: z.string().meta({ example: "returns-demo" }),
   rememberMe: z.boolean().optional(),
   callbackURL: z.string().optional(),

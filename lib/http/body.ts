@@ -5,16 +5,42 @@ import { describeZodError } from "./respond";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
+const tooLarge = () => new AppError("payload_too_large", "The request body is too large.");
+
+/**
+ * The body's bytes, refused with 413 `payload_too_large` beyond `maxBytes`: at once when
+ * Content-Length says so, otherwise as soon as the stream passes the cap (a chunked body has no
+ * length to check), so an oversized body is never held in memory whole.
+ */
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge();
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * Reads a JSON body with a size cap and validates it. An absent body counts as `{}` so
  * endpoints whose body is optional can share this. Errors follow the API contract.
  */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
   const type = req.headers.get("content-type");
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES)
-    throw new AppError("payload_too_large", "The request body is too large.");
-  const raw = await readCapped(req);
+  const raw = new TextDecoder("utf-8", { fatal: false }).decode(
+    await readBodyBytes(req, MAX_BODY_BYTES),
+  );
   let value: unknown = {};
   if (raw.trim() !== "") {
     if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
@@ -29,22 +55,4 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new AppError("invalid_request", describeZodError(parsed.error));
   return parsed.data;
-}
-
-async function readCapped(req: Request): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", "The request body is too large.");
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }

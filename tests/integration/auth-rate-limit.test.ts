@@ -4,8 +4,10 @@
  * X-Forwarded-For changes nothing unless TRUST_PROXY says a proxy of ours put it there; and
  * whatever the address, one account gets a limited number of wrong passwords.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
+import { getDb } from "@/db";
+import { rateWindows } from "@/db/schema";
 import { resetAccountThrottle } from "@/lib/auth/account-throttle";
 import { resetEnv } from "@/lib/env";
 import { useTestDatabase } from "../helpers/db";
@@ -44,6 +46,7 @@ describe("sign-in throttling", () => {
     });
   });
   afterEach(async () => {
+    vi.useRealTimers();
     g[MARK] = "x-returns-desk-peer";
     delete process.env.TRUST_PROXY;
     resetEnv();
@@ -151,5 +154,104 @@ describe("sign-in throttling", () => {
       expect((await signIn("anna@example.com", `again-${i}`, { peer: nextPeer() })).status).toBe(
         401,
       );
+  });
+
+  // Issue 24, item 1: the lock held only for JSON bodies; better-auth also takes a form.
+  it("a form-encoded sign-in is refused (415) and creates no session, locked account or not", async () => {
+    g[MARK] = PEER_HEADER;
+    const form = (email: string, password: string) =>
+      authPost(
+        request("/api/auth/sign-in/email", {
+          raw: new URLSearchParams({ email, password }).toString(),
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            [PEER_HEADER]: nextPeer(),
+          },
+        }),
+      );
+    const open = await form("anna@example.com", "returns-demo");
+    expect(open.status).toBe(415);
+    expect((await open.json()).error.code).toBe("unsupported_media_type");
+    expect(open.headers.getSetCookie()).toEqual([]);
+    for (let i = 0; i < 4; i++)
+      expect((await signIn("boris@example.com", `guess-${i}`, { peer: nextPeer() })).status).toBe(
+        401,
+      );
+    const locked = await form("boris@example.com", "returns-demo");
+    expect(locked.status).not.toBe(200);
+    expect(locked.headers.getSetCookie()).toEqual([]);
+    expect((await signIn("boris@example.com", "returns-demo", { peer: nextPeer() })).status).toBe(
+      429,
+    );
+  });
+
+  it("parallel wrong passwords: only the account's allowance is tried, the rest get 429", async () => {
+    g[MARK] = PEER_HEADER;
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        signIn("boris@example.com", `parallel-${i}`, { peer: nextPeer() }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+  });
+
+  it("the lock lifts once the window has passed", async () => {
+    g[MARK] = PEER_HEADER;
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    for (let i = 0; i < 4; i++)
+      expect((await signIn("boris@example.com", `guess-${i}`, { peer: nextPeer() })).status).toBe(
+        401,
+      );
+    const locked = await signIn("boris@example.com", "returns-demo", { peer: nextPeer() });
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get("retry-after"));
+    // Default window: 900 s. One second before it ends, still locked; at its end, open.
+    expect(retryAfter).toBe(900);
+    vi.setSystemTime(Date.now() + (retryAfter - 1) * 1000);
+    expect((await signIn("boris@example.com", "returns-demo", { peer: nextPeer() })).status).toBe(
+      429,
+    );
+    vi.setSystemTime(Date.now() + 1000);
+    expect((await signIn("boris@example.com", "returns-demo", { peer: nextPeer() })).status).toBe(
+      200,
+    );
+  });
+
+  // Issue 24, item 3: the body was read whole and the email stored as the limiter's key.
+  it("caps the body at 8 KiB and the email at 254 characters; the limiter stores no email", async () => {
+    g[MARK] = PEER_HEADER;
+    const huge = `${"a".repeat(3_000_000)}@example.com`;
+    for (let i = 0; i < 3; i++) {
+      const res = await signIn(huge, "wrong-password", { peer: nextPeer() });
+      expect(res.status).toBe(413);
+      expect((await res.json()).error.code).toBe("payload_too_large");
+    }
+    // A streamed body with no Content-Length is cut off at the cap too.
+    const bytes = new TextEncoder().encode(JSON.stringify({ email: huge, password: "x" }));
+    const streamed = await authPost(
+      new Request("http://localhost:3000/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", [PEER_HEADER]: nextPeer() },
+        body: new ReadableStream({
+          start(c) {
+            for (let i = 0; i < bytes.length; i += 16_384) c.enqueue(bytes.subarray(i, i + 16_384));
+            c.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(streamed.status).toBe(413);
+    const long = `${"b".repeat(243)}@example.com`; // 255 characters
+    const tooLong = await signIn(long, "wrong-password", { peer: nextPeer() });
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json()).error.code).toBe("invalid_request");
+    expect(await getDb().select().from(rateWindows)).toEqual([]);
+
+    const longest = `${"c".repeat(242)}@example.com`; // 254: counted, under a hash
+    expect((await signIn(longest, "wrong-password", { peer: nextPeer() })).status).toBe(401);
+    const rows = await getDb().select().from(rateWindows);
+    expect(rows.map((r) => r.key)).toEqual([expect.stringMatching(/^signin:[0-9a-f]{64}$/)]);
   });
 });

@@ -94,6 +94,7 @@ const signIn: Case[] = [
     status: 403,
     code: "missing_or_null_origin",
   },
+  // Sign-in takes JSON only (issue 24, item 1): a form never reaches better-auth, from any site.
   {
     name: "sign-in by a cross-site top-level form post",
     as: "none",
@@ -105,8 +106,18 @@ const signIn: Case[] = [
       "sec-fetch-mode": "navigate",
     },
     body: "email=anna%40example.com&password=returns-demo",
-    status: 403,
-    code: "cross_site_navigation_login_blocked",
+    status: 415,
+    code: "unsupported_media_type",
+  },
+  {
+    name: "sign-in: a same-site form post with the right password",
+    as: "none",
+    method: "POST",
+    path: SIGN_IN,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "email=anna%40example.com&password=returns-demo",
+    status: 415,
+    code: "unsupported_media_type",
   },
   ...(
     [
@@ -191,8 +202,26 @@ const signIn: Case[] = [
     method: "POST",
     path: SIGN_IN,
     json: { email: "anna@example.com", password: "p".repeat(1_000_000) },
+    status: 413,
+    code: "payload_too_large",
+  },
+  {
+    name: "sign-in: a 200-character password",
+    as: "none",
+    method: "POST",
+    path: SIGN_IN,
+    json: { email: "anna@example.com", password: "p".repeat(200) },
     status: 400,
     code: "password_too_long",
+  },
+  {
+    name: "sign-in: a 3 MB email",
+    as: "none",
+    method: "POST",
+    path: SIGN_IN,
+    json: { email: `${"a".repeat(3_000_000)}@example.com`, password: "returns-demo" },
+    status: 413,
+    code: "payload_too_large",
   },
   {
     name: "sign-up is disabled",
