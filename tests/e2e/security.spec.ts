@@ -83,3 +83,35 @@ test("the CSP lets the app's own scripts run and blocks injected inline script",
     await page.evaluate(() => (window as unknown as { __csp?: number }).__csp),
   ).toBeUndefined();
 });
+
+/**
+ * Issue 24, item 2: after sign-in the browser follows `?next=`, and these start with one slash
+ * but resolve (or decode) to `//example.org`. Each is sent as an attacker would link it (as is in
+ * the query) and percent-encoded once; example.org is answered locally, so a redirect there
+ * shows up as that page instead of a network error.
+ */
+const OFF_SITE_NEXT = ["/.//example.org/", "/./%2F%2Fexample.org/", "/.%2F/example.org"];
+
+test("sign-in never sends the browser to another site, however `next` is written", async ({
+  page,
+  anna,
+  baseURL,
+}) => {
+  const elsewhere: string[] = [];
+  await page.route(
+    (url) => url.hostname === "example.org",
+    async (route) => {
+      elsewhere.push(route.request().url());
+      await route.fulfill({ contentType: "text/html", body: "<h1>example.org</h1>" });
+    },
+  );
+  const signIn = new SignInPage(page);
+  for (const next of OFF_SITE_NEXT.flatMap((v) => [v, encodeURIComponent(v)])) {
+    await page.context().clearCookies();
+    await page.goto(`/sign-in?next=${next}`);
+    await signIn.signInWith(anna.email, anna.password);
+    await expect(page.getByTestId("sign-out"), next).toBeVisible();
+    expect(new URL(page.url()).host, next).toBe(new URL(baseURL!).host);
+  }
+  expect(elsewhere).toEqual([]);
+});
