@@ -4,7 +4,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { getConnection, schema } from "@/db";
 import { env } from "../env";
-import { log } from "../log";
+import { errorFields, log } from "../log";
 import { password } from "./password";
 import { authSecret } from "./secret";
 
@@ -79,13 +79,34 @@ function createAuth() {
       // session. Secure follows the configured URL; without one, per request (secure-cookies.ts).
       useSecureCookies: env().BETTER_AUTH_URL?.startsWith("https://") ?? false,
     },
+    // better-auth's own error reporting bypasses any logger for errors that are not its own
+    // (its router prints them with console.error: "# SERVER_ERROR", a failed query with its
+    // parameters, a session token or an email among them). Thrown instead, they reach our route
+    // (app/api/auth/[...all]), which answers the contract's 500 and logs name and code only.
+    // better-auth's own refusals (401, 429...) are still answered by better-auth.
+    onAPIError: { throw: true },
     logger: {
       level: "error",
-      // Into our JSON log, message only: better-auth's extra arguments can be request data.
-      log: (level, message) => log()[level]({ source: "better-auth" }, message),
+      // Into our JSON log: an error argument by name and code, the message's first line only and
+      // never a query (a database error's message quotes the query and its parameters).
+      log: (level, message, ...args) => {
+        const err = args.find((a) => typeof a === "object" && a !== null);
+        log()[level](
+          { source: "better-auth", ...(err ? { err: errorFields(err) } : {}) },
+          safeMessage(message),
+        );
+      },
     },
     plugins: [nextCookies()],
   });
+}
+
+/** The first line, without a quoted query (drizzle: "Failed query: <sql>\nparams: <values>"). */
+function safeMessage(message: string): string {
+  const first = message.split("\n", 1)[0]!.slice(0, 200);
+  return /failed query|params:|select |insert |update |delete /i.test(first)
+    ? "database error"
+    : first;
 }
 
 type Auth = ReturnType<typeof createAuth>;
