@@ -239,9 +239,13 @@ export function buildOpenApiDocument() {
             tags: ["chats"],
             operationId: "createChat",
             summary: "Start a new chat; supersedes pending actions in the caller's other chats",
+            description:
+              "At most `CHAT_RATE_LIMIT_PER_MINUTE` new chats per customer per minute (default " +
+              "20, counted apart from messages): beyond it 429 `rate_limited` with " +
+              "`Retry-After` and `retryAfterSeconds`, and no chat is created.",
             responses: {
               "201": json(ChatCreatedResponse, "Created"),
-              ...errors(POSTED),
+              ...errors([...POSTED, "rate_limited"]),
             },
           }),
         },

@@ -9,13 +9,12 @@ import { AppError } from "../errors";
 export async function rateLimit(
   key: string,
   limit: number,
-  windowMs = 60_000,
-  now = Date.now(),
+  { windowMs = 60_000, now = Date.now(), what = "messages" } = {},
 ): Promise<void> {
   const slot = await takeSlot({ key, limit, windowMs, now });
   if (slot.ok) return;
   const retryAfter = Math.max(1, Math.ceil((slot.oldestHit + windowMs - now) / 1000));
-  throw new AppError("rate_limited", `Too many messages. Try again in ${retryAfter} s.`, {
+  throw new AppError("rate_limited", `Too many ${what}. Try again in ${retryAfter} s.`, {
     details: { retryAfterSeconds: retryAfter },
     headers: { "Retry-After": String(retryAfter) },
   });

@@ -17,6 +17,8 @@ import { call } from "../helpers/http";
 import { messageCount, returnsFor } from "../helpers/inspect";
 import { pendingActionPart } from "../helpers/stream";
 
+const chatCount = async () => (await getDb().select({ id: chats.id }).from(chats)).length;
+
 const RETURN_7718 = "Create a return request for order 7718. The item arrived damaged.";
 
 describe("chat and action API", () => {
@@ -146,6 +148,38 @@ describe("chat and action API", () => {
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await limited.json()).error.code).toBe("rate_limited");
       expect(await messageCount(chat)).toBe(before);
+    } finally {
+      delete process.env.CHAT_RATE_LIMIT_PER_MINUTE;
+      resetEnv();
+      await resetRateLimits();
+    }
+  });
+
+  // Issue 24, item 9: 150 chats in a row were all created.
+  it("rate-limits a user's new chats like messages, with 429 and Retry-After", async () => {
+    process.env.CHAT_RATE_LIMIT_PER_MINUTE = "3";
+    resetEnv();
+    await resetRateLimits();
+    try {
+      let last = "";
+      for (let i = 0; i < 3; i++) last = await boris.newChat();
+      const chatsBefore = await chatCount();
+      const limited = await call(
+        createChatRoute,
+        "/api/chats",
+        {},
+        {
+          cookie: boris.cookie,
+          method: "POST",
+        },
+      );
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await limited.json()).error.code).toBe("rate_limited");
+      expect(await chatCount()).toBe(chatsBefore);
+      // A bucket of its own: boris may still send messages; other customers may start chats.
+      expect((await boris.say(last, "Hello!")).status).toBe(200);
+      expect(await anna.newChat()).toEqual(expect.any(String));
     } finally {
       delete process.env.CHAT_RATE_LIMIT_PER_MINUTE;
       resetEnv();
