@@ -11,6 +11,8 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_SUITES = [
   "tests/integration/action-core/{concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
   "tests/integration/audit-status-counts.test.ts",
+  "tests/integration/auth-rate-limit.test.ts",
+  "tests/integration/demo-seed.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/system/multi-instance.test.ts",

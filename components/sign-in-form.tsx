@@ -3,16 +3,13 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { authClient } from "@/lib/auth/client";
+import type { DemoAccount } from "@/lib/auth/demo";
 import { safeNext } from "@/lib/auth/safe-next";
 
-const DEMO_ACCOUNTS = [
-  { email: "anna@example.com", who: "anna" },
-  { email: "boris@example.com", who: "boris" },
-  { email: "staff@example.com", who: "staff" },
-];
 const DEMO_PASSWORD = "returns-demo";
 
-export function SignInForm() {
+/** `demoAccounts`: the demo accounts that exist here (lib/auth/demo.ts); none, no demo section. */
+export function SignInForm({ demoAccounts }: { demoAccounts: DemoAccount[] }) {
   const t = useTranslations("signIn");
   const router = useRouter();
   const next = safeNext(useSearchParams().get("next"), globalThis.location?.origin);
@@ -103,32 +100,34 @@ export function SignInForm() {
           {busy ? t("submitting") : t("submit")}
         </button>
       </form>
-      <section aria-labelledby="demo-heading">
-        <h2 id="demo-heading" className="text-sm font-semibold text-slate-700">
-          {t.rich("demoHeading", {
-            password: DEMO_PASSWORD,
-            code: (chunks) => <code>{chunks}</code>,
-          })}
-        </h2>
-        <ul className="mt-2 grid gap-2">
-          {DEMO_ACCOUNTS.map((a) => (
-            <li key={a.email}>
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => void signIn(a.email, DEMO_PASSWORD)}
-                className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-left hover:border-brand-600 disabled:opacity-60"
-                data-testid={`demo-${a.email.split("@")[0]}`}
-              >
-                <span className="font-medium">{t("demo", { who: a.who })}</span>
-                <span className="block text-xs text-slate-600">
-                  {a.email} · {t("demoHint", { who: a.who })}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {demoAccounts.length > 0 && (
+        <section aria-labelledby="demo-heading">
+          <h2 id="demo-heading" className="text-sm font-semibold text-slate-700">
+            {t.rich("demoHeading", {
+              password: DEMO_PASSWORD,
+              code: (chunks) => <code>{chunks}</code>,
+            })}
+          </h2>
+          <ul className="mt-2 grid gap-2">
+            {demoAccounts.map((a) => (
+              <li key={a.email}>
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => void signIn(a.email, DEMO_PASSWORD)}
+                  className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-left hover:border-brand-600 disabled:opacity-60"
+                  data-testid={`demo-${a.email.split("@")[0]}`}
+                >
+                  <span className="font-medium">{t("demo", { who: a.who })}</span>
+                  <span className="block text-xs text-slate-600">
+                    {a.email} · {t("demoHint", { who: a.who })}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

@@ -26,7 +26,8 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(1000).default(10),
     ),
-    SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
+    // Unset: the demo store (with its published passwords) on SQLite only; 1 also on PostgreSQL.
+    SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
     MODEL_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["offline", "openai"]).optional()),
     OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
@@ -80,6 +81,9 @@ const schema = z
     ...e,
     // The key decides the default provider; an explicit MODEL_PROVIDER wins.
     MODEL_PROVIDER: e.MODEL_PROVIDER ?? (e.OPENAI_API_KEY ? "openai" : "offline"),
+    // The demo is the SQLite default only: a PostgreSQL deployment is a real one, and the demo's
+    // staff account has a published password. There it takes SEED_DEMO=1.
+    SEED_DEMO: e.SEED_DEMO ?? (e.DATABASE_URL ? "0" : "1"),
   }))
   .superRefine((e, ctx) => {
     // Several instances must sign sessions with one secret; the SQLite default keeps a generated

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Locale } from "../constants";
 import { getDb } from "../index";
 import { user } from "../schema";
@@ -13,4 +13,14 @@ export async function setUserLocale({
   locale: Locale;
 }): Promise<void> {
   await getDb().update(user).set({ locale, updatedAt: new Date() }).where(eq(user.id, userId));
+}
+
+/** Which of these emails have an account (the sign-in page offers only demo accounts that exist). */
+export async function existingEmails(emails: string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await getDb()
+    .select({ email: user.email })
+    .from(user)
+    .where(inArray(user.email, emails));
+  return rows.map((r) => r.email);
 }

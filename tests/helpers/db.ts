@@ -28,7 +28,8 @@ const created: string[] = [];
  * (see workerEnv). Call from beforeAll/beforeEach.
  */
 export async function useTestDatabase(
-  opts: { seed?: boolean; env?: Record<string, string> } = {},
+  /** seed: true (default) SEED_DEMO=1, false SEED_DEMO=0, "unset" leaves the choice to lib/env.ts. */
+  opts: { seed?: boolean | "unset"; env?: Record<string, string> } = {},
 ): Promise<{ db: Db; file: string; dir: string }> {
   await closeDb();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-test-"));
@@ -41,7 +42,8 @@ export async function useTestDatabase(
   } else {
     process.env.DATABASE_PATH = file;
   }
-  process.env.SEED_DEMO = opts.seed === false ? "0" : "1";
+  if (opts.seed === "unset") delete process.env.SEED_DEMO;
+  else process.env.SEED_DEMO = opts.seed === false ? "0" : "1";
   for (const [k, v] of Object.entries(opts.env ?? {})) process.env[k] = v;
   resetEnv();
   await initDatabase();

@@ -51,6 +51,8 @@ function env(): Record<string, string> {
   return {
     DATABASE_URL: url,
     BETTER_AUTH_SECRET: SECRET,
+    // PostgreSQL seeds the demo store only when asked (issue 24, item 4); this test wants it.
+    SEED_DEMO: "1",
     MODEL_PROVIDER: "openai",
     OPENAI_API_KEY: "test",
     OPENAI_BASE_URL: model.baseURL,

@@ -6,6 +6,7 @@ import { Suspense } from "react";
 import { ClientMessages } from "@/components/client-messages";
 import { LocaleSwitch } from "@/components/locale-switch";
 import { SignInForm } from "@/components/sign-in-form";
+import { offeredDemoAccounts } from "@/lib/auth/demo";
 import { getCurrentUser } from "@/lib/auth/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -29,7 +30,7 @@ export default async function SignInPage() {
       <p className="mt-1 mb-8 text-slate-600">{t("intro")}</p>
       <ClientMessages namespaces={["signIn"]}>
         <Suspense>
-          <SignInForm />
+          <SignInForm demoAccounts={await offeredDemoAccounts()} />
         </Suspense>
       </ClientMessages>
     </main>
