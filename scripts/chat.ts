@@ -12,6 +12,7 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { createTranslator } from "use-intl/core";
 import { runConsole } from "@/cli/chat/session";
+import { hiddenPrompt } from "@/cli/hidden-prompt";
 import { createApiClient } from "@/lib/api-client";
 import { isLocale, type Locale, resolveLocale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
@@ -27,35 +28,6 @@ let t = createTranslator({ locale, messages: messagesFor(locale), namespace: "co
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
-}
-
-/** Reads a password without echoing it. */
-function hiddenPrompt(question: string): Promise<string> {
-  return new Promise((resolve) => {
-    const stdin = process.stdin;
-    process.stdout.write(question);
-    stdin.setRawMode(true);
-    stdin.resume();
-    let value = "";
-    const onData = (buf: Buffer) => {
-      for (const ch of buf.toString("utf8")) {
-        if (ch === "\r" || ch === "\n") {
-          stdin.setRawMode(false);
-          stdin.pause();
-          stdin.off("data", onData);
-          process.stdout.write("\n");
-          return resolve(value);
-        }
-        if (ch === "\u0003") {
-          process.stdout.write("\n");
-          process.exit(130);
-        }
-        if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
-        else value += ch;
-      }
-    };
-    stdin.on("data", onData);
-  });
 }
 
 async function main(): Promise<void> {
