@@ -1,0 +1,87 @@
+/**
+ * Issue 24, missing tests: behaviours only the system suite (a built server) checked, so they
+ * could break with every in-process test green. Through the real route handlers:
+ * - `Origin: null` (a sandboxed frame, a `data:` page, some redirects) is another site: a
+ *   signed-in state change is refused with 403 and changes nothing;
+ * - a streamed body over 64 KiB with no Content-Length (chunked) is cut off at the cap: 413
+ *   `payload_too_large`, never read whole, nothing stored.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as authPost } from "@/app/api/auth/[...all]/route";
+import { POST as sendRoute } from "@/app/api/chats/[id]/messages/route";
+import { POST as createChatRoute } from "@/app/api/chats/route";
+import { getDb } from "@/db";
+import { chats } from "@/db/schema";
+import { Customer } from "../helpers/chat";
+import { useTestDatabase } from "../helpers/db";
+import { BASE, call, request } from "../helpers/http";
+import { messageCount } from "../helpers/inspect";
+
+const chatCount = async () => (await getDb().select({ id: chats.id }).from(chats)).length;
+
+/** A request body that arrives in 16 KiB chunks with no Content-Length, as `chunked` does. */
+function streamed(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (sent >= bytes.length) return c.close();
+      c.enqueue(bytes.subarray(sent, sent + 16_384));
+      sent += 16_384;
+    },
+  });
+}
+
+describe("origin null and streamed bodies, in process", () => {
+  let anna: Customer;
+  beforeAll(async () => {
+    await useTestDatabase();
+    anna = await Customer.signIn("anna@example.com");
+  });
+
+  it("Origin: null with a valid session: 403 forbidden_origin, no chat created", async () => {
+    const before = await chatCount();
+    const res = await call(
+      createChatRoute,
+      "/api/chats",
+      {},
+      {
+        method: "POST",
+        cookie: anna.cookie,
+        headers: { origin: "null" },
+      },
+    );
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe("forbidden_origin");
+    expect(await chatCount()).toBe(before);
+  });
+
+  it("Origin: null on sign-in: 403 and no session", async () => {
+    const res = await authPost(
+      request("/api/auth/sign-in/email", {
+        body: { email: "anna@example.com", password: "returns-demo" },
+        headers: { origin: "null" },
+      }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("a chunked body over 64 KiB without Content-Length: 413 payload_too_large, nothing stored", async () => {
+    const chat = await anna.newChat();
+    // Valid JSON that would be accepted if it were read whole: short text, a long extra field.
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({ text: "Where is order 8041?", pad: "x".repeat(70_000) }),
+    );
+    const req = new Request(`${BASE}/api/chats/${chat}/messages`, {
+      method: "POST",
+      headers: { cookie: anna.cookie, "content-type": "application/json" },
+      body: streamed(bytes),
+      duplex: "half",
+    } as RequestInit);
+    expect(req.headers.get("content-length")).toBeNull();
+    const res = await sendRoute(req, { params: Promise.resolve({ id: chat }) });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("payload_too_large");
+    expect(await messageCount(chat)).toBe(0);
+  });
+});
