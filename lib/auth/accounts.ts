@@ -37,7 +37,11 @@ export async function createAccount(
   if (await ctx.internalAdapter.findUserByEmail(email))
     throw new AccountError(`An account with the email ${email} already exists.`);
   const hash = await ctx.password.hash(input.password);
-  const user = await ctx.internalAdapter.createUser({ email, name, emailVerified: true, role });
+  // "admin": an operator provisions it, as better-auth's admin plugin calls it.
+  const user = await ctx.internalAdapter.createUser(
+    { email, name, emailVerified: true, role },
+    { method: "admin" },
+  );
   try {
     await ctx.internalAdapter.linkAccount({
       userId: user.id,

@@ -55,7 +55,7 @@ export async function handleAuthRequest(req: Request, method: "GET" | "POST"): P
   const address = clientAddress(req.headers);
   if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   else headers.delete(CLIENT_ADDRESS_HEADER);
-  let body: Uint8Array | undefined;
+  let body: Uint8Array<ArrayBuffer> | undefined;
   let attempt: SignInAttempt | undefined;
   if (method === "POST") {
     body = await readBodyBytes(req, AUTH_MAX_BODY_BYTES);

@@ -12,7 +12,10 @@ const tooLarge = () => new AppError("payload_too_large", "The request body is to
  * Content-Length says so, otherwise as soon as the stream passes the cap (a chunked body has no
  * length to check), so an oversized body is never held in memory whole.
  */
-export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBodyBytes(
+  req: Request,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge();
   if (!req.body) return new Uint8Array(0);
@@ -29,7 +32,7 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
