@@ -107,6 +107,10 @@ test("staff go from the table to the action's timeline and the chat transcript",
 
   await page.getByTestId("open-transcript").click();
   await expect(page).toHaveURL(new RegExp(`/audit/chats/${chatId}$`));
+  // Whose chat: the name always beside the email, which only an operator sets (issue 24, item 8).
+  await expect(page.getByTestId("transcript-heading").locator("xpath=..")).toContainText(
+    `Anna Petrova <${anna.email}>`,
+  );
   const messages = page.getByTestId("transcript-message");
   await expect(messages.first()).toContainText(`Where is order ${anna.order("8041")}?`);
   await expect(page.getByTestId("transcript-proposal")).toContainText("create_return_request");
