@@ -12,31 +12,32 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpCustomer } from "@/bench/lib/client";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
 import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
 import { PROTOTYPE_TOOL_NAMES } from "./hostile/cases-model";
 import { SIGN_IN } from "./hostile/types";
-import { openReadOnly } from "./lib/db-snapshot";
+import { type Inspector, openInspector } from "./lib/db-snapshot";
 import { send } from "./lib/raw-http";
-import { DIST_DIR } from "./lib/world";
+import { DIST_DIR, serverDatabase } from "./lib/world";
 
 let model: OpenAIServer;
 let server: Server;
 let dir: string;
-let db: Database.Database;
+let db: Inspector;
 let anna: HttpCustomer;
 
 beforeAll(async () => {
   ensureBuild(DIST_DIR);
   model = await startOpenAIServer();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-hostile-model-"));
+  const database = await serverDatabase(dir);
   server = await startServer({
     distDir: DIST_DIR,
     dbPath: path.join(dir, "app.db"),
     env: {
+      ...database.env,
       MODEL_PROVIDER: "openai",
       OPENAI_API_KEY: "test",
       OPENAI_BASE_URL: model.baseURL,
@@ -44,11 +45,11 @@ beforeAll(async () => {
     },
   });
   anna = await HttpCustomer.signIn(server.url, "anna@example.com");
-  db = openReadOnly(path.join(dir, "app.db"));
+  db = await openInspector(database.target);
 }, 15 * 60_000);
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await model?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -62,9 +63,10 @@ describe("a model calling tools named like Object.prototype members", () => {
       { type: "text", text: "I can't do that." },
     );
     await anna.say(chat, "Do something odd with order 7718");
-    const events = db
-      .prepare("select tool, status, error_code as errorCode from audit_events where chat_id = ?")
-      .all(chat);
+    const events = await db.rows(
+      'select tool, status, error_code as "errorCode" from audit_events where chat_id = ?',
+      [chat],
+    );
     expect(events).toEqual([{ tool: name, status: "rejected", errorCode: "unknown_tool" }]);
     for (const p of [`/chat/${chat}`, `/api/chats/${chat}`]) {
       const res = await send(server.url, { path: p, headers: { cookie: anna.cookie } });
@@ -100,10 +102,9 @@ describe("overlapping turns", () => {
     await first.text();
     // One model call: the refused message never reached the model.
     expect(model.requests.length - start).toBe(1);
-    const rows = db
-      .prepare("select role from messages where chat_id = ? order by seq")
-      .pluck()
-      .all(chat);
+    const rows = await db.column("select role from messages where chat_id = ? order by seq", [
+      chat,
+    ]);
     expect(rows).toEqual(["user", "assistant"]);
   });
 });
