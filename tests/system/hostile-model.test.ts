@@ -15,6 +15,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpCustomer } from "@/bench/lib/client";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
+import { runConsole } from "@/cli/chat/session";
+import { DEMO_PASSWORD } from "@/db/seed-data";
+import { createApiClient } from "@/lib/api-client";
 import { type OpenAIServer, startOpenAIServer } from "../helpers/openai-server";
 import { PROTOTYPE_TOOL_NAMES } from "./hostile/cases-model";
 import { SIGN_IN } from "./hostile/types";
@@ -106,6 +109,67 @@ describe("overlapping turns", () => {
       chat,
     ]);
     expect(rows).toEqual(["user", "assistant"]);
+  });
+});
+
+describe("a provider that floods or poisons its answer", () => {
+  it("3,000 tool calls in one response: 8 run and are audited, one event counts the rest", async () => {
+    const chat = await anna.newChat();
+    const start = model.requests.length;
+    model.enqueue({
+      type: "tool-calls",
+      calls: Array.from({ length: 3000 }, () => ({
+        name: "get_order_status",
+        arguments: { orderId: "8041" },
+      })),
+    });
+    await anna.say(chat, "Where is order 8041?");
+    const events = await db.rows<{ status: string; errorCode: string | null }>(
+      'select status, error_code as "errorCode" from audit_events where chat_id = ? order by id',
+      [chat],
+    );
+    expect(events.filter((e) => e.status === "success")).toHaveLength(8);
+    expect(events.filter((e) => e.errorCode === "too_many_tool_calls")).toHaveLength(1);
+    expect(events).toHaveLength(9);
+    expect(model.requests.length - start).toBe(1);
+    const sizes = await db.column<number>(
+      "select length(cast(parts as text)) from messages where chat_id = ?",
+      [chat],
+    );
+    expect(Math.max(...sizes.map(Number))).toBeLessThan(32_000);
+  });
+
+  it("NUL and escape sequences in the answer: no NUL is stored, and the terminal client prints no escape", async () => {
+    const poisoned = "Order 8041\u0000 is \u001b[2J\u001b[31min transit\u001b]0;pwned\u0007.";
+    model.enqueue({ type: "text", text: poisoned });
+    const client = createApiClient({ baseUrl: server.url });
+    const signedIn = await client.signIn("anna@example.com", DEMO_PASSWORD);
+    expect(signedIn.ok).toBe(true);
+    let printed = "";
+    await runConsole({
+      client,
+      role: "customer",
+      io: {
+        write: (text) => {
+          printed += text;
+        },
+        lines: (async function* () {
+          yield "Where is order 8041?";
+        })(),
+      },
+    });
+    expect(printed).toContain("Order 8041 is in transit.");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+    expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    const stored = await db.column<string>(
+      "select cast(parts as text) from messages where role = 'assistant' and cast(parts as text) like ?",
+      ["%in transit%"],
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    for (const text of stored) {
+      expect(text).not.toContain("\\u0000");
+      expect(text).not.toContain("\u0000");
+    }
   });
 });
 

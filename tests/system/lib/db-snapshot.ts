@@ -70,7 +70,9 @@ export async function openInspector(target: string): Promise<Inspector> {
   } else {
     const db = openReadOnly(target);
     rows = async <T>(sql: string, params: unknown[] = []) => db.prepare(sql).all(...params) as T[];
-    close = async () => db.close();
+    close = async () => {
+      db.close();
+    };
     actions = ACTIONS_BY_STATUS.sqlite;
   }
   const column: Inspector["column"] = async <T>(sql: string, params: unknown[] = []) =>
