@@ -14,6 +14,7 @@ import {
   getPendingActionForChat,
   recoverInterruptedActions,
 } from "@/lib/actions";
+import { transition } from "@/lib/actions/transition";
 import { AppError } from "@/lib/errors";
 import {
   actionRow,
@@ -137,6 +138,28 @@ describe("expiry", () => {
     expect((await actionRow(core.db, old.id)).status).toBe("expired");
     expect((await actionRow(core.db, fresh.id)).status).toBe("pending");
     expect(await statuses(old.id)).toEqual(["confirmation_required", "expired"]);
+  });
+});
+
+describe("transition() on a row that already left its state", () => {
+  it("a cancel racing the expiry sweep: the sweep's transition returns nothing and audits nothing", async () => {
+    const now = new Date();
+    const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" }, { now });
+    // The sweep read the row while it was still pending...
+    const seenBySweep = await actionRow(core.db, action.id);
+    // ...and the customer's cancel landed first.
+    await cancelAction({ actionId: action.id, userId: core.anna, now });
+    const late = new Date(now.getTime() + TTL_MS + 1);
+    const result = await transition(seenBySweep, {
+      from: "pending",
+      to: "expired",
+      now: late,
+      decidedBy: "system",
+      onlyIfExpired: true,
+    });
+    expect(result).toBeNull();
+    expect((await actionRow(core.db, action.id)).status).toBe("cancelled");
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
   });
 });
 
