@@ -15,6 +15,7 @@ const POSTGRES_SUITES = [
   "tests/integration/model-flood.test.ts",
   "tests/integration/nul-ids.test.ts",
   "tests/integration/turn-lock.test.ts",
+  "tests/integration/unique-violation.test.ts",
   "tests/system/multi-instance.test.ts",
   // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or
   // a stripped character there too, never a 500.
