@@ -63,7 +63,7 @@ describe("cancel_order", () => {
       destination: order.paymentMethod,
     });
     const { result } = await confirmAction({ actionId: action.id, userId: core.anna });
-    expect((result as { refund: unknown }).refund).toEqual(plan.refund);
+    expect((result as unknown as { refund: unknown }).refund).toEqual(plan.refund);
     const [row] = await core.db
       .select()
       .from(orderCancellations)
@@ -83,7 +83,7 @@ describe("cancel_order", () => {
       cancel("1187"),
     );
     const done = await confirmAction({ actionId: borisAction.id, userId: core.boris });
-    const borisCancellation = (done.result as { cancellationId: string }).cancellationId;
+    const borisCancellation = (done.result as unknown as { cancellationId: string }).cancellationId;
 
     const chat = await newChat(core.db, core.anna);
     const outcome = await executeToolCall("cancel_order", cancel("1187"), {

@@ -1,0 +1,29 @@
+// npm run mutation: Stryker's mutation testing over the action core, the tools and the queries
+// (docs/mutation.md). Not part of npm test or CI: it takes long on a small machine. The tests it
+// runs per mutant are vitest.mutation.config.ts's (unit and integration, SQLite).
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.ts", related: false },
+  mutate: ["lib/actions/**/*.ts", "lib/tools/**/*.ts", "db/queries/**/*.ts"],
+  coverageAnalysis: "perTest",
+  concurrency: 1,
+  // Only what changed since the last run is tested again (reports/ is not committed).
+  incremental: true,
+  incrementalFile: "reports/stryker-incremental.json",
+  reporters: ["clear-text", "progress", "json"],
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  timeoutMS: 20_000,
+  ignorePatterns: [
+    ".next",
+    ".next-*",
+    "data",
+    "reports",
+    "test-results",
+    "playwright-report",
+    "bench/.out",
+  ],
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+  disableTypeChecks: "{lib,db}/**/*.ts",
+};
