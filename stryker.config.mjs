@@ -14,7 +14,10 @@ export default {
   // Only what changed since the last run is tested again (reports/ is not committed).
   incremental: true,
   incrementalFile: "reports/stryker-incremental.json",
-  reporters: ["clear-text", "progress", "json"],
+  // event-recorder writes each mutant's result as it is tested, so a run stopped early still
+  // leaves its figures (docs/mutation.md reads them).
+  reporters: ["clear-text", "progress", "json", "event-recorder"],
+  eventReporter: { baseDir: "reports/mutation/events" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   timeoutMS: 20_000,
   ignorePatterns: [

@@ -5,7 +5,7 @@ import base from "./vitest.config";
  * The tests `npm run mutation` (Stryker, stryker.config.mjs) runs against each mutant: the unit
  * tests and the action core's integration suites on SQLite, in-process. Left out: the system and e2e suites (a production
  * build per mutant is not affordable) and the tests that start worker processes (racing confirms,
- * the write lock's clock), because those processes would run the code without the
+ * crash recovery, the write lock's clock), because those processes would run the code without the
  * mutant switched on and could only blur the score.
  */
 export default mergeConfig(
@@ -29,6 +29,7 @@ export default mergeConfig(
       exclude: [
         "**/node_modules/**",
         "tests/integration/action-core/concurrency.test.ts",
+        "tests/integration/action-core/write-tools.test.ts",
         "tests/integration/action-core/confirm-clock.test.ts",
         // Reads the source text, which Stryker has instrumented.
         "tests/unit/i18n-catalogues.test.ts",

@@ -12,6 +12,13 @@ import { writeTransaction } from "./tx";
 export type SlotAnswer = { ok: true } | { ok: false; oldestHit: number };
 
 /**
+ * Keys are outside text (an email as it was typed) and PostgreSQL text cannot hold NUL: a key
+ * with one would fail the query (a 500) where SQLite simply counts it. U+FFFD stands in for NUL,
+ * on both databases alike.
+ */
+const storableKey = (key: string): string => key.replaceAll("\u0000", "\uFFFD");
+
+/**
  * Takes one hit for `key` unless `limit` hits already fall inside the window ending at `now`.
  * The upsert that starts the transaction locks the key's row on PostgreSQL (and SQLite's write
  * transaction holds the whole file), so two instances counting the same key at once queue
@@ -31,6 +38,7 @@ export async function takeSlot({
   /** False: only check (the per-account sign-in gate counts failures later). */
   record?: boolean;
 }): Promise<SlotAnswer> {
+  key = storableKey(key);
   if (!record) {
     // Only a check: read, write nothing.
     const found = await getDb().select().from(rateWindows).where(eq(rateWindows.key, key));
@@ -71,7 +79,9 @@ export async function addHit({
 
 /** Forgets every hit of `key` (a successful sign-in clears the account's failures). */
 export async function clearHits({ key }: { key: string }): Promise<void> {
-  await getDb().delete(rateWindows).where(eq(rateWindows.key, key));
+  await getDb()
+    .delete(rateWindows)
+    .where(eq(rateWindows.key, storableKey(key)));
 }
 
 /** Deletes rows whose every hit has left its window (the periodic sweep). */

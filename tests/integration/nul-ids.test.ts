@@ -5,8 +5,10 @@
  * Runs in both vitest projects (vitest.config.ts POSTGRES_SUITES).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
+import { request } from "../helpers/http";
 import { pendingActionPart } from "../helpers/stream";
 
 let anna: Customer;
@@ -53,5 +55,16 @@ describe("a NUL in a path id", () => {
     expect(res.status).toBe(200);
     const view = (await res.json()) as { pendingAction: { id: string; status: string } | null };
     expect(view.pendingAction).toMatchObject({ id: action, status: "pending" });
+  });
+
+  it("a NUL in a sign-in's email is a bad email (400), not a failed query; the account is not locked", async () => {
+    const res = await authPost(
+      request("/api/auth/sign-in/email", {
+        body: { email: "anna@example.com\u0000", password: "returns-demo" },
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error?: { code?: string } }).error?.code).toBe("invalid_email");
+    expect((await Customer.signIn("anna@example.com")).cookie).toMatch(/session_token=/);
   });
 });
