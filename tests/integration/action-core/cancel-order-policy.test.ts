@@ -4,11 +4,15 @@
  * and answered is the plan's refund, the one the customer confirmed; and another customer's
  * cancellation is never anyone else's answer. Runs on SQLite and PostgreSQL.
  */
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { getCancellationByOrderId, insertCancellationIfAbsent } from "@/db/queries/cancellations";
 import { orderCancellations, pendingActions } from "@/db/schema";
 import { confirmAction } from "@/lib/actions";
 import { executeToolCall } from "@/lib/actions/executor";
+import { cancelOrder } from "@/lib/tools/cancel-order";
+import { writeEffectOnce } from "@/lib/tools/write-effect";
 import { auditRows, type Core, newChat, orderRow, proposeWith, setupCore } from "./fixtures";
 
 let core: Core;
@@ -98,5 +102,54 @@ describe("cancel_order", () => {
     expect(JSON.stringify(outcome)).not.toContain(borisCancellation);
     const annaEvents = (await auditRows(core.db)).filter((e) => e.chatId === chat);
     expect(JSON.stringify(annaEvents)).not.toContain(borisCancellation);
+  });
+
+  it("crash recovery finds a confirmed cancellation by its action id, and nothing under another id", async () => {
+    const action = await proposeWith(
+      "cancel_order",
+      core.anna,
+      await newChat(core.db, core.anna),
+      cancel("3004"),
+    );
+    const { result } = await confirmAction({ actionId: action.id, userId: core.anna });
+    expect(await cancelOrder.findEffect(action.id)).toEqual(result);
+    expect(await cancelOrder.findEffect(randomUUID())).toBeNull();
+  });
+
+  it("two cancellations for one order settle on the first: the second answers with it and writes nothing", async () => {
+    const row = (actionId: string) => ({
+      id: `C-${actionId.slice(0, 8)}`,
+      orderId: "3004",
+      userId: core.anna,
+      reason: "changed_mind" as const,
+      comment: null,
+      refundAmountMinor: 100,
+      refundCurrency: "EUR",
+      refundDestination: "card",
+      actionId,
+      operationId: actionId,
+      createdAt: new Date(),
+    });
+    const first = row(randomUUID());
+    const second = row(randomUUID());
+    const write = (r: typeof first) =>
+      writeEffectOnce({
+        insert: () => insertCancellationIfAbsent(r),
+        winner: () => getCancellationByOrderId({ orderId: "3004" }),
+        compareAndSet: async () => true,
+        toResult: (c, createdNow) => ({ operationId: c.operationId, createdNow }),
+        moved: { code: "order_changed", message: "moved" },
+      });
+    expect(await write(first)).toEqual({
+      kind: "done",
+      result: { operationId: first.operationId, createdNow: true },
+    });
+    expect(await write(second)).toEqual({
+      kind: "done",
+      result: { operationId: first.operationId, createdNow: false },
+    });
+    expect(
+      await core.db.select().from(orderCancellations).where(eq(orderCancellations.orderId, "3004")),
+    ).toHaveLength(1);
   });
 });
