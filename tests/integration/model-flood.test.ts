@@ -4,13 +4,17 @@
  * response and per turn, and so are a call's arguments and the turn's text; a call whose name or
  * id holds a control character is rejected and audited; no NUL is stored anywhere.
  */
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
+import { getChatForUser } from "@/db/queries/chats";
 import { messages, pendingActions } from "@/db/schema";
 import { MODEL_OUTPUT_LIMITS } from "@/lib/ai/output-guard";
+import { MAX_STORED_MESSAGE_CHARS, saveTurn } from "@/lib/chat/persist";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
+import { userIdOf } from "../helpers/db";
 import { actionsIn, auditFor } from "../helpers/inspect";
 import { useLoopbackModel } from "../helpers/loopback-model";
 import type { OpenAIServer, Script, ScriptedCall } from "../helpers/openai-server";
@@ -178,5 +182,37 @@ describe("a provider that sends control characters", () => {
     expect(JSON.stringify(action!.arguments)).toContain("by mistake");
     const res = await anna.confirm(card!.data.id);
     expect(res.status).toBe(200);
+  });
+
+  it("saving a turn: no NUL is kept, and a message above the stored bound is refused whole", async () => {
+    const chatId = await anna.newChat();
+    const chat = (await getChatForUser({
+      id: chatId,
+      userId: await userIdOf("anna@example.com"),
+    }))!;
+    const user = (text: string) => ({
+      id: randomUUID(),
+      role: "user" as const,
+      parts: [{ type: "text" as const, text }],
+    });
+    const assistant = (text: string) => ({
+      id: randomUUID(),
+      role: "assistant" as const,
+      parts: [{ type: "text" as const, text }],
+    });
+    const save = (text: string) =>
+      saveTurn({
+        chat,
+        userMessage: user("Hello"),
+        assistantMessage: assistant(text),
+        model: "m",
+        promptVersion: "p",
+        usage: null,
+      });
+    expect(await save("Hi\u0000 there")).toBe(true);
+    expect(await storedNuls(chatId)).toEqual([]);
+    await expect(save("x".repeat(MAX_STORED_MESSAGE_CHARS))).rejects.toThrow(/stored bound/);
+    const rows = await getDb().select().from(messages).where(eq(messages.chatId, chatId));
+    expect(rows).toHaveLength(2);
   });
 });
