@@ -7,7 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getCancellationByOrderId, insertCancellationIfAbsent } from "@/db/queries/cancellations";
+import {
+  cancelOrderIfUnchanged,
+  getCancellationByOrderId,
+  insertCancellationIfAbsent,
+} from "@/db/queries/cancellations";
 import { orderCancellations, pendingActions } from "@/db/schema";
 import { confirmAction } from "@/lib/actions";
 import { executeToolCall } from "@/lib/actions/executor";
@@ -151,5 +155,22 @@ describe("cancel_order", () => {
     expect(
       await core.db.select().from(orderCancellations).where(eq(orderCancellations.orderId, "3004")),
     ).toHaveLength(1);
+  });
+
+  it("the compare-and-set cancels only the owner's processing order at the expected version", async () => {
+    const { version } = await orderRow(core.db, "3004");
+    const now = new Date();
+    const cas = (userId: string, expectedVersion: number) =>
+      cancelOrderIfUnchanged({ orderId: "3004", userId, expectedVersion, now });
+    expect(await cas(core.anna, version + 1)).toBe(false);
+    expect(await cas(core.boris, version)).toBe(false);
+    expect((await orderRow(core.db, "3004")).status).toBe("processing");
+    expect(await cas(core.anna, version)).toBe(true);
+    expect(await orderRow(core.db, "3004")).toMatchObject({
+      status: "cancelled",
+      version: version + 1,
+    });
+    // Cancelled now: not processing any more, whatever the version.
+    expect(await cas(core.anna, version + 1)).toBe(false);
   });
 });
