@@ -78,6 +78,29 @@ describe("expiry", () => {
     expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 
+  it.each([
+    ["at the deadline", 0],
+    ["one millisecond after it", 1],
+  ])("a Cancel that is the first to notice the TTL, %s, answers 410 expired", async (_when, ms) => {
+    const t0 = new Date();
+    const action = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    const at = new Date(new Date(action.expiresAt).getTime() + ms);
+    expect(
+      await codeOf(
+        async () => await cancelAction({ actionId: action.id, userId: core.anna, now: at }),
+      ),
+    ).toEqual(["expired", 410]);
+    expect(await getActionForUser({ actionId: action.id, userId: core.anna })).toMatchObject({
+      status: "expired",
+    });
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+  });
+
   it("one millisecond before the deadline the action still confirms", async () => {
     const t0 = new Date();
     const action = await propose(
