@@ -9,19 +9,26 @@ import { defineConfig } from "vitest/config";
  * out with a notice; in CI (CI=true) that is an error, so CI can never pass without them.
  */
 const POSTGRES_SUITES = [
-  "tests/integration/action-core/{concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
+  "tests/integration/action-core/{cancel-order-policy,concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/cancel-order.test.ts",
+  "tests/integration/model-flood.test.ts",
+  "tests/integration/nul-ids.test.ts",
   "tests/integration/turn-lock.test.ts",
+  "tests/integration/unique-violation.test.ts",
   "tests/system/multi-instance.test.ts",
+  // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or
+  // a stripped character there too, never a 500.
+  "tests/system/hostile.test.ts",
+  "tests/system/hostile-model.test.ts",
 ];
 
 const pgUrl = process.env.TEST_DATABASE_URL?.trim();
 if (!pgUrl) {
   const why =
-    "TEST_DATABASE_URL is not set, so the PostgreSQL suites (the action core, cancel_order, the turn lock and the multi-instance test on PostgreSQL) are skipped. To run them, point it at a PostgreSQL 15+ server where this user may CREATE DATABASE, e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:unit (each run creates and drops its own databases).";
+    "TEST_DATABASE_URL is not set, so the PostgreSQL suites (the action core, cancel_order, the turn lock, the hostile suites and the multi-instance test on PostgreSQL) are skipped. To run them, point it at a PostgreSQL 15+ server where this user may CREATE DATABASE, e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:unit (each run creates and drops its own databases).";
   if (process.env.CI === "true") throw new Error(`CI=true: ${why}`);
   console.warn(`\n[returns-desk] NOTICE: ${why}\n`);
 }

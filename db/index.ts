@@ -90,9 +90,28 @@ function runSqlite(
   return { rows: stmt.all(...params) as unknown[][] };
 }
 
-/** Opens (creating folders), configures and migrates a database file. */
+/**
+ * The database holds customers' orders, chats and password hashes: only its owner may read it. A
+ * folder made here is 0700 (a folder that already exists is the operator's choice and is left
+ * alone: it may be shared, like /tmp). The file is created 0600 before SQLite opens it, because
+ * SQLite gives its `-wal` and `-shm` files the mode of the database file; a file (or WAL) an older
+ * version left 0644 is tightened.
+ */
+function ownerOnly(file: string): void {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+}
+
+/** Opens (creating folders, owner-only), configures and migrates a database file. */
 export function openSqlite(file: string): Connection & { dialect: "sqlite" } {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ":memory:") ownerOnly(file);
   const client = new Database(file);
   cacheStatements(client);
   client.pragma("journal_mode = WAL");

@@ -12,6 +12,7 @@ import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { conversationText, messagesFor } from "@/lib/i18n/messages";
 import { renderCard } from "./card";
+import { terminalText } from "./terminal";
 
 export type ConsoleIO = {
   /** Raw text, no newline added (streamed replies). */
@@ -58,8 +59,10 @@ export async function runConsole({
   /** Continue this chat instead of starting a new one. */
   chatId?: string | null;
 }): Promise<void> {
+  // Everything printed goes through terminalText(): the model's text may carry escape sequences.
+  const out = { write: (text: string) => io.write(terminalText(text)) };
   const state: State = { role, lang, chatId: null, analyzed: null };
-  const say = (...lines: string[]) => io.write(`${lines.join("\n")}\n`);
+  const say = (...lines: string[]) => out.write(`${lines.join("\n")}\n`);
   // The console's texts (messages/<lang>.json, `console`), and the browser composer's where both
   // say the same; both follow the customer's language.
   let t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "console" });
@@ -157,12 +160,12 @@ export async function runConsole({
       onUpdate: (m) => {
         const now = messageText(m);
         if (now.startsWith(printed) && now.length > printed.length) {
-          io.write(now.slice(printed.length));
+          out.write(now.slice(printed.length));
           printed = now;
         }
       },
     });
-    if (printed) io.write("\n");
+    if (printed) out.write("\n");
     if (!r.ok) {
       say(apiMessage(r));
       if (r.error?.code === "action_pending") say(t("onlyCommands"));
@@ -175,7 +178,7 @@ export async function runConsole({
     if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
   }
 
-  io.write(PROMPT);
+  out.write(PROMPT);
   for await (const raw of io.lines) {
     const line = raw.trim();
     if (line !== "") {
@@ -189,7 +192,7 @@ export async function runConsole({
         if (cmd.name === "analyze") await analyze(cmd.arg);
       } else await chat(line);
     }
-    io.write(PROMPT);
+    out.write(PROMPT);
   }
   say("", t("bye"));
 }

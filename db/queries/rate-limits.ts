@@ -12,6 +12,13 @@ import { writeTransaction } from "./tx";
 export type SlotAnswer = { ok: true } | { ok: false; oldestHit: number };
 
 /**
+ * Keys are outside text (an email as it was typed) and PostgreSQL text cannot hold NUL: a key
+ * with one would fail the query (a 500) where SQLite simply counts it. U+FFFD stands in for NUL,
+ * on both databases alike.
+ */
+const storableKey = (key: string): string => key.replaceAll("\u0000", "\uFFFD");
+
+/**
  * Takes one hit for `key` unless `limit` hits already fall inside the window ending at `now`.
  * The upsert that starts the transaction locks the key's row on PostgreSQL (and SQLite's write
  * transaction holds the whole file), so two instances counting the same key at once queue
@@ -28,6 +35,7 @@ export async function takeSlot({
   windowMs: number;
   now: number;
 }): Promise<SlotAnswer> {
+  key = storableKey(key);
   return writeTransaction(async () => {
     const row = one(
       await getDb()
@@ -52,6 +60,7 @@ export async function takeSlot({
  * no-op update locks the key's row on PostgreSQL for the read-modify-write, as takeSlot's upsert.
  */
 export async function releaseHit({ key, at }: { key: string; at: number }): Promise<void> {
+  key = storableKey(key);
   await writeTransaction(async () => {
     const [row] = await getDb()
       .update(rateWindows)
@@ -68,7 +77,9 @@ export async function releaseHit({ key, at }: { key: string; at: number }): Prom
 
 /** Forgets every hit of `key` (a successful sign-in clears the account's failures). */
 export async function clearHits({ key }: { key: string }): Promise<void> {
-  await getDb().delete(rateWindows).where(eq(rateWindows.key, key));
+  await getDb()
+    .delete(rateWindows)
+    .where(eq(rateWindows.key, storableKey(key)));
 }
 
 /** Deletes rows whose every hit has left its window (the periodic sweep). */

@@ -10,6 +10,7 @@ import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record";
 import { errorFields, log } from "@/lib/log";
 import { annotateActiveSpan } from "@/lib/telemetry/tracer";
+import { withoutNul } from "@/lib/text/nul";
 import { getTool, type ToolRegistry, toolRegistry } from "@/lib/tools/registry";
 import {
   type AnyTool,
@@ -138,6 +139,9 @@ export async function executeToolCall(
   registry: ToolRegistry = toolRegistry,
 ): Promise<ToolCallOutcome> {
   const startedAt = performance.now();
+  // Model output: `\u0000` in its JSON parses to a NUL, which must reach neither the tool, the
+  // payload hash nor storage (lib/text/nul.ts).
+  rawArgs = withoutNul(rawArgs);
   const ctx = { userId: ctxIn.userId, chatId: ctxIn.chatId, now: ctxIn.now ?? new Date() };
   const tool = getTool(name, registry);
   let outcome: ToolCallOutcome;

@@ -10,6 +10,7 @@ import { type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit/record";
 import { toolDescriptors } from "@/lib/tools/registry";
+import type { DroppedCalls, RejectedCall } from "./output-guard";
 
 export type TurnToolHooks = {
   /** A write was accepted as a proposal; the turn must stop and show the card. */
@@ -79,4 +80,37 @@ export async function auditUnroutableCall(
     // Unparsable JSON is exactly what gets rejected; keep the raw text for the audit.
   }
   await executeToolCall(call.toolName, input, { ...ctx, toolCallId: call.toolCallId });
+}
+
+/** A call the output guard refused before routing (a control character, oversized arguments). */
+export async function auditRejectedCall(
+  call: RejectedCall,
+  ctx: Omit<ExecutorContext, "toolCallId">,
+): Promise<void> {
+  await recordAudit({
+    ...ctx,
+    tool: call.toolName,
+    access: null,
+    status: "rejected",
+    errorCode: call.code,
+    toolCallId: call.toolCallId,
+    arguments: call.input,
+    result: { code: call.code },
+  });
+}
+
+/** The calls of one model response past the guard's bounds: one event for all of them. */
+export async function auditDroppedCalls(
+  calls: DroppedCalls,
+  ctx: Omit<ExecutorContext, "toolCallId">,
+): Promise<void> {
+  await recordAudit({
+    ...ctx,
+    tool: calls.tools[0] ?? "(unnamed)",
+    access: null,
+    status: "rejected",
+    errorCode: "too_many_tool_calls",
+    arguments: calls,
+    result: { code: "too_many_tool_calls", dropped: calls.dropped },
+  });
 }

@@ -15,6 +15,7 @@ import {
   stepCountIs,
   streamText,
   type UIMessageStreamWriter,
+  wrapLanguageModel,
 } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
@@ -35,8 +36,9 @@ import {
   recordModelCall,
 } from "./model-calls";
 import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
+import { createOutputGuard } from "./output-guard";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "./prompts";
-import { auditUnroutableCall, buildAiTools } from "./tools";
+import { auditDroppedCalls, auditRejectedCall, auditUnroutableCall, buildAiTools } from "./tools";
 
 /** The loop's bound: reads feed back into the model at most this many times. */
 export const MAX_STEPS = 5;
@@ -121,14 +123,21 @@ export async function runChatTurn({
           });
         },
       });
+      // The provider's output is bounded and cleaned before the SDK acts on it (output-guard.ts).
+      const guard = createOutputGuard({
+        onRejected: (rejected) => auditRejectedCall(rejected, ctx),
+        onDropped: (dropped) => auditDroppedCalls(dropped, ctx),
+      });
       const result = span.run(() =>
         streamText({
-          model,
+          model: wrapLanguageModel({ model, middleware: guard.middleware }),
           system: buildSystemPrompt({ summary: chat.summary }),
           messages: modelMessages,
           tools,
           abortSignal: deadline.signal,
-          stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null],
+          stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null, () => guard.overrun],
+          // The turn's tool calls are used up: the next response can only be text.
+          prepareStep: () => (guard.callsLeft === 0 ? { toolChoice: "none" } : undefined),
           ...MODEL_CALL_SETTINGS,
           experimental_telemetry: aiTelemetry("chat-turn"),
           onChunk: meter.onChunk,

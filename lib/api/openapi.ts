@@ -123,6 +123,12 @@ const op = (o: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
   ...o,
 });
 
+/** An operation anyone may call: it says so (`security: []`) instead of saying nothing. */
+const publicOp = (o: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+  security: [],
+  ...o,
+});
+
 export function buildOpenApiDocument() {
   return createDocument(
     {
@@ -139,6 +145,8 @@ export function buildOpenApiDocument() {
           "State-changing requests sent by a browser must be same-origin (`Origin`).",
         license: { name: "MIT", identifier: "MIT" },
       },
+      // The API is served by the app itself, under /api on whatever origin the app has.
+      servers: [{ url: "/", description: "The app's own origin" }],
       components: {
         schemas: { ApiError: ApiErrorBody },
         securitySchemes: {
@@ -152,16 +160,16 @@ export function buildOpenApiDocument() {
         },
       },
       tags: [
-        { name: "auth" },
-        { name: "chats" },
-        { name: "actions" },
+        { name: "auth", description: "Sign in and out (better-auth); sign-up is disabled." },
+        { name: "chats", description: "A customer's chats and their messages." },
+        { name: "actions", description: "Confirm or cancel a proposed action." },
         { name: "audit", description: "Staff only." },
         { name: "staff", description: "Staff only." },
-        { name: "meta" },
+        { name: "meta", description: "Health and this document; no session needed." },
       ],
       paths: {
         "/api/auth/sign-in/email": {
-          post: {
+          post: publicOp({
             tags: ["auth"],
             operationId: "signIn",
             summary: "Sign in with email and password (better-auth); sets the session cookie",
@@ -175,10 +183,10 @@ export function buildOpenApiDocument() {
               "200": json(SignInResponse, "Signed in; `Set-Cookie` carries the session"),
               ...authErrors([400, 401, 403, 413, 415, 429, 500]),
             },
-          },
+          }),
         },
         "/api/auth/sign-up/email": {
-          post: {
+          post: publicOp({
             tags: ["auth"],
             operationId: "signUp",
             summary: "Self sign-up is disabled: accounts are provisioned",
@@ -188,7 +196,7 @@ export function buildOpenApiDocument() {
               }),
               ...authErrors([403, 413, 415, 429]),
             },
-          },
+          }),
         },
         "/api/auth/sign-out": {
           post: op({
@@ -203,7 +211,7 @@ export function buildOpenApiDocument() {
           }),
         },
         "/api/health": {
-          get: {
+          get: publicOp({
             tags: ["meta"],
             operationId: "health",
             summary: "Liveness: the database and which model answers (no auth)",
@@ -212,10 +220,10 @@ export function buildOpenApiDocument() {
               "503": json(HealthResponse, "The database does not answer"),
               ...errors([]),
             },
-          },
+          }),
         },
         "/api/openapi.json": {
-          get: {
+          get: publicOp({
             tags: ["meta"],
             operationId: "openApiDocument",
             summary: "This document (no auth)",
@@ -226,7 +234,7 @@ export function buildOpenApiDocument() {
               },
               ...errors([]),
             },
-          },
+          }),
         },
         "/api/chats": {
           get: op({

@@ -6,6 +6,7 @@
 import "server-only";
 import { insertAuditEvent } from "@/db/queries/audit-write";
 import type { AuditStatus } from "@/db/schema";
+import { withoutNul } from "@/lib/text/nul";
 import type { ToolAccess } from "@/lib/tools/types";
 
 export type AuditInput = {
@@ -41,8 +42,9 @@ export function boundedJson(value: unknown): unknown {
   return { truncated: true, preview: text.slice(0, MAX_JSON_CHARS) };
 }
 
-/** Appends one audit event and returns its id. */
-export async function recordAudit(input: AuditInput): Promise<number> {
+/** Appends one audit event and returns its id. Nothing of it keeps a NUL (lib/text/nul.ts). */
+export async function recordAudit(raw: AuditInput): Promise<number> {
+  const input = withoutNul(raw);
   return await insertAuditEvent({
     at: input.at ?? new Date(),
     tool: input.tool.slice(0, 200),

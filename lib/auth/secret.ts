@@ -18,7 +18,8 @@ export function authSecret(): string {
   if (configured) return configured;
   const dir = path.dirname(path.resolve(env().DATABASE_PATH));
   const file = path.join(dir, ".auth-secret");
-  fs.mkdirSync(dir, { recursive: true });
+  // Owner-only like the database beside it (db/index.ts).
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!fs.existsSync(file)) createOnce(file);
   const secret = fs.readFileSync(file, "utf8").trim();
   if (secret.length < MIN_LENGTH) {

@@ -11,6 +11,7 @@ import { getActionsForUser } from "@/lib/actions";
 import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
+import { withoutNul } from "@/lib/text/nul";
 import { conversationLanguage, type Lang } from "./language";
 import { type ChatUIMessage, STORED_PART_KEYS } from "./parts";
 import { presentAction } from "./present";
@@ -71,6 +72,12 @@ export async function withCurrentActions(
   }));
 }
 
+/**
+ * The most a stored assistant message may hold, as JSON characters. A turn's text, its tool calls
+ * and their arguments are bounded by the output guard (lib/ai/output-guard.ts) to well below it.
+ */
+export const MAX_STORED_MESSAGE_CHARS = 256_000;
+
 export function titleFrom(text: string): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
   return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
@@ -102,6 +109,12 @@ export async function saveTurn({
   claim?: () => Promise<boolean>;
 }): Promise<boolean> {
   const firstText = userMessage.parts.find((p) => p.type === "text");
+  // The model's part of the turn: no NUL is stored (lib/text/nul.ts), and no message above the
+  // bound (the output guard keeps a turn well below it; this is the last line).
+  const assistantParts = withoutNul(assistantMessage.parts);
+  const size = JSON.stringify(assistantParts).length;
+  if (size > MAX_STORED_MESSAGE_CHARS)
+    throw new Error(`an assistant message of ${size} characters is above the stored bound`);
   return await writeTransaction(async () => {
     if (claim && !(await claim())) return false;
     await appendMessages({
@@ -113,7 +126,7 @@ export async function saveTurn({
           id: assistantMessage.id,
           role: "assistant",
           // Streaming states are a transport detail; stored text is final.
-          parts: assistantMessage.parts,
+          parts: assistantParts,
           model,
           promptVersion,
           usage,

@@ -24,7 +24,7 @@ export function handler<P = Record<string, never>>(
           let res: Response;
           try {
             assertSameOrigin(req);
-            res = await fn(req, ctx ? await ctx.params : ({} as P));
+            res = await fn(req, ctx ? storableParams(await ctx.params) : ({} as P));
           } catch (err) {
             res = errorResponse(err);
           }
@@ -33,6 +33,26 @@ export function handler<P = Record<string, never>>(
         },
       ),
     );
+}
+
+/**
+ * A path segment is text the client chose, and PostgreSQL text cannot hold NUL: a query with one
+ * fails (a 500) where SQLite simply finds nothing. No id of ours contains NUL, so it becomes
+ * U+FFFD, which no id contains either: the lookup runs as usual, after the route's own session
+ * check, and finds nothing (404 `not_found`) on both databases. Not stripped: the real id with
+ * a NUL appended must stay unknown.
+ */
+function storableParams<P>(params: P): P {
+  if (!params || typeof params !== "object") return params;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params))
+    out[k] =
+      typeof v === "string"
+        ? v.replaceAll("\u0000", "\uFFFD")
+        : Array.isArray(v)
+          ? v.map((s) => (typeof s === "string" ? s.replaceAll("\u0000", "\uFFFD") : s))
+          : v;
+  return out as P;
 }
 
 /** The request id goes back to the client, so a support ticket can name the log lines. */

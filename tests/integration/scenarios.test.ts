@@ -120,6 +120,22 @@ for (const [lang, t] of Object.entries(LANGS)) {
       expect(await pendingIn(chat)).toEqual([]);
     });
 
+    it("5b. after the 409 action_pending and Cancel, the next message is accepted and answered", async () => {
+      const chat = await anna.newChat();
+      const card = pendingActionPart((await anna.say(chat, t.return7718)).message);
+      const refused = await anna.post(chat, { text: t.where8041 });
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error.code).toBe("action_pending");
+      expect((await anna.cancel(card!.data.id)).status).toBe(200);
+      const before = await messageCount(chat);
+      const next = await anna.say(chat, t.where8041);
+      expect(next.status).toBe(200);
+      expect(next.errors).toEqual([]);
+      expect(toolCalls(next.message).map((c) => c.tool)).toEqual(["get_order_status"]);
+      // The question and its answer are stored: the chat goes on.
+      expect(await messageCount(chat)).toBe(before + 2);
+    });
+
     it("6. Confirm creates the return once; confirming again does nothing", async () => {
       const chat = await anna.newChat();
       const card = pendingActionPart((await anna.say(chat, t.return7718)).message);

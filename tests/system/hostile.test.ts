@@ -3,7 +3,6 @@
  * the contract's answer (status, JSON error code), never a 5xx or a stack trace, and changes
  * nothing in the database; the server is healthy afterwards.
  */
-import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractProblems } from "../helpers/contract";
 import { authCases } from "./hostile/cases-auth";
@@ -13,7 +12,7 @@ import { messageCases } from "./hostile/cases-messages";
 import { miscCases } from "./hostile/cases-misc";
 import { routingCases } from "./hostile/cases-routing";
 import type { Case } from "./hostile/types";
-import { openReadOnly, snapshot } from "./lib/db-snapshot";
+import { type Inspector, openInspector } from "./lib/db-snapshot";
 import { type RawRequest, send } from "./lib/raw-http";
 import { startWorld, type World } from "./lib/world";
 
@@ -31,7 +30,7 @@ const LEAK =
   /\n\s+at\s|node_modules|\.next-system|\/work\/|SqliteError|ZodError|TypeError|ReferenceError/;
 
 let w: World;
-let db: Database.Database;
+let db: Inspector;
 let vars: Record<string, string>;
 
 const fill = (s: string) => s.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
@@ -64,13 +63,13 @@ function tamperedCookies(cookie: string): { tokenOnly: string; tampered: string 
 describe("hostile requests against the production server", () => {
   beforeAll(async () => {
     w = await startWorld();
-    db = openReadOnly(w.dbFile);
+    db = await openInspector(w.dbFile);
     const t = tamperedCookies(w.anna.cookie);
     vars = { ...w.ids, annaTokenOnly: t.tokenOnly, annaTampered: t.tampered };
   }, 15 * 60_000);
 
   afterAll(async () => {
-    db?.close();
+    await db?.close();
     await w?.stop();
   });
 
@@ -80,7 +79,7 @@ describe("hostile requests against the production server", () => {
   });
 
   it.each(CASES)("$name", async (c) => {
-    const before = snapshot(db);
+    const before = await db.snapshot();
     const res = await send(w.base, toRequest(c));
     const context = `${c.method ?? "GET"} ${c.path} -> ${res.status} ${res.text.slice(0, 300)}`;
     expect(res.status, context).toBe(c.status);
@@ -92,7 +91,7 @@ describe("hostile requests against the production server", () => {
       expect(body.error?.code, context).toBe(c.code);
       expect(typeof body.error?.message, context).toBe("string");
     }
-    expect(snapshot(db), `${c.name}: the database changed`).toEqual(before);
+    expect(await db.snapshot(), `${c.name}: the database changed`).toEqual(before);
     // Whatever our API answered is in its OpenAPI document (endpoint, status, body, error
     // code). `code: null` cases are answered by the framework before our code runs.
     if (c.code !== null) {
@@ -136,7 +135,7 @@ describe("hostile requests against the production server", () => {
       pendingAction: { id: string } | null;
     };
     expect(boris.pendingAction?.id).toBe(vars.borisAction);
-    expect(snapshot(db).returns).toBe(0);
+    expect((await db.snapshot()).returns).toBe(0);
   });
 
   // Last: it changes state. The id is the whole request; a body naming other arguments is ignored.
@@ -164,7 +163,7 @@ describe("hostile requests against the production server", () => {
     };
     expect(body.result).toMatchObject({ orderId: "7718", reason: "damaged", comment: null });
     expect(body.result.refund.amount).not.toBe(999999);
-    const rows = db.prepare("SELECT order_id FROM return_requests").pluck().all();
+    const rows = await db.column("SELECT order_id FROM return_requests");
     expect(rows).toEqual(["7718"]);
   });
 });

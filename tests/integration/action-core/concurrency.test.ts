@@ -206,4 +206,61 @@ describe("confirm under real concurrency", () => {
       ]);
     },
   );
+  // The same race where only the version moves (the order is still processing): the
+  // compare-and-set must match on the version, not on the status alone.
+  it.runIf(onPostgres())(
+    "an order whose version alone moves while Confirm is between its check and its compare-and-set ends stale, with nothing written",
+    { timeout: 60_000 },
+    async () => {
+      const action = await proposeWith(
+        "cancel_order",
+        core.anna,
+        await newChat(core.db, core.anna),
+        { orderId: "3004", reason: "ordered_by_mistake", comment: null },
+      );
+      const before = await orderRow(core.db, "3004");
+      const other = new pg.Client({ connectionString: core.file });
+      await other.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query("UPDATE orders SET version = version + 1 WHERE id = '3004'");
+        const confirming = confirmAction({ actionId: action.id, userId: core.anna }).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        await expect
+          .poll(
+            async () =>
+              (
+                await other.query(
+                  "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                )
+              ).rows[0].n,
+            { timeout: 30_000 },
+          )
+          .toBe(1);
+        await other.query("COMMIT");
+        const err = await confirming;
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).details).toMatchObject({
+          status: "stale",
+          reason: "order_changed",
+        });
+      } finally {
+        await other.end();
+      }
+      expect((await actionRow(core.db, action.id)).status).toBe("stale");
+      expect(
+        await core.db
+          .select()
+          .from(orderCancellations)
+          .where(eq(orderCancellations.orderId, "3004")),
+      ).toEqual([]);
+      const after = await orderRow(core.db, "3004");
+      expect({ status: after.status, version: after.version }).toEqual({
+        status: "processing",
+        version: before.version + 1,
+      });
+    },
+  );
 });

@@ -198,6 +198,22 @@ describe("confirm", () => {
     });
   });
 
+  it("stored arguments its schema no longer accepts fail the action as invalid_stored_arguments", async () => {
+    const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
+    await core.db
+      .update(pendingActions)
+      .set({ arguments: { orderId: "77", reason: "damaged", comment: null, refund: 999999 } })
+      .where(eq(pendingActions.id, action.id));
+    expect(
+      await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
+    ).toMatchObject({ code: "internal_error", httpStatus: 500 });
+    expect(await actionRow(core.db, action.id)).toMatchObject({
+      status: "failed",
+      errorCode: "invalid_stored_arguments",
+    });
+    expect(await returnsFor(core.db, "7718")).toEqual([]);
+  });
+
   it("stores and returns a hostile comment exactly: SQL, HTML, emoji, zero-width and RTL", async () => {
     const comment =
       '\'); DROP TABLE return_requests;-- <script>alert("x")</script> 👩‍👩‍👧‍👦🇺🇦 zero\u200Bwidth\u200D join \u202Eevil\u202C שלום עולם مرحبا';

@@ -14,6 +14,7 @@ import {
   getPendingActionForChat,
   recoverInterruptedActions,
 } from "@/lib/actions";
+import { transition } from "@/lib/actions/transition";
 import { AppError } from "@/lib/errors";
 import {
   actionRow,
@@ -77,6 +78,29 @@ describe("expiry", () => {
     expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 
+  it.each([
+    ["at the deadline", 0],
+    ["one millisecond after it", 1],
+  ])("a Cancel that is the first to notice the TTL, %s, answers 410 expired", async (_when, ms) => {
+    const t0 = new Date();
+    const action = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    const at = new Date(new Date(action.expiresAt).getTime() + ms);
+    expect(
+      await codeOf(
+        async () => await cancelAction({ actionId: action.id, userId: core.anna, now: at }),
+      ),
+    ).toEqual(["expired", 410]);
+    expect(await getActionForUser({ actionId: action.id, userId: core.anna })).toMatchObject({
+      status: "expired",
+    });
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "expired"]);
+  });
+
   it("one millisecond before the deadline the action still confirms", async () => {
     const t0 = new Date();
     const action = await propose(
@@ -137,6 +161,28 @@ describe("expiry", () => {
     expect((await actionRow(core.db, old.id)).status).toBe("expired");
     expect((await actionRow(core.db, fresh.id)).status).toBe("pending");
     expect(await statuses(old.id)).toEqual(["confirmation_required", "expired"]);
+  });
+});
+
+describe("transition() on a row that already left its state", () => {
+  it("a cancel racing the expiry sweep: the sweep's transition returns nothing and audits nothing", async () => {
+    const now = new Date();
+    const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" }, { now });
+    // The sweep read the row while it was still pending...
+    const seenBySweep = await actionRow(core.db, action.id);
+    // ...and the customer's cancel landed first.
+    await cancelAction({ actionId: action.id, userId: core.anna, now });
+    const late = new Date(now.getTime() + TTL_MS + 1);
+    const result = await transition(seenBySweep, {
+      from: "pending",
+      to: "expired",
+      now: late,
+      decidedBy: "system",
+      onlyIfExpired: true,
+    });
+    expect(result).toBeNull();
+    expect((await actionRow(core.db, action.id)).status).toBe("cancelled");
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
   });
 });
 

@@ -23,6 +23,9 @@ const ID_TRICKS: [string, string][] = [
   ["object string", "%5Bobject%20Object%5D"],
   ["space", "%20"],
   ["LIKE wildcard", "%25"],
+  // PostgreSQL text cannot hold NUL: a query with one fails there, so it must never reach one.
+  ["encoded NUL", "%00"],
+  ["NUL inside a uuid", "00000000-0000-%00-0000-000000000000"],
 ];
 
 /** Near misses of a real id, built from the fixture at run time. */

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { HttpCustomer, pendingActionOf } from "@/bench/lib/client";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
+import { createPostgresDatabase, onPostgres } from "../../helpers/db";
 
 export const DIST_DIR = ".next-system";
 const RETURN_7718 = "Create a return request for order 7718. The item arrived damaged.";
@@ -16,6 +17,7 @@ const CANCEL_1187 = "Please cancel order 1187, I ordered it by mistake.";
 export type World = {
   server: Server;
   base: string;
+  /** The SQLite file, or on the "postgres" project the server's postgres:// URL. */
   dbFile: string;
   anna: HttpCustomer;
   boris: HttpCustomer;
@@ -34,17 +36,19 @@ async function propose(c: HttpCustomer, chatId: string, text: string): Promise<s
 export async function startWorld(env: Record<string, string> = {}): Promise<World> {
   ensureBuild(DIST_DIR);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-system-"));
-  const dbFile = path.join(dir, "app.db");
+  const db = await serverDatabase(dir);
   const server = await startServer({
     distDir: DIST_DIR,
-    dbPath: dbFile,
+    dbPath: path.join(dir, "app.db"),
     // The hostile cases are about validation, not about the per-minute message budget.
     env: {
       CHAT_RATE_LIMIT_PER_MINUTE: "10000",
       AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "10000",
+      ...db.env,
       ...env,
     },
   });
+  const dbFile = db.target;
   try {
     return await populate(server, dbFile, dir);
   } catch (err) {
@@ -52,6 +56,29 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
     await server.stop();
     throw err;
   }
+}
+
+/**
+ * The database a production server of this test file runs on: a SQLite file in `dir`, or on the
+ * "postgres" vitest project a fresh PostgreSQL database (dropped when the file is done, see
+ * tests/helpers/setup.ts). `target` is what openInspector() takes.
+ */
+export async function serverDatabase(
+  dir: string,
+): Promise<{ target: string; env: Record<string, string> }> {
+  if (!onPostgres()) {
+    const file = path.join(dir, "app.db");
+    return { target: file, env: { DATABASE_PATH: file } };
+  }
+  const url = await createPostgresDatabase();
+  return {
+    target: url,
+    env: {
+      DATABASE_URL: url,
+      BETTER_AUTH_SECRET:
+        process.env.BETTER_AUTH_SECRET ?? "test-secret-test-secret-test-secret-0123",
+    },
+  };
 }
 
 async function populate(server: Server, dbFile: string, dir: string): Promise<World> {
