@@ -12,6 +12,7 @@ const POSTGRES_SUITES = [
   "tests/integration/action-core/{concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/cancel-order.test.ts",
+  "tests/integration/effects.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/system/multi-instance.test.ts",
 ];
