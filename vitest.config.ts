@@ -15,6 +15,7 @@ const POSTGRES_SUITES = [
   "tests/integration/effects.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/system/multi-instance.test.ts",
+  "tests/system/effects-multi-instance.test.ts",
 ];
 
 const pgUrl = process.env.TEST_DATABASE_URL?.trim();
@@ -55,7 +56,11 @@ export default defineConfig({
             "tests/system/**/*.test.ts",
           ],
           // The multi-instance test needs PostgreSQL (several servers on one database).
-          exclude: ["tests/system/multi-instance.test.ts", "**/node_modules/**"],
+          exclude: [
+            "tests/system/multi-instance.test.ts",
+            "tests/system/effects-multi-instance.test.ts",
+            "**/node_modules/**",
+          ],
         },
       },
       ...(pgUrl

@@ -206,6 +206,9 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
         steps: d.steps,
         providerRef: row.providerRef,
         nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
+        // Which process's relay made the attempt (host:pid), for following an effect across
+        // instances.
+        relay: RELAY_ID,
       },
     });
     return d.outcome;

@@ -56,6 +56,8 @@ export type StripeServer = {
   setDown(down: boolean): void;
   /** How long a `slow_after_apply` answer waits. */
   slowMs: number;
+  /** Called after a refund is applied and before it is answered (a test kills our server here). */
+  onApply?: (refund: FakeRefund) => Promise<void> | void;
   close(): Promise<void>;
 };
 
@@ -207,6 +209,7 @@ export async function startStripeServer(
     }
     if (key) keys.set(key, { fingerprint, status: 0, body: "", done: false });
     const refund = apply(params, metadata);
+    await state.onApply?.(refund);
     const ok = JSON.stringify(refund);
     if (fault === "500_after_apply") {
       const text = stripeError("api_error", "An unknown error occurred.");
