@@ -408,6 +408,43 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     expect((await effectOf(c.actionId)).status).toBe("succeeded");
   });
 
+  it("only the lease holder records: a relay whose lease lapsed and was taken over changes nothing", async () => {
+    const c = await confirmedCancellation(600);
+    const t0 = new Date();
+    const mine = (
+      await claimDueEffects({ now: t0, owner: "slow", leaseUntil: t0, limit: 10 })
+    ).find((e) => e.actionId === c.actionId)!;
+    const t1 = new Date(t0.getTime() + 1);
+    const theirs = (
+      await claimDueEffects({
+        now: t1,
+        owner: "fresh",
+        leaseUntil: new Date(t1.getTime() + 60_000),
+        limit: 10,
+      })
+    ).find((e) => e.actionId === c.actionId);
+    expect(theirs).toMatchObject({ id: mine.id, status: "in_flight", attempts: 2 });
+    expect(
+      await recordEffectOutcome({
+        id: mine.id,
+        owner: "slow",
+        now: new Date(),
+        set: { status: "failed", lastErrorCode: "late" },
+      }),
+    ).toBeNull();
+    expect(await effectOf(c.actionId)).toMatchObject({ status: "in_flight", leaseOwner: "fresh" });
+    // The holder records; then the effect is settled for good (no refund sent here: this is the
+    // outbox's lease rule alone).
+    expect(
+      await recordEffectOutcome({
+        id: mine.id,
+        owner: "fresh",
+        now: new Date(),
+        set: { status: "failed", lastErrorCode: "test" },
+      }),
+    ).toMatchObject({ status: "failed" });
+  });
+
   it("a commit wakes the relay at once: no poll needed (EFFECTS_POLL_SECONDS is an hour here)", async () => {
     startRelay();
     try {
