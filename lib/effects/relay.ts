@@ -32,7 +32,7 @@ import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { EFFECT_PAYLOADS, type EffectKind } from "./kinds";
+import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
 import { idempotencyKey } from "./outbox";
 import { paymentsProvider } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
@@ -189,7 +189,7 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
     const action = await getActionById({ id: effect.actionId });
     await recordAudit({
       at,
-      tool: `effect:${effect.kind}`,
+      tool: effectAuditTool(effect.kind),
       access: "write",
       status: AUDIT_STATUS[d.outcome],
       errorCode: d.code,
