@@ -177,13 +177,27 @@ function settled(
   return { status, lastErrorCode: code, settledAt: at };
 }
 
+/**
+ * A provider's codes and ids are outside input: kept as short plain tokens (PostgreSQL text
+ * cannot hold NUL, and staff read them on the audit page).
+ */
+function token<T extends string | null | undefined>(value: T, max = 100): T | string {
+  if (value === null || value === undefined) return value;
+  return value.replace(/[^A-Za-z0-9_.:-]/g, "").slice(0, max) || "unknown";
+}
+
 /** One attempt at one claimed effect: the provider call(s), then the record and its audit. */
 async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome | null> {
   const started = performance.now();
   const d = await decide(effect, () => new Date());
   const at = new Date();
+  const set = {
+    ...d.set,
+    lastErrorCode: token(d.set.lastErrorCode),
+    providerRef: token(d.set.providerRef, 255),
+  };
   return await writeTransaction(async () => {
-    const row = await recordEffectOutcome({ id: effect.id, owner, now: at, set: d.set });
+    const row = await recordEffectOutcome({ id: effect.id, owner, now: at, set });
     // The lease lapsed and another relay took the effect over: its attempt decides, not ours.
     if (!row) return null;
     const action = await getActionById({ id: effect.actionId });
@@ -192,7 +206,7 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
       tool: effectAuditTool(effect.kind),
       access: "write",
       status: AUDIT_STATUS[d.outcome],
-      errorCode: d.code,
+      errorCode: token(d.code),
       userId: action?.userId ?? null,
       chatId: action?.chatId ?? null,
       actionId: effect.actionId,

@@ -318,6 +318,23 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     ]);
   });
 
+  it("a hostile error code (a NUL, markup) is kept as a plain token, on PostgreSQL too", async () => {
+    const c = await confirmedCancellation(701);
+    stripe.declineCode = "card\u0000declined<b>\u202e";
+    stripe.fail("decline");
+    try {
+      expect(await settle(c.actionId)).toMatchObject({
+        status: "failed",
+        lastErrorCode: "carddeclinedb",
+      });
+      expect(await effectAudit(c.actionId)).toEqual([
+        { status: "business_error", errorCode: "carddeclinedb", outcome: "failed" },
+      ]);
+    } finally {
+      stripe.declineCode = "charge_already_refunded";
+    }
+  });
+
   it("down for a while: confirm still answers, the relay retries, and refunds once it is back", async () => {
     stripe.setDown(true);
     try {
