@@ -91,8 +91,10 @@ async function decide(effect: EffectRow, now: () => Date): Promise<Decision> {
   const e = env();
   const steps: string[] = [];
   const kind = effect.kind as EffectKind;
-  if (!(kind in EFFECT_PAYLOADS) || !EFFECT_PAYLOADS[kind].safeParse(effect.payload).success) {
-    const code = kind in EFFECT_PAYLOADS ? "invalid_payload" : "unknown_kind";
+  // Own keys only: a stored kind such as "constructor" is unknown, not Object's.
+  const known = Object.hasOwn(EFFECT_PAYLOADS, kind);
+  if (!known || !EFFECT_PAYLOADS[kind].safeParse(effect.payload).success) {
+    const code = known ? "invalid_payload" : "unknown_kind";
     return { outcome: "failed", code, steps, set: settled("failed", now(), code) };
   }
   const handler = handlerFor(kind);

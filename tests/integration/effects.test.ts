@@ -13,6 +13,8 @@ import { GET as getActionRoute } from "@/app/api/actions/[id]/route";
 import {
   claimDueEffects,
   type EffectRow,
+  getEffect,
+  insertEffects,
   listEffectsForAction,
   recordEffectOutcome,
 } from "@/db/queries/effects";
@@ -534,6 +536,32 @@ describe("ledger (no STRIPE_SECRET_KEY): the same lifecycle in our own database"
     expect(await settle(c.actionId)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(await ledgerRows(c.actionId)).toHaveLength(1);
     expect((await effectAudit(c.actionId)).map((e) => e.outcome)).toEqual(["reconciled"]);
+  });
+
+  it("a stored effect of no known kind, or with a payload outside its schema, fails without a provider call", async () => {
+    const now = new Date();
+    const row = (id: string, kind: string, payload: unknown) => ({
+      id,
+      actionId: `act-${id}`,
+      kind,
+      idempotencyKey: `key-${id}`,
+      payload,
+      nextAttemptAt: now,
+      updatedAt: now,
+    });
+    await insertEffects([
+      row("ef-proto", "constructor", {}),
+      row("ef-bad", "payment.refund", { orderId: "1", amount: -5 }),
+    ]);
+    for (let i = 0; i < 5 && (await runDueEffects()) > 0; i++) {}
+    expect(await getEffect({ id: "ef-proto" })).toMatchObject({
+      status: "failed",
+      lastErrorCode: "unknown_kind",
+    });
+    expect(await getEffect({ id: "ef-bad" })).toMatchObject({
+      status: "failed",
+      lastErrorCode: "invalid_payload",
+    });
   });
 
   it("sending the same key twice keeps one ledger row", async () => {
