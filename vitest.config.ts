@@ -16,6 +16,7 @@ const POSTGRES_SUITES = [
   "tests/integration/cancel-order.test.ts",
   "tests/integration/model-flood.test.ts",
   "tests/integration/nul-ids.test.ts",
+  "tests/integration/effects.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/integration/unique-violation.test.ts",
   "tests/system/multi-instance.test.ts",
@@ -23,6 +24,7 @@ const POSTGRES_SUITES = [
   // a stripped character there too, never a 500.
   "tests/system/hostile.test.ts",
   "tests/system/hostile-model.test.ts",
+  "tests/system/effects-multi-instance.test.ts",
 ];
 
 const pgUrl = process.env.TEST_DATABASE_URL?.trim();
@@ -63,7 +65,11 @@ export default defineConfig({
             "tests/system/**/*.test.ts",
           ],
           // The multi-instance test needs PostgreSQL (several servers on one database).
-          exclude: ["tests/system/multi-instance.test.ts", "**/node_modules/**"],
+          exclude: [
+            "tests/system/multi-instance.test.ts",
+            "tests/system/effects-multi-instance.test.ts",
+            "**/node_modules/**",
+          ],
         },
       },
       ...(pgUrl

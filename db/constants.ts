@@ -58,5 +58,21 @@ export type AuditStatus = (typeof AUDIT_STATUSES)[number];
  */
 export const AUDIT_COUNT_SPANS = [720, 24, 1] as const;
 
+/**
+ * An external effect's life in the outbox (docs/effects.md): `pending` until a relay claims it,
+ * `in_flight` while one holds its lease and calls the provider, then `succeeded`, `failed` (the
+ * provider said no for good), `needs_attention` (attempts or time ran out with the outcome still
+ * unknown) or `resolved` (staff settled a `needs_attention` one by hand).
+ */
+export const EFFECT_STATUSES = [
+  "pending",
+  "in_flight",
+  "succeeded",
+  "failed",
+  "needs_attention",
+  "resolved",
+] as const;
+export type EffectStatus = (typeof EFFECT_STATUSES)[number];
+
 export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
 export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];

@@ -37,6 +37,13 @@ function userRows(
   };
 }
 
+/**
+ * The demo store's charge of an order: a PaymentIntent id in Stripe's shape, one per order, so a
+ * cancellation's refund has something to refer to (at a Stripe-compatible server, tests create
+ * the intents they refund).
+ */
+export const demoPaymentRef = (orderId: string) => `pi_demo${orderId}`;
+
 function orderRow(o: DemoOrder, userId: string, now: number) {
   const daysAgo = (d?: number) => (d === undefined ? null : new Date(now - d * DAY));
   const total = o.items.reduce((s, i) => s + i.quantity * i.unitPriceMinor, 0);
@@ -51,6 +58,7 @@ function orderRow(o: DemoOrder, userId: string, now: number) {
     totalMinor: total,
     currency: o.currency,
     paymentMethod: o.paymentMethod,
+    paymentRef: demoPaymentRef(o.id),
     deliveryNote: o.deliveryNote ?? null,
     version: 1,
     updatedAt: new Date(now),
@@ -219,6 +227,7 @@ export async function seedLarge({
       totalMinor: price,
       currency: "EUR",
       paymentMethod: "Visa •••• 0000",
+      paymentRef: demoPaymentRef(id),
       deliveryNote: null,
       version: 1,
       updatedAt: at,

@@ -74,6 +74,60 @@ const schema = z
       emptyToUndefined,
       z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
     ),
+    // Payments: set STRIPE_SECRET_KEY and refunds go to Stripe; unset, to the built-in ledger
+    // (a table in our own database, through the same outbox and relay: docs/effects.md).
+    STRIPE_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    // A Stripe-compatible server instead of api.stripe.com, e.g. http://127.0.0.1:12111.
+    STRIPE_API_BASE: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL")
+        .refine(
+          (u) => ["", "/"].includes(new URL(u).pathname),
+          "must be a bare origin (no path): the API's paths start with /v1",
+        )
+        .optional(),
+    ),
+    // How long one request to Stripe may take before its outcome counts as unknown.
+    STRIPE_TIMEOUT_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(100).max(120_000).default(10_000),
+    ),
+    // The effects relay (lib/effects/relay.ts): attempts per effect before needs_attention...
+    EFFECTS_MAX_ATTEMPTS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(1000).default(10),
+    ),
+    // ...and the longest an effect is retried from its confirm before needs_attention.
+    EFFECTS_MAX_AGE_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(30 * 86_400)
+        .default(86_400),
+    ),
+    // Backoff after an attempt with an unknown outcome: base x 2^(attempt-1), capped, jittered.
+    EFFECTS_RETRY_BASE_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(3_600_000).default(1_000),
+    ),
+    EFFECTS_RETRY_MAX_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(86_400_000).default(300_000),
+    ),
+    // How long a relay holds an effect it claimed; then another relay may take it over.
+    EFFECTS_LEASE_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(3600).default(60),
+    ),
+    // How often each relay looks for due effects besides being woken by a commit.
+    EFFECTS_POLL_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(3600).default(5),
+    ),
     // `npm run bench` only: turns on GET /api/bench/floor (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   })
@@ -94,6 +148,15 @@ const schema = z
         path: ["BETTER_AUTH_SECRET"],
         message:
           "is required when DATABASE_URL is set (every instance must sign sessions with the same secret: 32+ characters, e.g. `openssl rand -hex 32`)",
+      });
+    }
+    // One attempt is a lookup and a request, each up to the timeout: the lease must outlast both,
+    // or a second relay could take the effect over while the first one's request is still open.
+    if (e.EFFECTS_LEASE_SECONDS * 1000 <= 2 * e.STRIPE_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["EFFECTS_LEASE_SECONDS"],
+        message: `must be more than twice STRIPE_TIMEOUT_MS (${e.STRIPE_TIMEOUT_MS} ms)`,
       });
     }
     if (e.MODEL_PROVIDER === "openai" && !e.OPENAI_API_KEY) {

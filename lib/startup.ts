@@ -1,14 +1,17 @@
 /**
  * Server start: database ready (migrated, demo-seeded). Other layers register their start-up
- * work here (e.g. recovering actions a crash left `executing`, the expiry sweep).
+ * work here (e.g. recovering actions a crash left `executing`, the expiry sweep, the effects relay).
  */
 import { initDatabase } from "@/db/init";
 import { startActionCore } from "@/lib/actions/sweeper";
 import { authSecret } from "@/lib/auth/secret";
+import { startRelay } from "@/lib/effects/relay";
 
 export async function startServer(): Promise<void> {
   await initDatabase();
   // A missing session secret is created now; an unusable one stops the start with its message.
   authSecret();
   await startActionCore();
+  // After recovery: the outbox's effects (a confirmed cancellation's refund) go out from here.
+  startRelay();
 }

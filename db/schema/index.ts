@@ -29,6 +29,8 @@ export const {
   modelCalls,
   metricsDaily,
   auditStatusCounts,
+  effects,
+  refundsLedger,
 } = s;
 
 /** Every table, for drizzle's relational layer and better-auth's adapter. */
@@ -50,6 +52,8 @@ export const tables = {
   modelCalls,
   metricsDaily,
   auditStatusCounts,
+  effects,
+  refundsLedger,
 };
 
 export * from "../constants";

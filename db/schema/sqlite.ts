@@ -18,6 +18,7 @@ import {
   AUDIT_STATUSES,
   type AuditStatus,
   CANCEL_REASONS,
+  EFFECT_STATUSES,
   LOCALES,
   MODEL_CALL_KINDS,
   ORDER_STATUSES,
@@ -140,6 +141,8 @@ export const orders = sqliteTable(
     totalMinor: integer("total_minor").notNull(),
     currency: text("currency").notNull(),
     paymentMethod: text("payment_method").notNull(),
+    /** The payment provider's id of the charge (a Stripe PaymentIntent, `pi_…`): what a refund refers to. */
+    paymentRef: text("payment_ref"),
     /** Written by the customer at checkout: untrusted text that reaches the model as data. */
     deliveryNote: text("delivery_note"),
     /** Bumped by every change; the compare-and-set target of a confirm. */
@@ -348,6 +351,68 @@ export const auditEvents = sqliteTable(
     // One action's life in the order it was written.
     index("audit_action_idx").on(t.actionId, t.id),
   ],
+);
+
+// ---------------------------------------------------------------- external effects
+
+/**
+ * The effects outbox: one row per external effect a confirmed action requires (a refund at the
+ * payment provider), written in the confirm's own transaction; the relay (lib/effects/relay.ts)
+ * carries each one out afterwards, outside any transaction. docs/effects.md has the states.
+ */
+export const effects = sqliteTable(
+  "effects",
+  {
+    id: text("id").primaryKey(),
+    /** The confirmed action (its id is the operation id of everything it wrote). */
+    actionId: text("action_id").notNull(),
+    /** What to do, e.g. `payment.refund`; one effect of a kind per action. */
+    kind: text("kind").notNull(),
+    /** Sent to the provider with every request for this effect; derived from the operation id. */
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    payload: text("payload", { mode: "json" }).notNull(),
+    status: text("status", { enum: EFFECT_STATUSES }).notNull().default("pending"),
+    /** Provider calls started (a claim counts one, also when its relay dies mid-call). */
+    attempts: integer("attempts").notNull().default(0),
+    /** Not claimed before this time (backoff between attempts). */
+    nextAttemptAt: ms("next_attempt_at").notNull(),
+    /** The relay holding the effect while `in_flight`, and until when: a dead relay's lapses. */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: ms("lease_until"),
+    lastErrorCode: text("last_error_code"),
+    /** The provider's id of what it did (a refund `re_…`). */
+    providerRef: text("provider_ref"),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+    /** When it reached succeeded, failed or needs_attention. */
+    settledAt: ms("settled_at"),
+  },
+  (t) => [
+    uniqueIndex("effects_action_kind_uq").on(t.actionId, t.kind),
+    index("effects_status_next_idx").on(t.status, t.nextAttemptAt),
+    index("effects_status_lease_idx").on(t.status, t.leaseUntil),
+  ],
+);
+
+/**
+ * The built-in payment provider (`ledger`, the default without STRIPE_SECRET_KEY): refunds are
+ * rows here, written by the relay through the same outbox as a real provider would be called,
+ * with the same idempotency: one row per key.
+ */
+export const refundsLedger = sqliteTable(
+  "refunds_ledger",
+  {
+    id: text("id").primaryKey(),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    operationId: text("operation_id").notNull(),
+    actionId: text("action_id").notNull(),
+    orderId: text("order_id").notNull(),
+    paymentRef: text("payment_ref"),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("refunds_ledger_operation_idx").on(t.operationId)],
 );
 
 // ---------------------------------------------------------------- model metrics

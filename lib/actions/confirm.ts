@@ -3,13 +3,16 @@
  * and executes the stored arguments in one write transaction (BEGIN IMMEDIATE on SQLite):
  * claim (pending -> executing, conditional) -> re-verify the payload hash -> the tool's business
  * key (an effect that already exists answers with createdNow: false) -> the tool's commit
- * (version compare-and-set, write) -> executed + audit `success`.
+ * (version compare-and-set, write) -> its external effects into the outbox -> executed + audit
+ * `success`. The provider is called later, by the relay (lib/effects/relay.ts).
  * Because claim and effect commit together, `executing` is never visible to other connections;
  * a crash or a throw leaves the action `pending` with no effect, and we then mark it `failed`.
  */
 import "server-only";
 import { claimPendingAction, getActionById } from "@/db/queries/actions";
 import { isBusy, writeTransaction } from "@/db/queries/tx";
+import { enqueueEffects } from "@/lib/effects/outbox";
+import { wakeRelay } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import type { WriteResult } from "@/lib/tools/types";
@@ -27,7 +30,9 @@ class CommitFailure extends Error {
   }
 }
 
-type TxOutcome = { kind: "executed"; result: WriteResult } | { kind: "refused"; error: AppError };
+type TxOutcome =
+  | { kind: "executed"; result: WriteResult; effects: number }
+  | { kind: "refused"; error: AppError };
 
 async function runConfirm(
   actionId: string,
@@ -75,6 +80,13 @@ async function runConfirm(
       };
     }
     const result = tool.result.parse(done.result);
+    // The external effects (a refund) become outbox rows of this same transaction: they exist if
+    // and only if the write committed, and the relay carries them out afterwards.
+    const effects = await enqueueEffects({
+      actionId,
+      effects: "effects" in done ? (done.effects ?? []) : [],
+      now,
+    });
     await transition(row, {
       from: "executing",
       to: "executed",
@@ -83,7 +95,7 @@ async function runConfirm(
       result,
       durationMs,
     });
-    return { kind: "executed", result };
+    return { kind: "executed", result, effects };
   });
 }
 
@@ -123,6 +135,8 @@ export async function confirmAction({
     throw new AppError("internal_error", "The action could not be completed; nothing was changed.");
   }
   if (outcome.kind === "refused") throw outcome.error;
+  // Committed: the relay starts on the effects now; the answer does not wait for the provider.
+  if (outcome.effects > 0) wakeRelay();
   const row = (await getActionById({ id: actionId }))!;
   return { action: toPendingActionDto(row), result: outcome.result };
 }

@@ -27,6 +27,7 @@ import {
   parseChatSnapshot,
 } from "@/lib/chat-client/schemas";
 import {
+  ActionDetailSchema,
   AuditPageSchema,
   CancelResponseSchema,
   ConfirmResponseSchema,
@@ -242,6 +243,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const pendingAction = message?.parts.map(pendingActionOf).findLast((a) => a !== null) ?? null;
       return { ok: true, data: { message, pendingAction, errorText } };
     },
+
+    /** The action with its effects (a refund's progress); staff may read any action. */
+    getAction: (actionId: string) => call(`/api/actions/${id(actionId)}`, ActionDetailSchema),
 
     confirmAction: (actionId: string) =>
       call(`/api/actions/${id(actionId)}/confirm`, ConfirmResponseSchema, { method: "POST" }),

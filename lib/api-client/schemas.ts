@@ -9,6 +9,7 @@ import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
 import {
   CancelResponseSchema as CardCancelResponse,
   ConfirmResponseSchema as CardConfirmResponse,
+  PendingActionSchema,
 } from "@/lib/chat-client/schemas";
 
 export const HealthSchema = z.looseObject({
@@ -40,6 +41,22 @@ export const CancelResponseSchema = CardCancelResponse.extend({
 });
 export type ConfirmResponse = z.output<typeof ConfirmResponseSchema>;
 export type CancelResponse = z.output<typeof CancelResponseSchema>;
+
+/** GET /api/actions/{id}: the action (as a card shows it) and its external effects. */
+export const EffectSchema = z.looseObject({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  lastErrorCode: z.string().nullable(),
+  providerRef: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export const ActionDetailSchema = z.intersection(
+  PendingActionSchema,
+  z.object({ effects: z.array(EffectSchema) }),
+);
+export type ActionDetail = z.output<typeof ActionDetailSchema>;
 
 export const AuditEventSchema = z.looseObject({
   id: z.string(),

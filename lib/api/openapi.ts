@@ -14,6 +14,7 @@ import { sendMessageBody } from "@/app/api/chats/[id]/messages/schema";
 import { auditFilterParams, auditListParams } from "@/lib/audit/query";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import {
+  ActionDetail,
   ApiErrorBody,
   ApiErrorObject,
   AuditPageResponse,
@@ -306,6 +307,22 @@ export function buildOpenApiDocument() {
                 "unsupported_media_type",
                 "rate_limited",
               ]),
+            },
+          }),
+        },
+        "/api/actions/{id}": {
+          get: op({
+            tags: ["actions"],
+            operationId: "getAction",
+            summary: "One action with the state of its external effects",
+            description:
+              "The customer's own action, or any action for staff; anyone else's reads as unknown " +
+              "(404). `effects` lists what the confirmed action still had to do outside the " +
+              "database (a cancellation's refund) and how far each got; see docs/effects.md.",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ActionDetail, "The action and its effects"),
+              ...errors([...SIGNED_IN, ...BY_ID]),
             },
           }),
         },

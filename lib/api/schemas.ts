@@ -8,10 +8,15 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
-import { OUTCOME_STATUSES, WriteResultSchema } from "@/lib/chat/parts";
+import {
+  OUTCOME_STATUSES,
+  type PendingActionPart as PendingActionPartType,
+  WriteResultSchema,
+} from "@/lib/chat/parts";
+import { EFFECT_KINDS } from "@/lib/effects/kinds";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { TOOLS } from "@/lib/tools/registry";
 import type { WriteResult, WriteTool } from "@/lib/tools/types";
@@ -166,6 +171,33 @@ export const ConfirmResponse = z
 export const CancelResponse = z
   .object({ action: PendingAction, audit: DecisionAudit.nullable() })
   .meta({ id: "CancelResponse" });
+
+/* ---------------------------------------------------------------- effects */
+
+export const EffectView = z
+  .object({
+    id: z.string(),
+    kind: z.enum(EFFECT_KINDS),
+    status: z.enum(EFFECT_STATUSES).meta({
+      description:
+        "pending (waiting for the relay, also between retries), in_flight (a relay is calling the provider), succeeded, failed (the provider refused for good), needs_attention (attempts or time ran out with the outcome unknown: staff act), resolved (staff settled it).",
+    }),
+    attempts: z.number().int(),
+    lastErrorCode: z.string().nullable(),
+    providerRef: z.string().nullable().meta({ description: "The provider's id, e.g. re_…" }),
+    updatedAt: isoDateTime,
+  })
+  .meta({
+    id: "Effect",
+    description: "An external effect of a confirmed action (docs/effects.md).",
+  });
+export type EffectView = z.infer<typeof EffectView>;
+
+/** GET /api/actions/{id}: the action as its card shows it, plus its effects. */
+export const ActionDetail = unionOf(
+  WRITE_TOOLS.map((t) => pendingActionFor(t).extend({ effects: z.array(EffectView) })),
+).meta({ id: "ActionDetail" });
+export type ActionDetail = PendingActionPartType & { effects: EffectView[] };
 
 /* ---------------------------------------------------------------- audit */
 

@@ -195,6 +195,21 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
           now: ctx.now,
         }),
       toResult,
+      // The money goes back through the outbox after the commit (docs/effects.md).
+      effects: (row) =>
+        row.refundAmountMinor > 0
+          ? [
+              {
+                kind: "payment.refund",
+                payload: {
+                  orderId: row.orderId,
+                  paymentRef: order.paymentRef,
+                  amount: row.refundAmountMinor,
+                  currency: row.refundCurrency,
+                },
+              },
+            ]
+          : [],
       moved: {
         code: "order_changed",
         message: "The order changed (it may have shipped) after the cancellation was proposed.",

@@ -12,6 +12,7 @@
 import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
 import type { Lang } from "@/lib/chat/language";
+import type { EffectRequest } from "@/lib/effects/kinds";
 import type { ActionDescription } from "./view";
 
 export type ToolAccess = "read" | "write";
@@ -40,7 +41,17 @@ export type CommitContext<Plan> = {
 };
 
 export type CommitOutcome<Result> =
-  | { kind: "done"; result: Result }
+  | {
+      kind: "done";
+      result: Result;
+      /**
+       * The external effects this write requires (a refund at the payment provider). The confirm
+       * stores them in its own transaction, as outbox rows, and the relay carries them out after
+       * the commit: nothing calls a provider inside a database transaction. At most one of each
+       * kind; none when nothing was written now (createdNow: false).
+       */
+      effects?: EffectRequest[];
+    }
   /** The target changed since the plan (version moved, policy no longer holds): nothing written. */
   | { kind: "stale"; code: string; message: string };
 
@@ -130,7 +141,8 @@ export type WriteTool<
    * Runs inside the confirm transaction: every query made through db/queries is part of that
    * transaction (db/tx-context.ts), so it must await only the database. Compare-and-set on ctx.target.version; a unique
    * business key settles races (a duplicate answers with the winner, createdNow: false). It must
-   * record ctx.actionId as the effect's operation id so findEffect() can find it. Throwing rolls
+   * record ctx.actionId as the effect's operation id so findEffect() can find it. Anything outside
+   * the database (a payment provider) it returns as `effects`, never calls. Throwing rolls
    * everything back.
    */
   commit(

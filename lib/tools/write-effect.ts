@@ -13,6 +13,7 @@
  * the check had seen the change, instead of failing the whole confirm.
  */
 import { writeTransaction } from "@/db/queries/tx";
+import type { EffectRequest } from "@/lib/effects/kinds";
 import type { CommitOutcome } from "./types";
 
 /** Thrown inside the savepoint only, to roll the effect back; never leaves this module. */
@@ -26,6 +27,8 @@ export async function writeEffectOnce<Row, Result>(steps: {
   /** The conditional update of the target on its version; false when no row matched. */
   compareAndSet: () => Promise<boolean>;
   toResult: (row: Row, createdNow: boolean) => Result;
+  /** The external effects the new row requires (not asked when the business key had a row). */
+  effects?: (row: Row) => EffectRequest[];
   /** What the customer hears when the target moved under us. */
   moved: { code: string; message: string };
 }): Promise<CommitOutcome<Result>> {
@@ -39,7 +42,11 @@ export async function writeEffectOnce<Row, Result>(steps: {
         return { kind: "done", result: steps.toResult(winner, false) };
       }
       if (!(await steps.compareAndSet())) throw new TargetMoved();
-      return { kind: "done", result: steps.toResult(row, true) };
+      return {
+        kind: "done",
+        result: steps.toResult(row, true),
+        effects: steps.effects?.(row) ?? [],
+      };
     });
   } catch (err) {
     if (err instanceof TargetMoved) return { kind: "stale", ...steps.moved };
