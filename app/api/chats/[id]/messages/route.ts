@@ -1,5 +1,6 @@
 import { runChatTurn } from "@/lib/ai/turn";
 import { requireCustomer } from "@/lib/auth/session";
+import { turnAdmission } from "@/lib/chat/admission";
 import { beginTurn, endTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
@@ -21,17 +22,30 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
   const chat = await requireChat({ chatId: id, userId: user.id });
   const text = normalizeMessageText(body.text);
   await rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
-  const lease = await beginTurn({ chatId: chat.id, userId: user.id });
+  // A slot among this instance's running turns, after a wait in line or a 503 overloaded; taken
+  // before the lease, so a turn waiting in line holds nothing another request could need.
+  const slot = await turnAdmission().enter(req.signal);
+  let lease: Awaited<ReturnType<typeof beginTurn>>;
   try {
-    // From here the turn owns the lease and releases it when its stream is done.
+    lease = await beginTurn({ chatId: chat.id, userId: user.id });
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
+  try {
+    // From here the turn owns the lease and the slot, and releases both when its stream is done.
     return await runChatTurn({
       userId: user.id,
       chat,
       text,
       deadlineMs: turnDeadlineMs(),
-      endTurn: async () => await endTurn(lease),
+      endTurn: async () => {
+        slot.release();
+        return await endTurn(lease);
+      },
     });
   } catch (err) {
+    slot.release();
     await endTurn(lease);
     throw err;
   }
