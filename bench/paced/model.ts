@@ -20,9 +20,8 @@ const firstTokenMs = arg("first-token-ms", 300);
 const words = arg("words", 60);
 const perSecond = arg("words-per-second", 50);
 
-const WORDS = "your order left our warehouse and is with the carrier now it should reach you soon".split(
-  " ",
-);
+const WORDS =
+  "your order left our warehouse and is with the carrier now it should reach you soon".split(" ");
 const answer = (orderId: string) =>
   `Order ${orderId}: ${Array.from({ length: Math.max(1, words - 2) }, (_, i) => WORDS[i % WORDS.length]).join(" ")}`;
 

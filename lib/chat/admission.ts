@@ -94,9 +94,7 @@ export class TurnAdmission {
   /** 503 with an honest guess of when a slot frees up: the line ahead times a turn's share. */
   private overloaded(): AppError {
     const ahead = this.line.length + 1;
-    const seconds = Math.ceil(
-      (ahead * this.meanHoldMs) / Math.max(1, this.limits.capacity) / 1000,
-    );
+    const seconds = Math.ceil((ahead * this.meanHoldMs) / Math.max(1, this.limits.capacity) / 1000);
     const retryAfter = Math.min(60, Math.max(1, seconds));
     return new AppError(
       "overloaded",

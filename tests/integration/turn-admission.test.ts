@@ -5,9 +5,14 @@
  * by the loopback model's gate, not by a clock: nothing here depends on timing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST as sendRoute } from "@/app/api/chats/[id]/messages/route";
+import { POST as createChatRoute } from "@/app/api/chats/route";
+import { runConsole } from "@/cli/chat/session";
+import { createApiClient } from "@/lib/api-client";
 import { turnAdmission } from "@/lib/chat/admission";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
+import { BASE } from "../helpers/http";
 import { messageCount } from "../helpers/inspect";
 import { useLoopbackModel } from "../helpers/loopback-model";
 import type { OpenAIServer } from "../helpers/openai-server";
@@ -20,6 +25,40 @@ function gate() {
     open = r;
   });
   return { promise, open };
+}
+
+/** The terminal client's HTTP, answered by the real route handlers in this process. */
+function handlersFetch(cookie: string): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    headers.set("cookie", cookie);
+    // What an HTTP server would see: the client's own host (the origin check compares them).
+    headers.set("host", url.host);
+    const req = new Request(url, { ...init, headers });
+    const turn = /^\/api\/chats\/([^/]+)\/messages$/.exec(url.pathname);
+    if (turn) return sendRoute(req, { params: Promise.resolve({ id: turn[1]! }) });
+    if (url.pathname === "/api/chats") return createChatRoute(req, { params: Promise.resolve({}) });
+    throw new Error(`no handler here for ${url.pathname}`);
+  };
+}
+
+/** One line typed into `npm run chat`; what it printed. */
+async function consoleSays(cookie: string, line: string): Promise<string> {
+  let out = "";
+  await runConsole({
+    client: createApiClient({ baseUrl: BASE, fetch: handlersFetch(cookie) }),
+    io: {
+      write: (text) => {
+        out += text;
+      },
+      lines: (async function* () {
+        yield line;
+      })(),
+    },
+    role: "customer",
+  });
+  return out;
 }
 
 /** Waiting for the server to reach a state is not a timed assertion: the bound is generous. */
@@ -47,7 +86,11 @@ describe("chat turns past the instance's capacity", () => {
   });
 
   it("queues the next turn, refuses the one after with 503 overloaded, then runs the queued one", async () => {
-    const [first, second, third] = [await anna.newChat(), await anna.newChat(), await anna.newChat()];
+    const [first, second, third] = [
+      await anna.newChat(),
+      await anna.newChat(),
+      await anna.newChat(),
+    ];
     const held = gate();
     server.enqueue(
       { type: "text", text: "First answer.", gate: held.promise },
@@ -72,6 +115,14 @@ describe("chat turns past the instance's capacity", () => {
     });
     // Refused at the door: not stored, not sent to the model.
     expect(await messageCount(third)).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    // The terminal client says so in the customer's language, with the wait.
+    expect(await consoleSays(anna.cookie, "Where is my order 8041?")).toMatch(
+      /more conversations than it can answer right now; your message was not sent\. Send it again in \d+ seconds?\./,
+    );
+    expect(await consoleSays(anna.cookie, "Где мой заказ 8041?")).toMatch(
+      /больше разговоров, чем он успевает вести; ваше сообщение не отправлено\. Отправьте его снова через \d+ секунд/,
+    );
     expect(server.requests).toHaveLength(1);
 
     held.open();
