@@ -64,6 +64,12 @@ export function renderPaced(r: PacedReport): string {
     );
     for (const e of p.errors.slice(0, 3)) errors.push(`- ${level}, ${route}: ${e}`);
   }
+  const stores = (route: RouteName) =>
+    r.results.findLast((o) => o.route === route)?.result.loop?.stores ?? "–";
+  lines.push(
+    "",
+    `AsyncLocalStorage instances in use at the end (each adds work to every promise on Node 20): production server ${stores("app")}, bare server ${stores("bare")}.`,
+  );
   if (errors.length) lines.push("", "First errors:", ...errors);
   return lines.join("\n");
 }

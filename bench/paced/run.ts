@@ -32,7 +32,10 @@ import { type PacedReport, type RouteName, renderPaced, writePaced } from "./rep
 import { type PhaseResult, runPhase } from "./turns";
 
 const args = process.argv.slice(2);
-const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const opt = (name: string) => {
+  const hit = args.find((a) => a.startsWith(`--${name}=`));
+  return hit?.slice(name.length + 3);
+};
 const num = (name: string, fallback: number) => {
   const v = opt(name);
   const n = v === undefined ? fallback : Number(v);
@@ -52,6 +55,8 @@ const routes = (opt("routes") ?? "bare,next,app").split(",") as RouteName[];
 if (routes.some((r) => !["bare", "next", "app"].includes(r)))
   throw new Error("--routes: bare, next, app");
 const profile = args.includes("--profile");
+/** Extra node flags for the production server, after npm start's own (experiments: heap sizes). */
+const serverFlags = (opt("server-flags") ?? "").split(",").filter(Boolean);
 const DIST = ".next-bench";
 const STORE = { customers: 5000, orders: 20000 };
 const root = path.resolve(import.meta.dirname, "../..");
@@ -94,7 +99,12 @@ try {
   const app = await startServer({
     distDir: DIST,
     dbPath: dbFile,
-    nodeArgs: ["--import", probe, ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [])],
+    nodeArgs: [
+      "--import",
+      probe,
+      ...serverFlags,
+      ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []),
+    ],
     env: {
       ...modelEnv,
       MODEL_PROVIDER: "openai",
@@ -109,13 +119,20 @@ try {
   log(`model ${model.value.baseURL}, bare ${bare.value.url}, app ${app.url} (pid ${app.pid})`);
 
   t = performance.now();
-  const signedIn: { c: HttpCustomer; orderId: string }[] = [];
-  await pool(people, 4, async (p) => {
-    signedIn.push({ c: await HttpCustomer.signIn(app.url, p.email), orderId: p.orderId });
-  });
+  // The comparison routes need no session: sign-ins (a password hash each) only for our turn.
+  const signedIn: { c: HttpCustomer; orderId: string }[] = routes.includes("app")
+    ? []
+    : people.map((p) => ({ c: null as unknown as HttpCustomer, orderId: p.orderId }));
+  if (routes.includes("app"))
+    await pool(people, 4, async (p) => {
+      signedIn.push({ c: await HttpCustomer.signIn(app.url, p.email), orderId: p.orderId });
+    });
   log(`${signedIn.length} customers signed in in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  // Kept-alive connections, a new pool per phase: a connection left idle by the phase before
+  // could be closed by the server (its keep-alive timeout, 5 s) just as a request goes out on it,
+  // an ECONNRESET that says nothing about the route.
+  const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   const target = {
     bare: { base: bare.value.url, pid: bare.child.pid!, loop: path.join(dir, "loop-bare.json") },
     next: { base: app.url, pid: app.pid, loop: path.join(dir, "loop-app.json") },
@@ -127,7 +144,7 @@ try {
       route,
       customers: signedIn.slice(0, 4),
       seconds: 2,
-      agent,
+      agent: newAgent(),
       ...target[route],
     });
 
@@ -140,6 +157,7 @@ try {
       resetTreePeakRss(tg.pid);
       const cpu0 = cpuMs(tg.pid);
       const modelCpu0 = cpuMs(model.child.pid!);
+      const agent = newAgent();
       const result = await runPhase({
         route,
         customers: signedIn.slice(0, level),
@@ -147,6 +165,7 @@ try {
         agent,
         ...tg,
       });
+      agent.destroy();
       result.serverCpuMs = cpuMs(tg.pid) - cpu0;
       result.modelCpuMs = cpuMs(model.child.pid!) - modelCpu0;
       result.idleRssBytes = idleRss;
@@ -165,7 +184,7 @@ try {
   const report: PacedReport = {
     date: new Date().toISOString(),
     machine: machine(),
-    command: `npm run bench:paced -- --levels=${levels.join(",")} --seconds=${seconds} --first-token-ms=${pace.firstTokenMs} --words=${pace.words} --words-per-second=${pace.wordsPerSecond}${routes.join(",") !== "bare,next,app" ? ` --routes=${routes.join(",")}` : ""}${profile ? " --profile" : ""}`,
+    command: `npm run bench:paced -- --levels=${levels.join(",")} --seconds=${seconds} --first-token-ms=${pace.firstTokenMs} --words=${pace.words} --words-per-second=${pace.wordsPerSecond}${routes.join(",") !== "bare,next,app" ? ` --routes=${routes.join(",")}` : ""}${serverFlags.length ? ` --server-flags=${serverFlags.join(",")}` : ""}${profile ? " --profile" : ""}`,
     serverCommand: `node ${[...startFlags(), "scripts/start.mjs"].join(" ")}`,
     pace,
     seconds,
@@ -178,8 +197,10 @@ try {
     writePaced(path.join(root, "docs/benchmarks.md"), markdown);
     log("results written to docs/benchmarks.md");
   }
-  if (results.some((r) => r.result.errors.length)) process.exitCode = 1;
-  agent.destroy();
+  if (results.some((r) => r.result.errors.length)) {
+    process.exitCode = 1;
+    console.log(`server's last output:\n${app.output().slice(-3000)}`);
+  }
 } finally {
   for (const stop of stops) await stop();
   for (const c of children) c.kill("SIGTERM");
@@ -260,5 +281,10 @@ async function readLoop(pid: number, file: string) {
   process.kill(pid, "SIGUSR2");
   for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
   if (!fs.existsSync(file)) return null;
-  return JSON.parse(fs.readFileSync(file, "utf8")) as { p50: number; p99: number; max: number };
+  return JSON.parse(fs.readFileSync(file, "utf8")) as {
+    p50: number;
+    p99: number;
+    max: number;
+    stores?: number;
+  };
 }

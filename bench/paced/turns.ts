@@ -26,7 +26,7 @@ export type PhaseResult = {
   modelCpuMs?: number;
   idleRssBytes?: number;
   peakRssBytes?: number;
-  loop?: { p50: number; p99: number; max: number } | null;
+  loop?: { p50: number; p99: number; max: number; stores?: number } | null;
 };
 
 /** A chat holds a few turns before the customer starts a new one: history stays short. */
