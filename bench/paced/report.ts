@@ -33,6 +33,13 @@ const x = (a: number, b: number) =>
 const mib = (b: number | undefined) => (b ? `${(b / 2 ** 20).toFixed(0)}` : "–");
 const kib = (b: number) => (Number.isFinite(b) ? `${(b / 1024).toFixed(0)}` : "–");
 
+/** How busy each process was over the phase, in cores, and the machine's load average. */
+function cores(p: PhaseResult): string {
+  const c = (ms: number | undefined) =>
+    ms === undefined ? "–" : (ms / 1000 / p.wallSeconds).toFixed(2);
+  return `${c(p.serverCpuMs)} / ${c(p.modelCpuMs)} / ${c(p.clientCpuMs)}, ${p.load?.toFixed(1) ?? "–"}`;
+}
+
 export function renderPaced(r: PacedReport): string {
   const lines = [
     `Run ${r.date} on ${r.machine}.`,
@@ -46,8 +53,8 @@ export function renderPaced(r: PacedReport): string {
       "CPU per turn: the server process's user + system time over the phase, divided by its turns. " +
       "Per open stream: (peak RSS during the phase − RSS before it) ÷ customers. Event-loop delay: `monitorEventLoopDelay` in the server, over the phase.",
     "",
-    "| customers | route | turns | errors | refused | turns/s | first p50 | first p99 | end p50 | end p99 | first p50 ÷ bare | first p99 ÷ bare | CPU ms/turn | peak RSS MiB | KiB per open stream | loop delay p50 / p99 / max ms |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| customers | route | turns | errors | refused | turns/s | first p50 | first p99 | end p50 | end p99 | first p50 ÷ bare | first p99 ÷ bare | CPU ms/turn | peak RSS MiB | KiB per open stream | loop delay p50 / p99 / max ms | model's loop delay p99 ms | cores: server / model / client, load |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
   ];
   const errors: string[] = [];
   for (const { level, route, result: p } of r.results) {
@@ -60,7 +67,7 @@ export function renderPaced(r: PacedReport): string {
       `| ${level} | ${ROUTE_TEXT[route]} | ${n} | ${p.errors.length} | ${p.refused} | ${(n / p.wallSeconds).toFixed(1)} | ` +
         `${ms(p.ttft.p50)} | ${ms(p.ttft.p99)} | ${ms(p.end.p50)} | ${ms(p.end.p99)} | ` +
         `${route === "bare" || !bare ? "–" : x(p.ttft.p50, bare.ttft.p50)} | ${route === "bare" || !bare ? "–" : x(p.ttft.p99, bare.ttft.p99)} | ` +
-        `${p.serverCpuMs !== undefined && n ? (p.serverCpuMs / n).toFixed(1) : "–"} | ${mib(p.peakRssBytes)} | ${kib(perStream)} | ${loop} |`,
+        `${p.serverCpuMs !== undefined && n ? (p.serverCpuMs / n).toFixed(1) : "–"} | ${mib(p.peakRssBytes)} | ${kib(perStream)} | ${loop} | ${p.modelLoop?.p99 ?? "–"} | ${cores(p)} |`,
     );
     for (const e of p.errors.slice(0, 3)) errors.push(`- ${level}, ${route}: ${e}`);
   }

@@ -81,14 +81,22 @@ try {
   if (people.length < customers) throw new Error(`only ${people.length} customers in the store`);
   log(`store seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-  const model = await spawnJson<{ baseURL: string }>(children, [
-    "--import",
-    "tsx",
-    path.join(root, "bench/paced/model.ts"),
-    `--first-token-ms=${pace.firstTokenMs}`,
-    `--words=${pace.words}`,
-    `--words-per-second=${pace.wordsPerSecond}`,
-  ]);
+  const modelLoop = path.join(dir, "loop-model.json");
+  const model = await spawnJson<{ baseURL: string }>(
+    children,
+    [
+      "--import",
+      probe,
+      "--import",
+      "tsx",
+      path.join(root, "bench/paced/model.ts"),
+      `--first-token-ms=${pace.firstTokenMs}`,
+      `--words=${pace.words}`,
+      `--words-per-second=${pace.wordsPerSecond}`,
+    ],
+    // Its event loop's delay says whether the model kept its pace (a late timer is a slow word).
+    { BENCH_LOOP_FILE: modelLoop },
+  );
   const modelEnv = { OPENAI_API_KEY: "bench", OPENAI_BASE_URL: model.value.baseURL };
   const bare = await spawnJson<{ url: string }>(
     children,
@@ -152,12 +160,14 @@ try {
   for (const level of levels) {
     for (const route of routes) {
       const tg = target[route];
-      await readLoop(tg.pid, tg.loop); // starts the delay histogram over
+      await readLoop(tg.pid, tg.loop); // starts the delay histograms over
+      await readLoop(model.child.pid!, modelLoop);
       const idleRss = statusBytes(tg.pid, "VmRSS");
       resetTreePeakRss(tg.pid);
       const cpu0 = cpuMs(tg.pid);
       const modelCpu0 = cpuMs(model.child.pid!);
       const agent = newAgent();
+      const client0 = process.cpuUsage();
       const result = await runPhase({
         route,
         customers: signedIn.slice(0, level),
@@ -168,9 +178,13 @@ try {
       agent.destroy();
       result.serverCpuMs = cpuMs(tg.pid) - cpu0;
       result.modelCpuMs = cpuMs(model.child.pid!) - modelCpu0;
+      const client = process.cpuUsage(client0);
+      result.clientCpuMs = (client.user + client.system) / 1000;
+      result.load = os.loadavg()[0];
       result.idleRssBytes = idleRss;
       result.peakRssBytes = statusBytes(tg.pid, "VmHWM");
       result.loop = await readLoop(tg.pid, tg.loop);
+      result.modelLoop = await readLoop(model.child.pid!, modelLoop);
       results.push({ level, route, result });
       log(
         `${level} customers, ${route}: ${result.turns.length} turns, ${result.errors.length} errors, ` +

@@ -24,9 +24,15 @@ export type PhaseResult = {
   end: Pct;
   serverCpuMs?: number;
   modelCpuMs?: number;
+  /** The benchmark's own process (the client), over the phase. */
+  clientCpuMs?: number;
+  /** The machine's 1-minute load average at the end of the phase (2 cores: above 2 is a queue). */
+  load?: number;
   idleRssBytes?: number;
   peakRssBytes?: number;
   loop?: { p50: number; p99: number; max: number; stores?: number } | null;
+  /** The model process's event-loop delay over the phase. */
+  modelLoop?: { p50: number; p99: number; max: number } | null;
 };
 
 /** A chat holds a few turns before the customer starts a new one: history stays short. */
