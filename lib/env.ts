@@ -72,12 +72,12 @@ const schema = z
     // Chat turns running at once in this process; past it they wait in line, then get 503.
     CHAT_TURN_CAPACITY: z.preprocess(
       emptyToUndefined,
-      z.coerce.number().int().min(1).max(100_000).default(256),
+      z.coerce.number().int().min(1).max(100_000).default(64),
     ),
     // Turns waiting for a slot; one more is refused at once with 503 overloaded.
     CHAT_TURN_QUEUE: z.preprocess(
       emptyToUndefined,
-      z.coerce.number().int().min(0).max(100_000).default(256),
+      z.coerce.number().int().min(0).max(100_000).default(128),
     ),
     // The longest a turn waits in line before it is refused with 503 overloaded.
     CHAT_TURN_QUEUE_WAIT_SECONDS: z.preprocess(

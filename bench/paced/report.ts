@@ -75,7 +75,7 @@ export function renderPaced(r: PacedReport): string {
     r.results.findLast((o) => o.route === route)?.result.loop?.stores ?? "–";
   lines.push(
     "",
-    `AsyncLocalStorage instances in use at the end (each adds work to every promise on Node 20): production server ${stores("app")}, bare server ${stores("bare")}.`,
+    `AsyncLocalStorage instances in use at the end (each adds work to every promise on Node 20): production server ${stores("app") === "–" ? stores("next") : stores("app")}, bare server ${stores("bare")}.`,
   );
   if (errors.length) lines.push("", "First errors:", ...errors);
   return lines.join("\n");
