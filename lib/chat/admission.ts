@@ -46,7 +46,8 @@ export class TurnAdmission {
    */
   async enter(signal?: AbortSignal): Promise<TurnSlot> {
     if (this.active < this.limits.capacity && this.line.length === 0) return this.grant();
-    if (this.line.length >= this.limits.queue) throw this.overloaded();
+    // A client already gone, or a full line: refused at once.
+    if (this.line.length >= this.limits.queue || signal?.aborted) throw this.overloaded();
     return await new Promise<TurnSlot>((resolve, reject) => {
       const leave = (err: AppError) => {
         const i = this.line.indexOf(waiter);
