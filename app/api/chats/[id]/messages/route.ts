@@ -16,17 +16,23 @@ export const dynamic = "force-dynamic";
  * neither stored nor sent to the model.
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
-  // Who is asking comes first: an anonymous request learns nothing about bodies (401, not 400/413/415).
-  const user = await requireCustomer(req.headers);
-  const body = await readJson(req, sendMessageBody);
-  const chat = await requireChat({ chatId: id, userId: user.id });
-  const text = normalizeMessageText(body.text);
-  await rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
-  // A slot among this instance's running turns, after a wait in line or a 503 overloaded; taken
-  // before the lease, so a turn waiting in line holds nothing another request could need.
+  // A slot among this instance's running turns, after a wait in line, or 503 overloaded at once.
+  // First of all: on a saturated server the session lookup, the chat and the rate limit (database
+  // work on a busy event loop) are what a turn waits on before its stream even starts, so the line
+  // must come before them to bound that wait. A refused or anonymous request gives its slot back
+  // below; while waiting in line it holds nothing but its place.
   const slot = await turnAdmission().enter(req.signal);
   let lease: Awaited<ReturnType<typeof beginTurn>>;
+  let user: Awaited<ReturnType<typeof requireCustomer>>;
+  let chat: Awaited<ReturnType<typeof requireChat>>;
+  let text: string;
   try {
+    // Who is asking comes first: an anonymous request learns nothing about bodies (401, not 400/413/415).
+    user = await requireCustomer(req.headers);
+    const body = await readJson(req, sendMessageBody);
+    chat = await requireChat({ chatId: id, userId: user.id });
+    text = normalizeMessageText(body.text);
+    await rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
     lease = await beginTurn({ chatId: chat.id, userId: user.id });
   } catch (err) {
     slot.release();
