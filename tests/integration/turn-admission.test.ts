@@ -12,7 +12,7 @@ import { createApiClient } from "@/lib/api-client";
 import { turnAdmission } from "@/lib/chat/admission";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
-import { BASE } from "../helpers/http";
+import { BASE, call } from "../helpers/http";
 import { messageCount } from "../helpers/inspect";
 import { useLoopbackModel } from "../helpers/loopback-model";
 import type { OpenAIServer } from "../helpers/openai-server";
@@ -135,7 +135,7 @@ describe("chat turns past the instance's capacity", () => {
     await until(() => expect(turnAdmission().load).toEqual({ active: 0, waiting: 0 }));
   });
 
-  it("a turn that fails, or is refused after taking its slot, gives the slot back", async () => {
+  it("a turn that fails, or is refused after taking its slot (409, 401), gives the slot back", async () => {
     // The model fails: the turn ends with an error part and frees its slot.
     server.enqueue({ type: "error", status: 500 });
     const failed = await anna.say(await anna.newChat(), "Hello");
@@ -154,7 +154,19 @@ describe("chat turns past the instance's capacity", () => {
     expect(pending.status).toBe(409);
     expect(turnAdmission().load).toEqual({ active: 0, waiting: 0 });
 
-    // Both slots came back: the next turn runs rather than being refused.
+    // The line comes before the session: an anonymous request takes a slot, is refused, gives it back.
+    const anonymous = await call(
+      sendRoute,
+      `/api/chats/${chat}/messages`,
+      { id: chat },
+      {
+        body: { text: "Hello?" },
+      },
+    );
+    expect(anonymous.status).toBe(401);
+    expect(turnAdmission().load).toEqual({ active: 0, waiting: 0 });
+
+    // Every slot came back: the next turn runs rather than being refused.
     server.enqueue({ type: "text", text: "Still here." });
     const next = await anna.say(await anna.newChat(), "Hello");
     expect(next.text).toBe("Still here.");
