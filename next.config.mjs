@@ -46,6 +46,11 @@ const nextConfig = () => ({
         headers: [{ key: "Cache-Control", value: "no-store, no-transform" }],
       },
       {
+        // bench:paced's Next route must travel exactly like a chat turn too.
+        source: "/api/bench/model",
+        headers: [{ key: "Cache-Control", value: "no-store, no-transform" }],
+      },
+      {
         // Confirm/cancel answers are ~1.5 KB: gzip saves a kilobyte but runs on the libuv pool,
         // where the click waited behind other customers' sign-in hashing (p95 3x, see
         // docs/benchmarks.md).

@@ -70,6 +70,21 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(600).default(120),
     ),
+    // Chat turns running at once in this process; past it they wait in line, then get 503.
+    CHAT_TURN_CAPACITY: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(100_000).default(64),
+    ),
+    // Turns waiting for a slot; one more is refused at once with 503 overloaded.
+    CHAT_TURN_QUEUE: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(100_000).default(128),
+    ),
+    // The longest a turn waits in line before it is refused with 503 overloaded.
+    CHAT_TURN_QUEUE_WAIT_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(600).default(10),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
@@ -128,7 +143,8 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(3600).default(5),
     ),
-    // `npm run bench` only: turns on GET /api/bench/floor (see docs/benchmarks.md).
+    // `npm run bench` and `npm run bench:paced` only: turns on GET /api/bench/floor and
+    // POST /api/bench/model (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   })
   .transform((e) => ({

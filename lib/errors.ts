@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   model_unavailable: 502,
+  /** More chat turns than this instance admits (CHAT_TURN_CAPACITY + CHAT_TURN_QUEUE); Retry-After. */
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -16,7 +16,14 @@ import pino, { type DestinationStream, type Logger } from "pino";
 import { env } from "./env";
 
 type RequestContext = { requestId: string };
-const requests = new AsyncLocalStorage<RequestContext>();
+// One store per process, not per module instance. Next bundles this module into each route's
+// chunk (eight copies in the production build), and every AsyncLocalStorage that has been used
+// makes Node 20 copy its store onto every promise the process creates from then on: a store per
+// route was a per-promise cost paid per route ever served, in every web stream chunk of a turn
+// (docs/benchmarks.md, "A chat turn at a hosted model's pace").
+const gr = globalThis as unknown as { __returnsDeskRequests?: AsyncLocalStorage<RequestContext> };
+gr.__returnsDeskRequests ??= new AsyncLocalStorage<RequestContext>();
+const requests = gr.__returnsDeskRequests;
 
 /** Field names whose values are customer data or secrets wherever they appear (two levels deep). */
 const SENSITIVE = [

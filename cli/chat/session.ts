@@ -167,6 +167,10 @@ export async function runConsole({
     });
     if (printed) out.write("\n");
     if (!r.ok) {
+      // Overload is the one refusal said in the customer's language here: it asks them to wait
+      // and send the same text again, which the API's English message cannot time for them.
+      if (r.error?.code === "overloaded")
+        return say(t("overloaded", { seconds: r.error.retryAfterSeconds ?? 5 }));
       say(apiMessage(r));
       if (r.error?.code === "action_pending") say(t("onlyCommands"));
       return;

@@ -10,7 +10,7 @@ type Props = {
   /** Resends the last message (after a model or network failure). */
   onRetry: () => void;
   signInHref: string;
-  /** For rate limiting: when sending is allowed again (epoch ms). */
+  /** For rate limiting and overload: when sending is allowed again (epoch ms). */
   retryAt: number | null;
 };
 
@@ -20,7 +20,9 @@ const BUTTON =
 /** An error inside the conversation, saying what happened and what to do next. */
 export function ChatError({ problem, onRetry, signInHref, retryAt }: Props) {
   const t = useTranslations("conversation.errors");
-  const secondsLeft = useSecondsLeft(problem.kind === "rate_limited" ? retryAt : null);
+  const secondsLeft = useSecondsLeft(
+    problem.kind === "rate_limited" || problem.kind === "overloaded" ? retryAt : null,
+  );
   let body: ReactNode;
   switch (problem.kind) {
     case "too_long":
@@ -28,6 +30,9 @@ export function ChatError({ problem, onRetry, signInHref, retryAt }: Props) {
       break;
     case "rate_limited":
       body = secondsLeft > 0 ? t("rateLimited", { seconds: secondsLeft }) : t("rateLimitOver");
+      break;
+    case "overloaded":
+      body = secondsLeft > 0 ? t("overloaded", { seconds: secondsLeft }) : t("overloadOver");
       break;
     case "action_pending":
       body = t("actionPending");

@@ -40,7 +40,8 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     const p = toChatProblem(error.message, retryAfter.current);
     retryAfter.current = null;
     setProblem(p);
-    if (p.kind === "rate_limited") setRetryAt(Date.now() + p.retryAfterSeconds * 1000);
+    if (p.kind === "rate_limited" || p.kind === "overloaded")
+      setRetryAt(Date.now() + p.retryAfterSeconds * 1000);
     if (!isRequestRejected(p)) return; // model/network failure: keep the bubble for Retry
     // Nothing was stored: take the bubble back and give the text back to the composer.
     // (The AI SDK calls this updater exactly once, synchronously, so the draft update is safe.)

@@ -65,6 +65,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: "Too many requests (Retry-After says when to try again)",
   500: "Internal error (never a stack trace)",
   502: "The model failed",
+  503: "Overloaded: more chat turns than the server admits (Retry-After says when to try again)",
 };
 
 function errorResponse(status: number, codes: readonly string[], opts = { betterAuth: false }) {
@@ -306,6 +307,7 @@ export function buildOpenApiDocument() {
                 "payload_too_large",
                 "unsupported_media_type",
                 "rate_limited",
+                "overloaded",
               ]),
             },
           }),

@@ -48,7 +48,7 @@ export const ApiErrorObject = z
       .number()
       .int()
       .optional()
-      .meta({ description: "rate_limited: same as the Retry-After header." }),
+      .meta({ description: "rate_limited, overloaded: same as the Retry-After header." }),
   })
   .meta({ id: "ApiErrorObject" });
 

@@ -21,6 +21,8 @@ export type ApiErrorInfo = z.infer<typeof ApiErrorBody>["error"];
 export type ChatProblem =
   | { kind: "too_long" }
   | { kind: "rate_limited"; retryAfterSeconds: number }
+  /** The server has more conversations than it can answer: nothing was stored, send again later. */
+  | { kind: "overloaded"; retryAfterSeconds: number }
   | { kind: "action_pending"; actionId: string | null }
   | { kind: "unauthenticated" }
   | { kind: "not_found" }
@@ -52,6 +54,8 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
 }
 
 const DEFAULT_RETRY_SECONDS = 60;
+/** An overload passes in seconds, not a minute: the turns in flight end. */
+const DEFAULT_OVERLOAD_SECONDS = 5;
 
 /**
  * @param message  useChat's error.message
@@ -71,6 +75,12 @@ export function toChatProblem(
           kind: "rate_limited",
           retryAfterSeconds:
             api.retryAfterSeconds ?? parseRetryAfter(retryAfterHeader) ?? DEFAULT_RETRY_SECONDS,
+        };
+      case "overloaded":
+        return {
+          kind: "overloaded",
+          retryAfterSeconds:
+            api.retryAfterSeconds ?? parseRetryAfter(retryAfterHeader) ?? DEFAULT_OVERLOAD_SECONDS,
         };
       case "action_pending":
         return { kind: "action_pending", actionId: api.actionId ?? null };
@@ -100,6 +110,7 @@ export function isRequestRejected(problem: ChatProblem): boolean {
   return (
     problem.kind === "too_long" ||
     problem.kind === "rate_limited" ||
+    problem.kind === "overloaded" ||
     problem.kind === "action_pending" ||
     problem.kind === "unauthenticated" ||
     problem.kind === "not_found"

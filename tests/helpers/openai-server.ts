@@ -26,11 +26,18 @@ export type ScriptedCall = {
 };
 export type Usage = { prompt_tokens: number; completion_tokens: number };
 
+/**
+ * Pacing, like a hosted model: `firstTokenMs` waits after the headers before the first chunk (its
+ * time to first token); `gate` holds the answer until the test resolves it (a turn kept open for
+ * as long as a test needs, with no clock involved).
+ */
+export type Pace = { firstTokenMs?: number; gate?: Promise<unknown> };
+
 export type Script =
-  /** `delayMs` spaces the text deltas out, like a slow model (for disconnect tests). */
-  | { type: "text"; text: string; usage?: Usage; finishReason?: string; delayMs?: number }
+  /** `delayMs` spaces the text deltas out, like a slow model (disconnect tests, the paced bench). */
+  | ({ type: "text"; text: string; usage?: Usage; finishReason?: string; delayMs?: number } & Pace)
   /** Several calls = parallel tool calls in one response. `text` streams before them. */
-  | { type: "tool-calls"; calls: ScriptedCall[]; text?: string; usage?: Usage }
+  | ({ type: "tool-calls"; calls: ScriptedCall[]; text?: string; usage?: Usage } & Pace)
   | { type: "error"; status: number; message?: string; headers?: Record<string, string> }
   /**
    * Streams `text` (default "Let me check") and any complete `calls`, then drops the connection
@@ -75,6 +82,21 @@ function pieces(s: string): string[] {
 
 function streamScript(res: http.ServerResponse, model: string, script: Script, n: number): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const gate = "gate" in script ? script.gate : undefined;
+  const firstTokenMs = "firstTokenMs" in script ? (script.firstTokenMs ?? 0) : 0;
+  if (!gate && firstTokenMs <= 0) {
+    streamBody(res, model, script, n);
+    return;
+  }
+  void (async () => {
+    await gate;
+    if (firstTokenMs > 0) await new Promise((r) => setTimeout(r, firstTokenMs));
+    // The client may have gone while the answer was held.
+    if (!res.destroyed) streamBody(res, model, script, n);
+  })();
+}
+
+function streamBody(res: http.ServerResponse, model: string, script: Script, n: number): void {
   const base = {
     id: `chatcmpl-${n}`,
     object: "chat.completion.chunk",
@@ -101,6 +123,7 @@ function streamScript(res: http.ServerResponse, model: string, script: Script, n
   if (script.type === "text" && script.delayMs) {
     const rest = script.text.split(/(?<= )/);
     const tick = () => {
+      if (res.destroyed) return;
       const word = rest.shift();
       if (word === undefined) {
         finish(script.finishReason ?? "stop", script.usage);

@@ -19,6 +19,7 @@ const NOT_ENDPOINTS = new Set([
   "[...rest]", // the JSON 404 for unknown paths
   "auth/[...all]", // better-auth; its documented routes are listed by hand
   "bench/floor", // exists only in a server started by the benchmark
+  "bench/model", // likewise (npm run bench:paced)
 ]);
 
 function routeFiles(dir = API_DIR): string[] {

@@ -37,6 +37,16 @@ describe("toChatProblem: what the chat says when a turn fails", () => {
     });
   });
 
+  it("an overloaded server is a refusal with its wait: the text goes back to the composer", () => {
+    const p = toChatProblem(body({ code: "overloaded", retryAfterSeconds: 3 }), "9");
+    expect(p).toEqual({ kind: "overloaded", retryAfterSeconds: 3 });
+    expect(isRequestRejected(p)).toBe(true);
+    expect(toChatProblem(body({ code: "overloaded" }), "7")).toEqual({
+      kind: "overloaded",
+      retryAfterSeconds: 7,
+    });
+  });
+
   it("reads Retry-After as seconds or as an HTTP date", () => {
     const now = Date.parse("2026-05-05T10:00:00Z");
     expect(parseRetryAfter("30", now)).toBe(30);

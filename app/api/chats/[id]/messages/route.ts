@@ -1,5 +1,6 @@
 import { runChatTurn } from "@/lib/ai/turn";
 import { requireCustomer } from "@/lib/auth/session";
+import { turnAdmission } from "@/lib/chat/admission";
 import { beginTurn, endTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { readJson } from "@/lib/http/body";
@@ -15,23 +16,42 @@ export const dynamic = "force-dynamic";
  * neither stored nor sent to the model.
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
-  // Who is asking comes first: an anonymous request learns nothing about bodies (401, not 400/413/415).
-  const user = await requireCustomer(req.headers);
-  const body = await readJson(req, sendMessageBody);
-  const chat = await requireChat({ chatId: id, userId: user.id });
-  const text = normalizeMessageText(body.text);
-  await rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
-  const lease = await beginTurn({ chatId: chat.id, userId: user.id });
+  // A slot among this instance's running turns, after a wait in line, or 503 overloaded at once.
+  // First of all: on a saturated server the session lookup, the chat and the rate limit (database
+  // work on a busy event loop) are what a turn waits on before its stream even starts, so the line
+  // must come before them to bound that wait. A refused or anonymous request gives its slot back
+  // below; while waiting in line it holds nothing but its place.
+  const slot = await turnAdmission().enter(req.signal);
+  let lease: Awaited<ReturnType<typeof beginTurn>>;
+  let user: Awaited<ReturnType<typeof requireCustomer>>;
+  let chat: Awaited<ReturnType<typeof requireChat>>;
+  let text: string;
   try {
-    // From here the turn owns the lease and releases it when its stream is done.
+    // Who is asking comes first: an anonymous request learns nothing about bodies (401, not 400/413/415).
+    user = await requireCustomer(req.headers);
+    const body = await readJson(req, sendMessageBody);
+    chat = await requireChat({ chatId: id, userId: user.id });
+    text = normalizeMessageText(body.text);
+    await rateLimit(`chat:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
+    lease = await beginTurn({ chatId: chat.id, userId: user.id });
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
+  try {
+    // From here the turn owns the lease and the slot, and releases both when its stream is done.
     return await runChatTurn({
       userId: user.id,
       chat,
       text,
       deadlineMs: turnDeadlineMs(),
-      endTurn: async () => await endTurn(lease),
+      endTurn: async () => {
+        slot.release();
+        return await endTurn(lease);
+      },
     });
   } catch (err) {
+    slot.release();
     await endTurn(lease);
     throw err;
   }

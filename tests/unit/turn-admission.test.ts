@@ -1,0 +1,100 @@
+/**
+ * The admission line of chat turns (lib/chat/admission.ts) on its own: first come, first served;
+ * a waiter leaves the line when its wait runs out or its client goes away, without keeping its
+ * place; a slot is freed once however often it is released. The clock is vitest's fake one.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TurnAdmission, type TurnSlot } from "@/lib/chat/admission";
+import { AppError } from "@/lib/errors";
+
+const overloaded = (p: Promise<unknown>) =>
+  expect(p).rejects.toSatisfy(
+    (e: unknown) => e instanceof AppError && e.code === "overloaded" && e.status === 503,
+  );
+
+describe("TurnAdmission", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("admits up to capacity, queues up to the line's length, refuses the rest with Retry-After", async () => {
+    const a = new TurnAdmission({ capacity: 2, queue: 1, waitMs: 10_000 });
+    const one = await a.enter();
+    await a.enter();
+    const waiting = a.enter();
+    expect(a.load).toEqual({ active: 2, waiting: 1 });
+    const refused = a.enter().catch((e: AppError) => e);
+    const err = await refused;
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).headers["Retry-After"]).toMatch(/^\d+$/);
+    expect((err as AppError).details.retryAfterSeconds).toBe(
+      Number((err as AppError).headers["Retry-After"]),
+    );
+    one.release();
+    await expect(waiting).resolves.toBeDefined();
+    expect(a.load).toEqual({ active: 2, waiting: 0 });
+  });
+
+  it("hands a freed slot to the first in line, in order", async () => {
+    const a = new TurnAdmission({ capacity: 1, queue: 3, waitMs: 10_000 });
+    const held = await a.enter();
+    const order: number[] = [];
+    const waiters = [1, 2, 3].map((n) =>
+      a.enter().then((slot) => {
+        order.push(n);
+        return slot;
+      }),
+    );
+    held.release();
+    let slot: TurnSlot = await waiters[0]!;
+    slot.release();
+    slot = await waiters[1]!;
+    slot.release();
+    slot = await waiters[2]!;
+    expect(order).toEqual([1, 2, 3]);
+    expect(a.load).toEqual({ active: 1, waiting: 0 });
+    slot.release();
+    expect(a.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it("a waiter whose wait runs out is refused and gives its place up", async () => {
+    const a = new TurnAdmission({ capacity: 1, queue: 1, waitMs: 5_000 });
+    const held = await a.enter();
+    const waiting = a.enter();
+    const check = overloaded(waiting);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await check;
+    expect(a.load).toEqual({ active: 1, waiting: 0 });
+    // Its place is free again: the next one waits instead of being refused.
+    const next = a.enter();
+    held.release();
+    await expect(next).resolves.toBeDefined();
+  });
+
+  it("a waiter whose client went away leaves the line", async () => {
+    const a = new TurnAdmission({ capacity: 1, queue: 1, waitMs: 60_000 });
+    const held = await a.enter();
+    const client = new AbortController();
+    const waiting = a.enter(client.signal);
+    const check = overloaded(waiting);
+    client.abort();
+    await check;
+    expect(a.load).toEqual({ active: 1, waiting: 0 });
+    held.release();
+    expect(a.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it("releasing a slot twice frees it once", async () => {
+    const a = new TurnAdmission({ capacity: 2, queue: 0, waitMs: 1_000 });
+    const one = await a.enter();
+    await a.enter();
+    one.release();
+    one.release();
+    expect(a.load).toEqual({ active: 1, waiting: 0 });
+    await a.enter();
+    await overloaded(a.enter());
+  });
+});
