@@ -1,4 +1,6 @@
 "use client";
+// First: configures zod for the browser before any module of this page builds a schema.
+import "@/lib/chat-client/zod-jitless";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { fetchChats } from "@/lib/chat-client/api";

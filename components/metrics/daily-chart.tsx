@@ -11,7 +11,8 @@ import type { DayPoint } from "@/lib/metrics/report";
  * in the browser, and booting it was 1.5 s of main-thread work on the metrics page
  * (docs/benchmarks.md, "Lighthouse"). The SVG scales with its box through its viewBox. The same
  * numbers are in the table under it, which is what screen readers and copy-paste get; the charts
- * are hidden from assistive technology, and each bar and point carries a <title> for the mouse.
+ * are hidden from assistive technology. No SVG <title> tooltips: Chromium let those displace the
+ * page's own <title> after a client-side navigation (document.title came back empty).
  */
 export type ChartLabels = Record<
   "turns" | "proposals" | "confirmed" | "turnErrors" | "tokens",
@@ -21,8 +22,9 @@ export type ChartLabels = Record<
 type Key = keyof ChartLabels;
 type Series = { key: Key; color: string };
 
-// The chart's own coordinate system; the SVG is stretched to its box's width.
-const WIDTH = 480;
+// The chart's own coordinate system, about its size in one column of the widest layout; the SVG is
+// scaled to its box's width.
+const WIDTH = 600;
 const HEIGHT = 256;
 const MARGIN = { top: 8, right: 8, bottom: 24, left: 44 };
 // At most this many day labels under the x axis; the rest of the days are still drawn.
@@ -105,9 +107,9 @@ function DayChart({
               width={x.bandwidth()}
               height={innerHeight - y(d[bar.key])}
               fill={bar.color}
-            >
-              <title>{`${d.day}: ${labels[bar.key]} ${grouped(d[bar.key])}`}</title>
-            </Bar>
+              data-day={d.day}
+              data-value={d[bar.key]}
+            />
           ))}
           {lines.map((line) => (
             <LinePath<DayPoint>

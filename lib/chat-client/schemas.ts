@@ -2,6 +2,8 @@
  * What the browser accepts from the chat API. The server is ours, but the pending-action data
  * travels through a stream the model's turn produced, so the card renders only what parses here.
  */
+// First: zod must be configured before any schema below (or in lib/chat/parts.ts) is built.
+import "./zod-jitless";
 import type { UIMessage } from "ai";
 import { z } from "zod";
 import {
@@ -14,12 +16,6 @@ import {
 } from "@/lib/chat/parts";
 
 export { ACTION_STATUSES, type ActionStatus } from "@/db/constants";
-
-// In the browser, zod 4's first object parse probes whether it may compile parsers with
-// `new Function("")`. The pages' CSP has no 'unsafe-eval', so the probe fails (zod falls back) but
-// is reported as a CSP violation: Lighthouse counts it against /chat's best practices. jitless
-// skips the probe; the browser only ever parses a few small objects. The server keeps the JIT.
-if (typeof window !== "undefined") z.config({ jitless: true });
 
 /** The data parts are declared once, in lib/chat/parts.ts; the browser parses the same schemas. */
 export const PendingActionSchema = PendingActionPartSchema;
