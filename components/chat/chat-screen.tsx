@@ -1,4 +1,6 @@
 "use client";
+// First: configures zod for the browser before any module of this page builds a schema.
+import "@/lib/chat-client/zod-jitless";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { fetchChats } from "@/lib/chat-client/api";
@@ -19,10 +21,13 @@ export function ChatScreen({
   chatId,
   initial,
   conversation,
+  canonical = false,
 }: {
   chatId: string;
   initial: Initial;
   conversation: Record<Locale, ConversationMessages>;
+  /** Rendered at /chat: show /chat/{chatId} in the address bar (Next keeps its router in step). */
+  canonical?: boolean;
 }) {
   const t = useTranslations("chat");
   const [chats, setChats] = useState<ChatSummary[] | "failed" | null>(null);
@@ -38,6 +43,11 @@ export function ChatScreen({
     refreshChats();
     setListOpen(false);
   }, [chatId, refreshChats]);
+
+  useEffect(() => {
+    if (canonical && window.location.pathname !== `/chat/${chatId}`)
+      window.history.replaceState(null, "", `/chat/${chatId}`);
+  }, [canonical, chatId]);
 
   const title =
     (Array.isArray(chats) ? chats.find((c) => c.id === chatId)?.title : null) ||

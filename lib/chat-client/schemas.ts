@@ -2,6 +2,8 @@
  * What the browser accepts from the chat API. The server is ours, but the pending-action data
  * travels through a stream the model's turn produced, so the card renders only what parses here.
  */
+// First: zod must be configured before any schema below (or in lib/chat/parts.ts) is built.
+import "./zod-jitless";
 import type { UIMessage } from "ai";
 import { z } from "zod";
 import {

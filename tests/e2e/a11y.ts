@@ -16,7 +16,12 @@ export async function expectNoSeriousA11yViolations(
   report?: { testInfo: TestInfo; name: string },
 ) {
   await expect(page).toHaveTitle(/\S/);
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  // label-content-name-mismatch is one of axe's experimental rules, off by default; Lighthouse
+  // runs it (a control whose visible text is not in its accessible name cost /audit its score),
+  // so the e2e suite does too.
+  const { violations } = await new AxeBuilder({ page })
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    .analyze();
   if (report) {
     const file = report.testInfo.outputPath(`axe-${report.name}.json`);
     fs.writeFileSync(file, JSON.stringify(violations, null, 2));

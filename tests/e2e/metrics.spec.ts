@@ -23,7 +23,7 @@ test.beforeAll(async ({ baseURL }) => {
   await api.api.dispose();
 });
 
-test("staff see real numbers for today's traffic, with a chart and no serious a11y issues", async ({
+test("staff see real numbers for today's traffic, with server-drawn charts and no serious a11y issues", async ({
   page,
 }) => {
   await new SignInPage(page).demo("staff");
@@ -50,8 +50,30 @@ test("staff see real numbers for today's traffic, with a chart and no serious a1
   await expect(page.getByTestId("metrics-models")).toContainText(
     "returns-desk-offline-1 support-v2",
   );
-  // The chart is drawn (recharts, client side) and the same numbers are in the day table.
-  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  // The charts arrive drawn, as SVG in the server's HTML (no chart code runs in the browser), from
+  // the same numbers as the day table: one bar per day, carrying that day's count.
+  const html = await (await page.request.get("/audit/metrics")).text();
+  expect(html).toMatch(
+    /data-testid="daily-chart-turns"[\s\S]*?<svg[\s\S]*?data-testid="chart-bar"/,
+  );
+  expect(html).toMatch(
+    /data-testid="daily-chart-tokens"[\s\S]*?<svg[\s\S]*?data-testid="chart-bar"/,
+  );
+  const bars = (id: string) => page.getByTestId(`daily-chart-${id}`).getByTestId("chart-bar");
+  await expect(page.getByTestId("daily-chart-turns").locator("svg").first()).toBeVisible();
+  const days = page.getByTestId("metrics-days").locator("tbody tr");
+  const dayCount = await days.count();
+  expect(dayCount).toBeGreaterThan(0);
+  await expect(bars("turns")).toHaveCount(dayCount);
+  await expect(bars("tokens")).toHaveCount(dayCount);
+  // Today, the last row: day, turns, failed turns, tokens, ...
+  const [day, turns, , tokens] = await days.last().locator("td").allTextContents();
+  expect(Number(turns)).toBeGreaterThan(0);
+  await expect(bars("turns").last()).toHaveAttribute("data-day", day ?? "");
+  await expect(bars("turns").last()).toHaveAttribute("data-value", turns ?? "");
+  await expect(bars("tokens").last()).toHaveAttribute("data-value", tokens ?? "");
+  // A bar's height is its count: today's turns bar is not flat.
+  expect(Number(await bars("turns").last().getAttribute("height"))).toBeGreaterThan(0);
   await expect(page).toHaveTitle(/Model metrics/);
   await expectNoSeriousA11yViolations(page);
 
