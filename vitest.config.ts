@@ -13,6 +13,8 @@ const POSTGRES_SUITES = [
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/effects.test.ts",
+  "tests/integration/effect-metrics.test.ts",
+  "tests/integration/refund-note.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/system/multi-instance.test.ts",
   "tests/system/effects-multi-instance.test.ts",
