@@ -28,3 +28,6 @@ export const EFFECT_KINDS = Object.keys(EFFECT_PAYLOADS) as [EffectKind, ...Effe
 export type EffectRequest = {
   [K in EffectKind]: { kind: K; payload: z.output<(typeof EFFECT_PAYLOADS)[K]> };
 }[EffectKind];
+
+/** The audit trail's tool name for attempts at an effect of this kind (docs/effects.md). */
+export const effectAuditTool = (kind: string) => `effect:${kind}`;

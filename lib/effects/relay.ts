@@ -32,7 +32,7 @@ import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { EFFECT_PAYLOADS, type EffectKind } from "./kinds";
+import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
 import { idempotencyKey } from "./outbox";
 import { paymentsProvider } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
@@ -91,8 +91,10 @@ async function decide(effect: EffectRow, now: () => Date): Promise<Decision> {
   const e = env();
   const steps: string[] = [];
   const kind = effect.kind as EffectKind;
-  if (!(kind in EFFECT_PAYLOADS) || !EFFECT_PAYLOADS[kind].safeParse(effect.payload).success) {
-    const code = kind in EFFECT_PAYLOADS ? "invalid_payload" : "unknown_kind";
+  // Own keys only: a stored kind such as "constructor" is unknown, not Object's.
+  const known = Object.hasOwn(EFFECT_PAYLOADS, kind);
+  if (!known || !EFFECT_PAYLOADS[kind].safeParse(effect.payload).success) {
+    const code = known ? "invalid_payload" : "unknown_kind";
     return { outcome: "failed", code, steps, set: settled("failed", now(), code) };
   }
   const handler = handlerFor(kind);
@@ -177,22 +179,36 @@ function settled(
   return { status, lastErrorCode: code, settledAt: at };
 }
 
+/**
+ * A provider's codes and ids are outside input: kept as short plain tokens (PostgreSQL text
+ * cannot hold NUL, and staff read them on the audit page).
+ */
+function token<T extends string | null | undefined>(value: T, max = 100): T | string {
+  if (value === null || value === undefined) return value;
+  return value.replace(/[^A-Za-z0-9_.:-]/g, "").slice(0, max) || "unknown";
+}
+
 /** One attempt at one claimed effect: the provider call(s), then the record and its audit. */
 async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome | null> {
   const started = performance.now();
   const d = await decide(effect, () => new Date());
   const at = new Date();
+  const set = {
+    ...d.set,
+    lastErrorCode: token(d.set.lastErrorCode),
+    providerRef: token(d.set.providerRef, 255),
+  };
   return await writeTransaction(async () => {
-    const row = await recordEffectOutcome({ id: effect.id, owner, now: at, set: d.set });
+    const row = await recordEffectOutcome({ id: effect.id, owner, now: at, set });
     // The lease lapsed and another relay took the effect over: its attempt decides, not ours.
     if (!row) return null;
     const action = await getActionById({ id: effect.actionId });
     await recordAudit({
       at,
-      tool: `effect:${effect.kind}`,
+      tool: effectAuditTool(effect.kind),
       access: "write",
       status: AUDIT_STATUS[d.outcome],
-      errorCode: d.code,
+      errorCode: token(d.code),
       userId: action?.userId ?? null,
       chatId: action?.chatId ?? null,
       actionId: effect.actionId,

@@ -56,6 +56,8 @@ export type StripeServer = {
   setDown(down: boolean): void;
   /** How long a `slow_after_apply` answer waits. */
   slowMs: number;
+  /** The error code a `decline` answers with. */
+  declineCode: string;
   /** Called after a refund is applied and before it is answered (a test kills our server here). */
   onApply?: (refund: FakeRefund) => Promise<void> | void;
   close(): Promise<void>;
@@ -102,6 +104,7 @@ export async function startStripeServer(
     refunds: [],
     requests: [],
     slowMs: 1500,
+    declineCode: "charge_already_refunded",
     fail: (...f) => faults.push(...f),
     forgetKeys: () => keys.clear(),
     setDown: (d) => {
@@ -195,7 +198,7 @@ export async function startStripeServer(
       const text = stripeError(
         "invalid_request_error",
         "Charge has already been refunded.",
-        "charge_already_refunded",
+        state.declineCode,
       );
       remember(400, text);
       json(res, 400, text);

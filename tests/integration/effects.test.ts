@@ -13,6 +13,8 @@ import { GET as getActionRoute } from "@/app/api/actions/[id]/route";
 import {
   claimDueEffects,
   type EffectRow,
+  getEffect,
+  insertEffects,
   listEffectsForAction,
   recordEffectOutcome,
 } from "@/db/queries/effects";
@@ -318,6 +320,23 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     ]);
   });
 
+  it("a hostile error code (a NUL, markup) is kept as a plain token, on PostgreSQL too", async () => {
+    const c = await confirmedCancellation(701);
+    stripe.declineCode = "card\u0000declined<b>\u202e";
+    stripe.fail("decline");
+    try {
+      expect(await settle(c.actionId)).toMatchObject({
+        status: "failed",
+        lastErrorCode: "carddeclinedb",
+      });
+      expect(await effectAudit(c.actionId)).toEqual([
+        { status: "business_error", errorCode: "carddeclinedb", outcome: "failed" },
+      ]);
+    } finally {
+      stripe.declineCode = "charge_already_refunded";
+    }
+  });
+
   it("down for a while: confirm still answers, the relay retries, and refunds once it is back", async () => {
     stripe.setDown(true);
     try {
@@ -408,6 +427,43 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     expect((await effectOf(c.actionId)).status).toBe("succeeded");
   });
 
+  it("only the lease holder records: a relay whose lease lapsed and was taken over changes nothing", async () => {
+    const c = await confirmedCancellation(600);
+    const t0 = new Date();
+    const mine = (
+      await claimDueEffects({ now: t0, owner: "slow", leaseUntil: t0, limit: 10 })
+    ).find((e) => e.actionId === c.actionId)!;
+    const t1 = new Date(t0.getTime() + 1);
+    const theirs = (
+      await claimDueEffects({
+        now: t1,
+        owner: "fresh",
+        leaseUntil: new Date(t1.getTime() + 60_000),
+        limit: 10,
+      })
+    ).find((e) => e.actionId === c.actionId);
+    expect(theirs).toMatchObject({ id: mine.id, status: "in_flight", attempts: 2 });
+    expect(
+      await recordEffectOutcome({
+        id: mine.id,
+        owner: "slow",
+        now: new Date(),
+        set: { status: "failed", lastErrorCode: "late" },
+      }),
+    ).toBeNull();
+    expect(await effectOf(c.actionId)).toMatchObject({ status: "in_flight", leaseOwner: "fresh" });
+    // The holder records; then the effect is settled for good (no refund sent here: this is the
+    // outbox's lease rule alone).
+    expect(
+      await recordEffectOutcome({
+        id: mine.id,
+        owner: "fresh",
+        now: new Date(),
+        set: { status: "failed", lastErrorCode: "test" },
+      }),
+    ).toMatchObject({ status: "failed" });
+  });
+
   it("a commit wakes the relay at once: no poll needed (EFFECTS_POLL_SECONDS is an hour here)", async () => {
     startRelay();
     try {
@@ -480,6 +536,32 @@ describe("ledger (no STRIPE_SECRET_KEY): the same lifecycle in our own database"
     expect(await settle(c.actionId)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(await ledgerRows(c.actionId)).toHaveLength(1);
     expect((await effectAudit(c.actionId)).map((e) => e.outcome)).toEqual(["reconciled"]);
+  });
+
+  it("a stored effect of no known kind, or with a payload outside its schema, fails without a provider call", async () => {
+    const now = new Date();
+    const row = (id: string, kind: string, payload: unknown) => ({
+      id,
+      actionId: `act-${id}`,
+      kind,
+      idempotencyKey: `key-${id}`,
+      payload,
+      nextAttemptAt: now,
+      updatedAt: now,
+    });
+    await insertEffects([
+      row("ef-proto", "constructor", {}),
+      row("ef-bad", "payment.refund", { orderId: "1", amount: -5 }),
+    ]);
+    for (let i = 0; i < 5 && (await runDueEffects()) > 0; i++) {}
+    expect(await getEffect({ id: "ef-proto" })).toMatchObject({
+      status: "failed",
+      lastErrorCode: "unknown_kind",
+    });
+    expect(await getEffect({ id: "ef-bad" })).toMatchObject({
+      status: "failed",
+      lastErrorCode: "invalid_payload",
+    });
   });
 
   it("sending the same key twice keeps one ledger row", async () => {

@@ -23,7 +23,7 @@ import {
   parsePageFilters,
 } from "@/lib/audit/page-filters";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { EFFECT_KINDS } from "@/lib/effects/kinds";
+import { EFFECT_KINDS, effectAuditTool } from "@/lib/effects/kinds";
 import { TOOLS } from "@/lib/tools/registry";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -79,7 +79,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
         <AuditFilters
           form={p.form}
-          tools={[...TOOLS.map((t) => t.name), ...EFFECT_KINDS.map((k) => `effect:${k}`)]}
+          tools={[...TOOLS.map((t) => t.name), ...EFFECT_KINDS.map(effectAuditTool)]}
           exportHref={p.noMatch ? null : exportHref(p.filters)}
           clearChatHref={href({ chat: undefined })}
         />
