@@ -11,6 +11,7 @@ import { decideAction } from "@/lib/chat-client/api";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { ActionFacts } from "./confirm-card/action-facts";
 import { Countdown } from "./confirm-card/countdown";
+import { useLiveNote } from "./confirm-card/use-live-note";
 import { IssuedIdText } from "./issued-id-text";
 
 type Props = {
@@ -83,7 +84,11 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
     }
   }
 
-  const view = outcome ? describeOutcome(outcome, { locale, messages }) : null;
+  // An executed action's note follows its refund (processing, then refunded or failed).
+  const note = useLiveNote(action.id, outcome?.kind === "executed" ? outcome.note : null);
+  const shown: CardOutcome | null =
+    outcome?.kind === "executed" ? { kind: "executed", note: note ?? null } : outcome;
+  const view = shown ? describeOutcome(shown, { locale, messages }) : null;
   return (
     <article
       ref={cardRef}
@@ -117,6 +122,7 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
           role="status"
           className={`mt-4 rounded-lg border px-3 py-2 text-sm font-medium ${TONE[view.tone]}`}
           data-testid="confirm-outcome"
+          data-settled={note ? String(note.settled) : undefined}
         >
           <IssuedIdText text={view.text} />
         </p>

@@ -8,6 +8,7 @@ import type { ApiClient, ApiFailure } from "@/lib/api-client";
 import { detectLanguage, type Lang } from "@/lib/chat/language";
 import { describeOutcome } from "@/lib/chat-client/action-view";
 import { parseCommand } from "@/lib/chat-client/commands";
+import { followOutcome, isUnsettled } from "@/lib/chat-client/follow";
 import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { conversationText, messagesFor } from "@/lib/i18n/messages";
@@ -63,6 +64,21 @@ export async function runConsole({
   const out = { write: (text: string) => io.write(terminalText(text)) };
   const state: State = { role, lang, chatId: null, analyzed: null };
   const say = (...lines: string[]) => out.write(`${lines.join("\n")}\n`);
+  // A refund settling after its confirm is printed when it arrives: at once if the prompt is
+  // waiting for input (then the prompt again), else just before the next prompt, never into the
+  // middle of a streamed reply.
+  let atPrompt = false;
+  const later: string[] = [];
+  const followers = new Set<() => void>();
+  const prompt = () => {
+    for (const line of later.splice(0)) say(line);
+    out.write(PROMPT);
+    atPrompt = true;
+  };
+  const notify = (line: string) => {
+    if (atPrompt) out.write(`\n${line}\n${PROMPT}`);
+    else later.push(line);
+  };
   // The console's texts (messages/<lang>.json, `console`), and the browser composer's where both
   // say the same; both follow the customer's language.
   let t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "console" });
@@ -116,12 +132,26 @@ export async function runConsole({
         conversationText(state.lang),
       );
       say(outcome.text, t("auditStatus", { status: r.data.audit?.status ?? "-" }));
+      if (isUnsettled(r.data.action.view.outcome)) follow(r.data.action.id);
     } else {
       const r = await client.cancelAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
       const outcome = describeOutcome({ kind: "cancelled" }, conversationText(state.lang));
       say(outcome.text, t("auditStatus", { status: r.data.audit?.status ?? "-" }));
     }
+  }
+
+  /** Polls the action until its note settles (a refund: refunded or failed), then prints it. */
+  function follow(actionId: string): void {
+    const stop = followOutcome({
+      load: () => client.getAction(actionId),
+      onNote: (note) => {
+        if (!note.settled) return;
+        followers.delete(stop);
+        notify(note.text);
+      },
+    });
+    followers.add(stop);
   }
 
   async function newChat(): Promise<void> {
@@ -182,8 +212,9 @@ export async function runConsole({
     if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
   }
 
-  out.write(PROMPT);
+  prompt();
   for await (const raw of io.lines) {
+    atPrompt = false;
     const line = raw.trim();
     if (line !== "") {
       const cmd = parseCommand(line);
@@ -196,7 +227,9 @@ export async function runConsole({
         if (cmd.name === "analyze") await analyze(cmd.arg);
       } else await chat(line);
     }
-    out.write(PROMPT);
+    prompt();
   }
+  atPrompt = false;
+  for (const stop of followers) stop();
   say("", t("bye"));
 }

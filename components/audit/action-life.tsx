@@ -2,6 +2,7 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import type { ActionLife, Actor } from "@/lib/audit/timeline";
+import { ActionEffects } from "./action-effects";
 import { JsonView } from "./json-view";
 import { UtcTime } from "./utc-time";
 
@@ -17,6 +18,8 @@ function Who({ actor }: { actor: Actor }) {
       return actor.person
         ? `${actor.person.name} <${actor.person.email}>`
         : t("byCustomerId", { id: actor.id });
+    case "relay":
+      return t("byRelay", { relay: actor.relay ?? "?" });
     default:
       return t("bySystem", { why: actor.why });
   }
@@ -26,16 +29,19 @@ function Who({ actor }: { actor: Actor }) {
 export function ActionLifeView({
   life,
   shownAs,
+  customerNote = null,
   orderTools,
 }: {
   life: ActionLife;
   /** What the card said (its tool's summary sentence, in the page's language), when known. */
   shownAs: string | null;
+  /** The note the customer's card shows now (executed: with the refund's progress). */
+  customerNote?: string | null;
   /** Staff controls for the action's order (e.g. mark shipped), when it has one. */
   orderTools?: ReactNode;
 }) {
   const t = useTranslations("audit");
-  const { action, steps } = life;
+  const { action, steps, effects } = life;
   return (
     <section
       aria-labelledby="action-heading"
@@ -73,7 +79,13 @@ export function ActionLifeView({
           })}
         </p>
       )}
+      {customerNote && (
+        <p className="text-sm" data-testid="customer-note">
+          {t("action.customerNote", { note: customerNote })}
+        </p>
+      )}
       {orderTools}
+      <ActionEffects effects={effects} steps={steps} />
       <div>
         <h3 className="mb-2 text-sm font-medium text-slate-700">{t("action.timeline")}</h3>
         <ol className="relative ml-2 border-l-2 border-slate-200" data-testid="action-timeline">
@@ -88,7 +100,16 @@ export function ActionLifeView({
                 className="absolute -left-[7px] mt-1.5 h-3 w-3 rounded-full bg-brand-600"
                 aria-hidden="true"
               />
-              <p className="text-sm font-medium">{t("action.step", { status: s.status })}</p>
+              <p className="text-sm font-medium">
+                {s.effect
+                  ? t("action.effectStep", {
+                      // An ICU select key: letters, digits and underscores (payment_refund).
+                      kind: s.effect.kind.replace(/\W/g, "_"),
+                      attempt: s.effect.attempt ?? "?",
+                      outcome: s.effect.outcome ?? "unknown",
+                    })
+                  : t("action.step", { status: s.status })}
+              </p>
               <p className="text-xs text-slate-600">
                 {t.rich("action.when", {
                   time: () => <UtcTime at={s.at} />,

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { AuditRow, PersonRow } from "@/db/queries/audit";
-import { nothingWritten, shortId } from "./format";
+import { effectOutcome, nothingWritten, shortId } from "./format";
 import { StatusBadge } from "./status-badge";
 import { Duration, UtcTime } from "./utc-time";
 
@@ -46,6 +46,7 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => {
             const person = r.userId ? people.get(r.userId) : undefined;
+            const outcome = effectOutcome(r);
             return (
               <tr
                 key={r.id}
@@ -91,6 +92,15 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                       data-testid="audit-nothing-written"
                     >
                       {t("nothingWritten")}
+                    </span>
+                  )}
+                  {outcome && (
+                    <span
+                      className="ml-2 font-mono text-xs text-slate-600"
+                      data-testid="audit-effect-outcome"
+                      translate="no"
+                    >
+                      {outcome}
                     </span>
                   )}
                 </td>

@@ -23,3 +23,15 @@ export function nothingWritten(e: {
     (Object.hasOwn(r, "createdNow") && r.createdNow === false)
   );
 }
+
+/**
+ * An effect attempt's outcome (`effect:<kind>` events, docs/api.md): `succeeded`, `reconciled`,
+ * `retry`, `failed` or `needs_attention`. The audit status alone cannot tell a retry from an
+ * effect handed to staff (both `technical_error`), so the table shows it beside the status.
+ */
+export function effectOutcome(e: { tool: string; result: unknown }): string | null {
+  if (!e.tool.startsWith("effect:")) return null;
+  if (typeof e.result !== "object" || e.result === null) return null;
+  const outcome = (e.result as Record<string, unknown>).outcome;
+  return typeof outcome === "string" ? outcome : null;
+}

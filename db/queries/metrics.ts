@@ -4,7 +4,7 @@
  * so its cost depends on the number of days shown, not on the number of events.
  */
 import "server-only";
-import { and, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, gte, inArray, lt, notLike, sql } from "drizzle-orm";
 import { execute, getDb, one } from "../index";
 import { AUDIT_COUNT_SPANS, AUDIT_STATUSES, metricsDaily, modelCalls } from "../schema";
 import { writeTransaction } from "./tx";
@@ -78,17 +78,30 @@ export async function dailyTotals({
     .groupBy(d.name, d.key);
 }
 
-/** The named counters per day over [fromDay, toDay), summed over their keys. */
+/**
+ * The named counters per day over [fromDay, toDay), summed over their keys, leaving out the keys
+ * that start with `excludeKeyPrefix` (an action's effect attempts, `effect:…`, are no decisions).
+ */
 export async function dailySeries({
   fromDay,
   toDay,
   names,
-}: DayRange & { names: readonly string[] }): Promise<{ day: number; name: string; n: number }[]> {
+  excludeKeyPrefix,
+}: DayRange & { names: readonly string[]; excludeKeyPrefix?: string }): Promise<
+  { day: number; name: string; n: number }[]
+> {
   const d = metricsDaily;
   return getDb()
     .select({ day: d.day, name: d.name, n: sql<number>`sum(${d.n})`.mapWith(Number) })
     .from(d)
-    .where(and(gte(d.day, fromDay), lt(d.day, toDay), inArray(d.name, [...names])))
+    .where(
+      and(
+        gte(d.day, fromDay),
+        lt(d.day, toDay),
+        inArray(d.name, [...names]),
+        excludeKeyPrefix === undefined ? undefined : notLike(d.key, `${excludeKeyPrefix}%`),
+      ),
+    )
     .groupBy(d.day, d.name)
     .orderBy(d.day);
 }

@@ -11,6 +11,7 @@
 import "server-only";
 import { claimPendingAction, getActionById } from "@/db/queries/actions";
 import { isBusy, writeTransaction } from "@/db/queries/tx";
+import type { EffectKind } from "@/lib/effects/kinds";
 import { enqueueEffects } from "@/lib/effects/outbox";
 import { wakeRelay } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";
@@ -21,7 +22,12 @@ import { payloadHash } from "./hash";
 import { explainUndecidable } from "./refusals";
 import { transition } from "./transition";
 
-export type ConfirmResult = { action: PendingActionDto; result: WriteResult };
+export type ConfirmResult = {
+  action: PendingActionDto;
+  result: WriteResult;
+  /** The effects this confirm stored, as it committed them (all `pending`; the relay is next). */
+  effects: { kind: EffectKind; status: "pending" }[];
+};
 
 /** An integrity failure inside the transaction; its code is stored on the failed action. */
 class CommitFailure extends Error {
@@ -31,7 +37,7 @@ class CommitFailure extends Error {
 }
 
 type TxOutcome =
-  | { kind: "executed"; result: WriteResult; effects: number }
+  | { kind: "executed"; result: WriteResult; effects: EffectKind[] }
   | { kind: "refused"; error: AppError };
 
 async function runConfirm(
@@ -82,11 +88,8 @@ async function runConfirm(
     const result = tool.result.parse(done.result);
     // The external effects (a refund) become outbox rows of this same transaction: they exist if
     // and only if the write committed, and the relay carries them out afterwards.
-    const effects = await enqueueEffects({
-      actionId,
-      effects: "effects" in done ? (done.effects ?? []) : [],
-      now,
-    });
+    const requested = "effects" in done ? (done.effects ?? []) : [];
+    await enqueueEffects({ actionId, effects: requested, now });
     await transition(row, {
       from: "executing",
       to: "executed",
@@ -95,7 +98,7 @@ async function runConfirm(
       result,
       durationMs,
     });
-    return { kind: "executed", result, effects };
+    return { kind: "executed", result, effects: requested.map((e) => e.kind) };
   });
 }
 
@@ -136,7 +139,11 @@ export async function confirmAction({
   }
   if (outcome.kind === "refused") throw outcome.error;
   // Committed: the relay starts on the effects now; the answer does not wait for the provider.
-  if (outcome.effects > 0) wakeRelay();
+  if (outcome.effects.length > 0) wakeRelay();
   const row = (await getActionById({ id: actionId }))!;
-  return { action: toPendingActionDto(row), result: outcome.result };
+  return {
+    action: toPendingActionDto(row),
+    result: outcome.result,
+    effects: outcome.effects.map((kind) => ({ kind, status: "pending" as const })),
+  };
 }

@@ -9,7 +9,7 @@ import type { Lang } from "@/lib/chat/language";
 import { formats } from "@/lib/i18n/formats";
 import { toolTranslator } from "@/lib/tools/catalogue";
 import type { DescribeContext, WriteTool } from "@/lib/tools/types";
-import type { ActionDescription } from "@/lib/tools/view";
+import type { ActionDescription, EffectState } from "@/lib/tools/view";
 
 /**
  * One formatter per language for the process: it keeps the Intl objects it builds, which a new
@@ -35,17 +35,22 @@ export function describeContext(toolName: string, lang: Lang): DescribeContext {
   };
 }
 
-/** describe() of the action's tool. `result` only for an executed action. */
+/**
+ * describe() of the action's tool. `result` only for an executed action; `effects` are its
+ * effects outside our database (a refund) with their current status, none by default.
+ */
 export function describeAction(
   tool: WriteTool,
   action: { arguments: unknown; plan: unknown; result?: unknown },
   lang: Lang,
+  effects: readonly EffectState[] = [],
 ): ActionDescription {
   return tool.describe(
     {
       args: tool.args.parse(action.arguments),
       plan: tool.planSchema.parse(action.plan),
       result: action.result == null ? null : tool.result.parse(action.result),
+      effects,
     },
     describeContext(tool.name, lang),
   );

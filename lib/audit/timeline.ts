@@ -6,16 +6,31 @@
 import "server-only";
 import { getPeopleByIds, listAuditEventsForAction, type PersonRow } from "@/db/queries/audit";
 import { getActionForStaff, type StaffActionRow } from "@/db/queries/audit-transcript";
+import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { getOrderStatusById } from "@/db/queries/orders";
 import type { AuditStatus } from "@/db/schema";
 import { describeAction } from "@/lib/actions/describe";
+import type { EffectKind } from "@/lib/effects/kinds";
 import { getTool } from "@/lib/tools/registry";
+import type { EffectState } from "@/lib/tools/view";
 
 export type Actor =
   | { kind: "assistant"; model: string | null; promptVersion: string | null }
   | { kind: "customer"; person: PersonRow | null; id: string }
   /** Why the server decided: the page words it (audit.action.bySystem). */
-  | { kind: "system"; why: "expired" | "superseded" | "server" };
+  | { kind: "system"; why: "expired" | "superseded" | "server" }
+  /** The effects relay that made an attempt (host:pid), when its event names it. */
+  | { kind: "relay"; relay: string | null };
+
+/** An attempt at one of the action's effects (its audit event's tool is `effect:<kind>`). */
+export type EffectAttempt = {
+  kind: string;
+  effectId: string | null;
+  attempt: number | null;
+  /** succeeded, reconciled, retry, failed, needs_attention (lib/effects/relay.ts). */
+  outcome: string | null;
+  providerRef: string | null;
+};
 
 export type TimelineStep = {
   key: string;
@@ -24,9 +39,37 @@ export type TimelineStep = {
   status: AuditStatus | "proposed";
   eventId: number | null;
   errorCode: string | null;
+  /** Set on the steps that are attempts at an effect rather than decisions. */
+  effect: EffectAttempt | null;
 };
 
-export type ActionLife = { action: StaffActionRow; steps: TimelineStep[] };
+export type ActionLife = { action: StaffActionRow; steps: TimelineStep[]; effects: EffectRow[] };
+
+const EFFECT_TOOL = "effect:";
+
+/** What an effect attempt's audit event recorded (docs/api.md); fields it lacks are null. */
+function effectAttempt(tool: string, result: unknown): EffectAttempt | null {
+  if (!tool.startsWith(EFFECT_TOOL)) return null;
+  const r = (typeof result === "object" && result !== null ? result : {}) as Record<
+    string,
+    unknown
+  >;
+  const str = (v: unknown) => (typeof v === "string" ? v : null);
+  return {
+    kind: tool.slice(EFFECT_TOOL.length),
+    effectId: str(r.effectId),
+    attempt: typeof r.attempt === "number" ? r.attempt : null,
+    outcome: str(r.outcome),
+    providerRef: str(r.providerRef),
+  };
+}
+
+const relayOf = (result: unknown) =>
+  typeof result === "object" && result !== null && "relay" in result
+    ? typeof result.relay === "string"
+      ? result.relay
+      : null
+    : null;
 
 export async function loadActionLife({
   actionId,
@@ -48,17 +91,22 @@ export async function loadActionLife({
       : action.decidedBy === "system"
         ? { kind: "system", why: "server" }
         : customer;
-  const steps: TimelineStep[] = events.map((e) => ({
-    key: `event-${e.id}`,
-    at: e.status === "expired" && action.decidedAt ? action.decidedAt : e.at,
-    actor:
-      e.status === "confirmation_required"
-        ? { kind: "assistant", model: e.model, promptVersion: e.promptVersion }
-        : decider(e.status),
-    status: e.status,
-    eventId: e.id,
-    errorCode: e.errorCode,
-  }));
+  const steps: TimelineStep[] = events.map((e) => {
+    const effect = effectAttempt(e.tool, e.result);
+    return {
+      key: `event-${e.id}`,
+      at: e.status === "expired" && action.decidedAt ? action.decidedAt : e.at,
+      actor: effect
+        ? { kind: "relay", relay: relayOf(e.result) }
+        : e.status === "confirmation_required"
+          ? { kind: "assistant", model: e.model, promptVersion: e.promptVersion }
+          : decider(e.status),
+      status: e.status,
+      eventId: e.id,
+      errorCode: e.errorCode,
+      effect,
+    };
+  });
   // The proposal is always the first step, even if its audit event were missing.
   if (!steps.some((s) => s.status === "confirmation_required")) {
     steps.unshift({
@@ -68,9 +116,10 @@ export async function loadActionLife({
       status: "proposed",
       eventId: null,
       errorCode: null,
+      effect: null,
     });
   }
-  return { action, steps };
+  return { action, steps, effects: await listEffectsForAction({ actionId }) };
 }
 
 /**
@@ -80,15 +129,25 @@ export async function loadActionLife({
 export async function staffActionSummary(
   action: StaffActionRow,
   lang: "en" | "ru",
+  effects: readonly EffectRow[] = [],
 ): Promise<{
   shownAs: string | null;
+  /** The note the customer's card shows now (with the refund's progress), once executed. */
+  customerNote: string | null;
   processingOrder: string | null;
 }> {
   const tool = getTool(action.tool);
   let shownAs: string | null = null;
+  let customerNote: string | null = null;
   if (tool?.access === "write") {
     try {
-      shownAs = describeAction(tool, action, lang).summary;
+      const states: EffectState[] = effects.map((e) => ({
+        kind: e.kind as EffectKind,
+        status: e.status,
+      }));
+      const described = describeAction(tool, action, lang, states);
+      shownAs = described.summary;
+      customerNote = described.outcome?.text ?? null;
     } catch {
       // A row this version cannot read is still shown, as JSON, below.
       shownAs = null;
@@ -96,5 +155,9 @@ export async function staffActionSummary(
   }
   const order =
     action.targetType === "order" ? await getOrderStatusById({ orderId: action.targetId }) : null;
-  return { shownAs, processingOrder: order?.status === "processing" ? order.id : null };
+  return {
+    shownAs,
+    customerNote,
+    processingOrder: order?.status === "processing" ? order.id : null,
+  };
 }

@@ -30,6 +30,11 @@ export function createChat(): Promise<ApiResult<ChatSummary>> {
   return api.createChat();
 }
 
+/** The action now, with its effects: what the card polls while a refund is under way. */
+export function fetchAction(id: string) {
+  return api.getAction(id);
+}
+
 /** How a confirm/cancel ended, in terms the card can show. */
 export type Decision =
   /** `note` is the tool's own sentence about what was done (its describe()). */

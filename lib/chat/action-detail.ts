@@ -40,9 +40,10 @@ export async function actionDetail({
       : await getActionForUser({ id: actionId, userId: user.id });
   if (!row) throw new AppError("not_found", "No such action.");
   const action = toPendingActionDto(await expireIfDue(row, now));
-  const effects = await listEffectsForAction({ actionId });
+  const effects = (await listEffectsForAction({ actionId })).map(toEffectView);
   return {
-    ...presentAction(action, await storedChatLanguage(action.chatId)),
-    effects: effects.map(toEffectView),
+    // The outcome note follows the effects (a refund: processing, refunded, failed).
+    ...presentAction(action, await storedChatLanguage(action.chatId), effects),
+    effects,
   };
 }

@@ -49,7 +49,9 @@ export async function confirm({ actionId, userId }: { actionId: string; userId: 
         }),
     );
     return {
-      action: presentAction(out.action, await storedChatLanguage(out.action.chatId)),
+      // Described as the transaction committed it: its effects pending (the note says
+      // "processing"); the client follows them through GET /api/actions/{id}.
+      action: presentAction(out.action, await storedChatLanguage(out.action.chatId), out.effects),
       result: out.result,
       audit: await decisionAudit({ actionId }),
     };

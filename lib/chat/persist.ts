@@ -6,12 +6,15 @@ import "server-only";
 import type { LanguageModelUsage } from "ai";
 import { z } from "zod";
 import { appendMessages, type ChatRow, listMessages, type MessageRow } from "@/db/queries/chats";
+import { listEffectsForActions } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import { getActionsForUser } from "@/lib/actions";
 import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
+import type { EffectKind } from "@/lib/effects/kinds";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
 import { withoutNul } from "@/lib/text/nul";
+import type { EffectState } from "@/lib/tools/view";
 import { conversationLanguage, type Lang } from "./language";
 import { type ChatUIMessage, STORED_PART_KEYS } from "./parts";
 import { presentAction } from "./present";
@@ -62,12 +65,20 @@ export async function withCurrentActions(
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
   );
   const current = await getActionsForUser({ actionIds: ids, userId });
+  // The executed ones' effects (a refund's progress), in one query, for their outcome notes.
+  const executed = [...current.values()].filter((a) => a.status === "executed").map((a) => a.id);
+  const effects = new Map<string, EffectState[]>();
+  for (const e of await listEffectsForActions({ actionIds: executed })) {
+    const list = effects.get(e.actionId) ?? [];
+    list.push({ kind: e.kind as EffectKind, status: e.status });
+    effects.set(e.actionId, list);
+  }
   return messages.map((m) => ({
     ...m,
     parts: m.parts.map((p) => {
       if (p.type !== "data-pending-action") return p;
       const now = current.get(p.data.id);
-      return now ? { ...p, data: presentAction(now, lang) } : p;
+      return now ? { ...p, data: presentAction(now, lang, effects.get(now.id)) } : p;
     }),
   }));
 }

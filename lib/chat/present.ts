@@ -8,17 +8,37 @@ import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
-import type { ActionDescription } from "@/lib/tools/view";
+import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
 import { detectLanguage, type Lang } from "./language";
 import type { PendingActionPart } from "./parts";
 
-export function actionDescription(action: PendingActionDto, lang: Lang): ActionDescription {
-  return describeAction(writeToolOf({ tool: action.tool, id: action.id }), action, lang);
+export function actionDescription(
+  action: PendingActionDto,
+  lang: Lang,
+  effects: readonly EffectState[] = [],
+): ActionDescription {
+  return describeAction(writeToolOf({ tool: action.tool, id: action.id }), action, lang, effects);
 }
 
-export function presentAction(action: PendingActionDto, lang: Lang): PendingActionPart {
-  const { confirmation: _c, notes: _n, ...view } = actionDescription(action, lang);
-  return { ...action, view };
+/**
+ * `effects`: the action's effects outside our database with their status (a cancellation's
+ * refund), which the outcome note reports; `outcome.settled` is false while one is under way.
+ */
+export function presentAction(
+  action: PendingActionDto,
+  lang: Lang,
+  effects: readonly EffectState[] = [],
+): PendingActionPart {
+  const {
+    confirmation: _c,
+    notes: _n,
+    outcome,
+    ...view
+  } = actionDescription(action, lang, effects);
+  return {
+    ...action,
+    view: { ...view, outcome: outcome && { ...outcome, settled: effectsSettled(effects) } },
+  };
 }
 
 /**

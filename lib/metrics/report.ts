@@ -35,6 +35,8 @@ export const TOOL_ERROR_KINDS = [
   "technical_error",
 ] as const;
 export const TURN_ERROR_KINDS = ["model_error", "aborted", "save_failed"] as const;
+/** The audit tool name of an effect's attempts: `effect:payment.refund`. */
+const EFFECT_TOOL_PREFIX = "effect:";
 
 export type Percentiles = { p50: number; p95: number } | null;
 export type DayPoint = {
@@ -156,7 +158,12 @@ export async function metricsReport({
   const get = (name: string, key = "") =>
     totals.find((t) => t.name === name && t.key === key)?.n ?? 0;
   const keyed = (name: string) => totals.filter((t) => t.name === name);
-  const sum = (name: string) => keyed(name).reduce((s, t) => s + t.n, 0);
+  // An action's events include its effects' attempts (tool `effect:<kind>`, e.g. a refund's
+  // `success`): they are the relay's, not decisions, and must not count as confirms.
+  const sum = (name: string) =>
+    keyed(name)
+      .filter((t) => !t.key.startsWith(EFFECT_TOOL_PREFIX))
+      .reduce((s, t) => s + t.n, 0);
   const histogram = (name: string) => new Map(keyed(name).map((t) => [Number(t.key), t.n]));
 
   const turns = get("turn");
@@ -197,7 +204,12 @@ export async function metricsReport({
   const mix = keyed("turn.tool").sort((a, b) => b.n - a.n || a.key.localeCompare(b.key));
   const mixTotal = mix.reduce((s, t) => s + t.n, 0);
 
-  const rows = await dailySeries({ fromDay, toDay, names: Object.values(SERIES) });
+  const rows = await dailySeries({
+    fromDay,
+    toDay,
+    names: Object.values(SERIES),
+    excludeKeyPrefix: EFFECT_TOOL_PREFIX,
+  });
   const byDay = new Map<number, Map<string, number>>();
   for (const r of rows) {
     const m = byDay.get(r.day) ?? new Map<string, number>();

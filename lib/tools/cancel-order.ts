@@ -19,7 +19,8 @@ import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "./normalize";
 import { returnEligibility } from "./return-policy";
 import { ISO_DATE, MONEY, REFUND } from "./shapes";
-import { ToolBusinessError, type WriteTool } from "./types";
+import { ToolBusinessError, type Translate, type WriteTool } from "./types";
+import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "./view";
 import { writeEffectOnce } from "./write-effect";
 
 const args = z.strictObject({
@@ -265,7 +266,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     },
   },
 
-  describe({ args, plan, result }, { t, money, date }) {
+  describe({ args, plan, result, effects }, { t, money, date }) {
     const amount = money(plan.refund.amount, plan.refund.currency);
     const orderId = plan.order.id;
     const values = { orderId, amount, destination: plan.refund.destination };
@@ -306,11 +307,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
       },
       warning: t("warning"),
       confirmation: t("confirmation", values),
-      outcome: result
-        ? result.createdNow
-          ? { tone: "success", text: t("outcome.created", notes) }
-          : { tone: "neutral", text: t("outcome.existed", notes) }
-        : null,
+      outcome: result ? outcomeNote(result.createdNow, effects, notes, t) : null,
       notes: {
         executed: t("notes.executed", notes),
         existed: t("notes.existed", notes),
@@ -323,6 +320,33 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     };
   },
 };
+
+/** How the refund's progress colours the note: only a refund that went through is a success. */
+const REFUND_TONE: Record<EffectPhase, OutcomeNote["tone"]> = {
+  processing: "neutral",
+  succeeded: "success",
+  failed: "warning",
+  needs_attention: "warning",
+  resolved: "neutral",
+};
+
+/**
+ * The card's note once the order is cancelled: with its refund's progress when the refund went
+ * through the outbox (this action's `payment.refund` effect), else the note of a cancellation that
+ * had nothing to refund, predates the outbox, or already existed (its refund is another action's).
+ */
+function outcomeNote(
+  createdNow: boolean,
+  effects: readonly EffectState[],
+  notes: Record<string, string>,
+  t: Translate,
+): OutcomeNote {
+  if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
+  const refund = effects.find((e) => e.kind === "payment.refund");
+  if (!refund) return { tone: "success", text: t("outcome.created", notes) };
+  const phase = effectPhase(refund.status);
+  return { tone: REFUND_TONE[phase], text: t("outcome.refund", { ...notes, phase }) };
+}
 
 /** Short, unambiguous (no 0/O, 1/I) and random, like return request ids. */
 function newCancellationId(): string {

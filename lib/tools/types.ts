@@ -13,7 +13,7 @@ import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
 import type { Lang } from "@/lib/chat/language";
 import type { EffectRequest } from "@/lib/effects/kinds";
-import type { ActionDescription } from "./view";
+import type { ActionDescription, EffectState } from "./view";
 
 export type ToolAccess = "read" | "write";
 
@@ -161,7 +161,13 @@ export type WriteTool<
   };
   /** The card, the confirmation message and the outcome note, in the chat's language. */
   describe(
-    action: { args: z.output<Args>; plan: z.output<Plan>; result: z.output<Result> | null },
+    action: {
+      args: z.output<Args>;
+      plan: z.output<Plan>;
+      result: z.output<Result> | null;
+      /** The action's effects outside our database and how far each has got (none before it executed). */
+      effects: readonly EffectState[];
+    },
     ctx: DescribeContext,
   ): ActionDescription;
 };

@@ -4,6 +4,8 @@
  * no knowledge of the tool. Client-safe (zod only): the browser parses the same schema.
  */
 import { z } from "zod";
+import type { EffectStatus } from "@/db/constants";
+import type { EffectKind } from "@/lib/effects/kinds";
 
 /** One fact on the card. `key` names it for tests and styling (data-testid="confirm-<key>"). */
 export const ActionRowSchema = z.object({
@@ -29,17 +31,52 @@ export const ActionViewSchema = z.object({
     })
     .nullable(),
   warning: z.string().nullable(),
-  /** After a successful commit: what was done (or that it already existed). */
-  outcome: z.object({ tone: z.enum(["success", "neutral"]), text: z.string() }).nullable(),
+  /**
+   * After a successful commit: what was done (or that it already existed), including how far its
+   * effects outside our database (a refund) have got. `settled` is false while one of them is
+   * still under way: the text will change, and clients poll GET /api/actions/{id} until it is
+   * true.
+   */
+  outcome: z
+    .object({
+      tone: z.enum(["success", "neutral", "warning"]),
+      text: z.string(),
+      settled: z.boolean(),
+    })
+    .nullable(),
 });
 export type ActionView = z.infer<typeof ActionViewSchema>;
+
+/** The tool's note on an executed action; the app adds whether its effects have settled. */
+export type OutcomeNote = Omit<NonNullable<ActionView["outcome"]>, "settled">;
+
+/**
+ * An effect of the action as describe() sees it: its kind and where the relay has got
+ * (docs/effects.md). Only the action's own effects; none before it executed.
+ */
+export type EffectState = { kind: EffectKind; status: EffectStatus };
+
+/**
+ * Where an effect stands for the customer: `processing` until the relay settles it (pending
+ * also between retries, in_flight while a relay calls the provider), then its final status.
+ */
+export type EffectPhase = "processing" | Exclude<EffectStatus, "pending" | "in_flight">;
+
+export function effectPhase(status: EffectStatus): EffectPhase {
+  return status === "pending" || status === "in_flight" ? "processing" : status;
+}
+
+/** True when no effect can still change by itself (the relay is done with every one). */
+export function effectsSettled(effects: readonly { status: EffectStatus }[]): boolean {
+  return effects.every((e) => effectPhase(e.status) !== "processing");
+}
 
 /** describe(): the card's view plus the two sentences the app (not the model) writes into the chat. */
 export type ActionDescription = Omit<ActionView, "outcome"> & {
   /** The chat message that accompanies the card. */
   confirmation: string;
-  /** Given a result: the card's note on what was done. */
-  outcome: ActionView["outcome"];
+  /** Given a result: the card's note on what was done (and its effects' progress). */
+  outcome: OutcomeNote | null;
   /** The app's chat message after each decision ("existed": executed with createdNow false). */
   notes: Record<NoteKind, string>;
 };

@@ -36,7 +36,7 @@ test.describe("chat: cancel an order that has not shipped", () => {
 
     await chat.card.getByTestId("confirm-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      /^Order 3004 cancelled\. €45\.00 will be refunded\. Cancellation ID: CN-\S+\.$/,
+      /^Order 3004 is cancelled\. Refund of €45\.00: refunded\. Cancellation ID: CN-\S+\.$/,
     );
     await expect(chat.composer).toHaveAttribute("data-mode", "message");
 
@@ -64,7 +64,7 @@ test.describe("chat: cancel an order that has not shipped", () => {
     await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
     await chat.card.getByTestId("confirm-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      /^Заказ 1187 отменён\. Вернём 43,90\s€\. Номер отмены: CN-\S+\.$/,
+      /^Заказ 1187 отменён\. Возврат 43,90\s€: деньги возвращены\. Номер отмены: CN-\S+\.$/,
     );
     await page.reload();
     await expect(chat.lastAssistant).toContainText(/Заказ 1187 отменён \(отмена CN-\S+\)/);

@@ -75,7 +75,12 @@ describe("cancel_order end to end through the routes", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.result).toMatchObject({ orderId: "3004", status: "cancelled", createdNow: true });
-    expect(body.action.view.outcome.text).toMatch(/^Order 3004 cancelled\./);
+    // As the confirm committed it: the refund is stored, not yet carried out (no relay here).
+    expect(body.action.view.outcome).toEqual({
+      tone: "neutral",
+      text: expect.stringMatching(/^Order 3004 is cancelled\. Refund of €45\.00: processing\./),
+      settled: false,
+    });
     expect((await orderRow((await import("@/db")).getDb(), "3004")).status).toBe("cancelled");
     expect((await anna.confirm(part.id!)).status).toBe(409);
 

@@ -228,6 +228,45 @@ describe("the terminal chat", () => {
     expect(await badLang.exit).toEqual({ code: 1, stderr: "--lang принимает en или ru\n" });
   });
 
+  it("prints a cancellation's refund as processing at /confirm, then refunded when it settles", async () => {
+    const t = startTerminal("anna@example.com");
+    await t.waitFor(/> $/);
+    const card = await run(t, "I ordered it by mistake, please cancel 3004");
+    expect(card).toContain("Confirm the cancellation of order 3004");
+    const from = t.type("/confirm");
+    // The confirm answers with the refund as its transaction stored it; the terminal follows the
+    // action (GET /api/actions/{id}) and prints the settled note when the relay is done.
+    await t.waitFor(/Refund of €45\.00: refunded\. Cancellation ID: CN-[A-Z0-9]+\.\n> $/, from);
+    expect(t.out().slice(from)).toMatch(
+      /^Order 3004 is cancelled\. Refund of €45\.00: processing\. Cancellation ID: (CN-[A-Z0-9]+)\.\nAudit status: success\n> \nOrder 3004 is cancelled\. Refund of €45\.00: refunded\. Cancellation ID: \1\.\n> $/,
+    );
+    // Settled: nothing more is polled or printed; the console goes on as before.
+    expect(await run(t, "/confirm")).toContain("Nothing to decide");
+    t.type("/exit");
+    const { code, stderr } = await t.exit;
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(t.out()).not.toMatch(LEAK);
+  });
+
+  it("in Russian: «в обработке», then «деньги возвращены»", async () => {
+    const t = startTerminal("boris@example.com", "returns-demo", ["--lang", "ru"]);
+    await t.waitFor(/> $/);
+    expect(await run(t, "Отмените заказ 1187, пожалуйста")).toContain(
+      "Подтвердите отмену заказа 1187",
+    );
+    const from = t.type("/confirm");
+    await t.waitFor(
+      /Возврат 43,90\s€: деньги возвращены\. Номер отмены: CN-[A-Z0-9]+\.\n> $/,
+      from,
+    );
+    expect(t.out().slice(from)).toMatch(
+      /^Заказ 1187 отменён\. Возврат 43,90\s€: в обработке\. Номер отмены: CN-[A-Z0-9]+\.\nСтатус аудита: success\n/,
+    );
+    t.type("/exit");
+    expect((await t.exit).code).toBe(0);
+  });
+
   it("speaks the language saved on the account when there is no --lang", async () => {
     // Boris picks Russian in the browser's header; the terminal (English) follows the account.
     const db = new Database(dbFile);

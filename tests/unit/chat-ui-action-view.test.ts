@@ -12,7 +12,7 @@ const en = conversationText("en");
 
 describe("the card's outcome after a decision or a reload", () => {
   it("shows the tool's own note on an executed action, a neutral word when it has none", () => {
-    const note = { tone: "neutral" as const, text: "It already existed." };
+    const note = { tone: "neutral" as const, text: "It already existed.", settled: true };
     const executed = outcomeFromDecision({ kind: "executed", note });
     expect(executed && describeOutcome(executed, en)).toEqual(note);
     const bare = outcomeFromDecision({ kind: "executed", note: null });
@@ -51,7 +51,7 @@ describe("the card's outcome after a decision or a reload", () => {
   });
 
   it("rebuilds the outcome from the stored status after a reload", () => {
-    const note = { tone: "success" as const, text: "Done." };
+    const note = { tone: "success" as const, text: "Done.", settled: true };
     expect(outcomeFromStatus("pending", null)).toBeNull();
     expect(outcomeFromStatus("executed", note)).toEqual({ kind: "executed", note });
     expect(outcomeFromStatus("expired", null)).toEqual({ kind: "expired" });

@@ -4,7 +4,9 @@ import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { DailyChart } from "@/components/metrics/daily-chart";
+import { EffectsSection } from "@/components/metrics/effects-section";
 import { requireStaffPage } from "@/lib/audit/page-guard";
+import { effectsReport } from "@/lib/metrics/effects";
 import { MAX_RANGE_DAYS, metricsReport, parseMetricsRange } from "@/lib/metrics/report";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -253,6 +255,7 @@ export default async function MetricsPage({
             />
           </Section>
         </div>
+        <EffectsSection report={await effectsReport(range)} />
       </main>
     </>
   );

@@ -21,15 +21,17 @@ export default async function AuditActionPage({ params }: { params: Promise<{ id
   if (!life) notFound();
   const t = await getTranslations("audit.crumbs");
   const locale = await getLocale();
-  const { shownAs, processingOrder } = await staffActionSummary(
+  const { shownAs, customerNote, processingOrder } = await staffActionSummary(
     life.action,
     locale === "ru" ? "ru" : "en",
+    life.effects,
   );
   return (
     <AuditDetailShell user={user} crumb={t("action")}>
       <ActionLifeView
         life={life}
         shownAs={shownAs}
+        customerNote={customerNote}
         orderTools={processingOrder && <MarkShippedButton orderId={processingOrder} />}
       />
     </AuditDetailShell>
