@@ -74,8 +74,14 @@ export async function claimDueEffects({
   leaseUntil: Date;
   limit: number;
 }): Promise<EffectRow[]> {
-  const lock = dialect() === "postgres" ? sql` for update skip locked` : sql``;
-  const candidates = sql`(select ${effects.id} from ${effects} where ${dueAt(now)} order by ${effects.nextAttemptAt} limit ${limit}${lock})`;
+  const select = sql`select ${effects.id} from ${effects} where ${dueAt(now)} order by ${effects.nextAttemptAt} limit ${limit}`;
+  // PostgreSQL may run an `IN (subquery)` again for each row it updates, each run locking and
+  // skipping afresh: one relay then claimed every due effect, whatever the limit (a test caught
+  // 5 for a limit of 2). ARRAY(subquery) is an InitPlan, run once per statement.
+  const candidates =
+    dialect() === "postgres"
+      ? sql`${effects.id} = any(array(${select} for update skip locked))`
+      : sql`${effects.id} in (${select})`;
   return getDb()
     .update(effects)
     .set({
@@ -85,7 +91,7 @@ export async function claimDueEffects({
       attempts: sql`${effects.attempts} + 1`,
       updatedAt: now,
     })
-    .where(and(sql`${effects.id} in ${candidates}`, dueAt(now)))
+    .where(and(candidates, dueAt(now)))
     .returning();
 }
 

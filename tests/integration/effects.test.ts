@@ -564,6 +564,29 @@ describe("ledger (no STRIPE_SECRET_KEY): the same lifecycle in our own database"
     });
   });
 
+  it("a claim takes at most its limit, oldest first; the next claim takes the rest", async () => {
+    // Older than anything another test may have left due, so these five are claimed first.
+    const t0 = new Date("2000-01-01T00:00:00Z");
+    const rows = [0, 1, 2, 3, 4].map((i) => ({
+      id: `ef-limit-${i}`,
+      actionId: `act-limit-${i}`,
+      kind: "payment.refund",
+      idempotencyKey: `key-limit-${i}`,
+      payload: {},
+      nextAttemptAt: new Date(t0.getTime() + i),
+      updatedAt: t0,
+    }));
+    await insertEffects(rows);
+    const now = new Date();
+    const lease = new Date(now.getTime() + 60_000);
+    const first = await claimDueEffects({ now, owner: "a", leaseUntil: lease, limit: 2 });
+    expect(first.map((r) => r.id).sort()).toEqual(["ef-limit-0", "ef-limit-1"]);
+    const second = await claimDueEffects({ now, owner: "b", leaseUntil: lease, limit: 3 });
+    expect(second.map((r) => r.id).sort()).toEqual(["ef-limit-2", "ef-limit-3", "ef-limit-4"]);
+    const third = await claimDueEffects({ now, owner: "c", leaseUntil: lease, limit: 10 });
+    expect(third.filter((r) => r.id.startsWith("ef-limit-"))).toEqual([]);
+  });
+
   it("sending the same key twice keeps one ledger row", async () => {
     const c = await confirmedCancellation(321);
     const effect = await effectOf(c.actionId);
