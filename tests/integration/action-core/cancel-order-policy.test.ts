@@ -147,6 +147,7 @@ describe("cancel_order", () => {
     expect(await write(first)).toEqual({
       kind: "done",
       result: { operationId: first.operationId, createdNow: true },
+      effects: [],
     });
     expect(await write(second)).toEqual({
       kind: "done",

@@ -10,6 +10,7 @@ const ROUTES: [string, string[]][] = [
   ["/api/chats", ["GET", "POST"]],
   ["/api/chats/{emptyChat}", ["GET"]],
   ["/api/chats/{emptyChat}/messages", ["POST"]],
+  ["/api/actions/{pendingAction}", ["GET"]],
   ["/api/actions/{pendingAction}/confirm", ["POST"]],
   ["/api/actions/{pendingAction}/cancel", ["POST"]],
   ["/api/audit", ["GET"]],
@@ -36,7 +37,6 @@ const methods: Case[] = ROUTES.flatMap(([path, allowed]) =>
 const unknownApi: Case[] = [
   ["/api/nope", "GET"],
   ["/api/chats/{emptyChat}/messages/extra", "GET"],
-  ["/api/actions/{pendingAction}", "POST"],
   ["/api/actions/{pendingAction}/execute", "POST"],
   ["/api/admin", "DELETE"],
 ].map(([path, method]) => ({
