@@ -75,6 +75,8 @@ export async function serverDatabase(
     target: url,
     env: {
       DATABASE_URL: url,
+      // These worlds are the demo store's customers, which PostgreSQL seeds only when asked.
+      SEED_DEMO: "1",
       BETTER_AUTH_SECRET:
         process.env.BETTER_AUTH_SECRET ?? "test-secret-test-secret-test-secret-0123",
     },
