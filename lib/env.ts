@@ -109,6 +109,23 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(100).max(120_000).default(10_000),
     ),
+    // Customer email (lib/effects/mail/): an SMTP server as smtp://user:pass@host:port or
+    // smtps://… (TLS from the start). Unset: each message is written as an .eml file under
+    // MAIL_DIR instead, through the same outbox and relay.
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^smtps?:$/.test(new URL(u).protocol), "must be an smtp:// or smtps:// URL")
+        .optional(),
+    ),
+    // The From of every customer email; its domain also ends each Message-ID.
+    MAIL_FROM: z.preprocess(
+      emptyToUndefined,
+      z.string().min(3).default("Returns Desk <returns@returns-desk.localhost>"),
+    ),
+    // Where the .eml files go without SMTP_URL.
+    MAIL_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/mail")),
     // The effects relay (lib/effects/relay.ts): attempts per effect before needs_attention...
     EFFECTS_MAX_ATTEMPTS: z.preprocess(
       emptyToUndefined,

@@ -4,9 +4,9 @@
  * the outcome only while it still holds that lease.
  */
 import "server-only";
-import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { dialect, first, getDb } from "../index";
-import { type EffectStatus, effects } from "../schema";
+import { pendingActions as actions, type EffectStatus, effects, user } from "../schema";
 
 export type EffectRow = typeof effects.$inferSelect;
 export type NewEffectRow = typeof effects.$inferInsert;
@@ -15,6 +15,30 @@ export type NewEffectRow = typeof effects.$inferInsert;
 export async function insertEffects(rows: NewEffectRow[]): Promise<EffectRow[]> {
   if (rows.length === 0) return [];
   return getDb().insert(effects).values(rows).returning();
+}
+
+/**
+ * Inserts effects unless the action already has one of that kind (UNIQUE action_id + kind):
+ * a mail that follows a refund's outcome, or the refund a received return schedules. The rows
+ * inserted now; a kind that existed is left as it was.
+ */
+export async function insertEffectsIfAbsent(rows: NewEffectRow[]): Promise<EffectRow[]> {
+  if (rows.length === 0) return [];
+  return getDb().insert(effects).values(rows).onConflictDoNothing().returning();
+}
+
+export async function getEffectByActionKind({
+  actionId,
+  kind,
+}: {
+  actionId: string;
+  kind: string;
+}): Promise<EffectRow | null> {
+  return getDb()
+    .select()
+    .from(effects)
+    .where(and(eq(effects.actionId, actionId), eq(effects.kind, kind)))
+    .then(first);
 }
 
 export async function getEffect({ id }: { id: string }): Promise<EffectRow | null> {
@@ -129,8 +153,76 @@ export async function recordEffectOutcome({
     .then(first);
 }
 
-/** Staff settled a `needs_attention` effect by hand. The updated row, or null. */
-export async function resolveEffect({
+/** The statuses the staff queue shows: the relay is done with them and a person must act. */
+export const QUEUE_STATUSES = ["failed", "needs_attention"] as const satisfies EffectStatus[];
+
+export type QueueRow = EffectRow & {
+  customerId: string | null;
+  customerEmail: string | null;
+  chatId: string | null;
+  tool: string | null;
+};
+
+/**
+ * Effects in these statuses, newest first, with the action's customer (the staff queue and
+ * GET /api/staff/effects). Served by effects_status_created_idx.
+ */
+export async function listEffectsByStatus({
+  statuses,
+  limit,
+}: {
+  statuses: EffectStatus[];
+  limit: number;
+}): Promise<QueueRow[]> {
+  if (statuses.length === 0) return [];
+  return queueRows(inArray(effects.status, statuses), limit);
+}
+
+/** One effect with its action's customer (the answer of a retry or resolve). */
+export async function getQueueRow({ id }: { id: string }): Promise<QueueRow | null> {
+  return (await queueRows(eq(effects.id, id), 1))[0] ?? null;
+}
+
+async function queueRows(where: SQL | undefined, limit: number): Promise<QueueRow[]> {
+  const rows = await getDb()
+    .select({
+      effect: effects,
+      customerId: actions.userId,
+      customerEmail: user.email,
+      chatId: actions.chatId,
+      tool: actions.tool,
+    })
+    .from(effects)
+    .leftJoin(actions, eq(actions.id, effects.actionId))
+    .leftJoin(user, eq(user.id, actions.userId))
+    .where(where)
+    .orderBy(desc(effects.createdAt), desc(effects.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    ...r.effect,
+    customerId: r.customerId,
+    customerEmail: r.customerEmail,
+    chatId: r.chatId,
+    tool: r.tool,
+  }));
+}
+
+/** How many effects wait for a person (the queue's size, for the metrics page). */
+export async function countQueue(): Promise<number> {
+  const rows = await getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(effects)
+    .where(inArray(effects.status, [...QUEUE_STATUSES]));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Staff sent a failed or needs_attention effect back to the relay: `pending` now, with a fresh
+ * attempt budget and the same idempotency key. `last_error_code` stays, which tells the relay
+ * that the next attempt must look the effect up before sending (it was attempted before). The
+ * updated row, or null when it was not in one of those statuses.
+ */
+export async function retryEffect({
   id,
   now,
 }: {
@@ -139,8 +231,46 @@ export async function resolveEffect({
 }): Promise<EffectRow | null> {
   return getDb()
     .update(effects)
-    .set({ status: "resolved", updatedAt: now })
-    .where(and(eq(effects.id, id), eq(effects.status, "needs_attention")))
+    .set({
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+      settledAt: null,
+      retriedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(effects.id, id), inArray(effects.status, [...QUEUE_STATUSES])))
+    .returning()
+    .then(first);
+}
+
+/**
+ * Staff settled a failed or needs_attention effect by hand, with a note. The updated row, or null
+ * when it was in another status (a second resolve finds it `resolved`).
+ */
+export async function resolveEffect({
+  id,
+  now,
+  note,
+  staffId,
+}: {
+  id: string;
+  now: Date;
+  note: string;
+  staffId: string;
+}): Promise<EffectRow | null> {
+  return getDb()
+    .update(effects)
+    .set({
+      status: "resolved",
+      resolutionNote: note,
+      resolvedBy: staffId,
+      settledAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(effects.id, id), inArray(effects.status, [...QUEUE_STATUSES])))
     .returning()
     .then(first);
 }

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { first, getDb } from "../index";
-import { orders, returnRequests } from "../schema";
+import { effects, orders, returnRequests } from "../schema";
 
 export type ReturnRequestRow = typeof returnRequests.$inferSelect;
 export type NewReturnRequest = typeof returnRequests.$inferInsert;
@@ -68,4 +68,96 @@ export async function bumpOrderVersion({
     )
     .returning({ id: orders.id });
   return res.length === 1;
+}
+
+export async function getReturnRequestById({
+  id,
+}: {
+  id: string;
+}): Promise<ReturnRequestRow | null> {
+  return getDb().select().from(returnRequests).where(eq(returnRequests.id, id)).then(first);
+}
+
+/** The order's charge at the payment provider (what a refund goes back to). */
+export async function getOrderPaymentRef({ orderId }: { orderId: string }): Promise<string | null> {
+  const row = await getDb()
+    .select({ paymentRef: orders.paymentRef })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .then(first);
+  return row?.paymentRef ?? null;
+}
+
+/**
+ * Marks the parcel received, only if it was not yet: the conditional update decides between
+ * racing calls (one row for the first, none for every later one). The updated row, or null.
+ */
+export async function markReturnReceivedIfNot({
+  id,
+  staffId,
+  now,
+}: {
+  id: string;
+  staffId: string;
+  now: Date;
+}): Promise<ReturnRequestRow | null> {
+  return getDb()
+    .update(returnRequests)
+    .set({ receivedAt: now, receivedBy: staffId })
+    .where(and(eq(returnRequests.id, id), isNull(returnRequests.receivedAt)))
+    .returning()
+    .then(first);
+}
+
+export type ReturnWithRefund = ReturnRequestRow & {
+  refundEffectId: string | null;
+  refundStatus: (typeof effects.$inferSelect)["status"] | null;
+};
+
+const refundJoin = and(
+  eq(effects.actionId, returnRequests.operationId),
+  eq(effects.kind, "payment.refund"),
+);
+
+/** Returns, newest first, each with its refund effect once received (the staff returns list). */
+export async function listReturnsWithRefund({
+  limit,
+}: {
+  limit: number;
+}): Promise<ReturnWithRefund[]> {
+  const rows = await getDb()
+    .select({ ret: returnRequests, effectId: effects.id, status: effects.status })
+    .from(returnRequests)
+    .leftJoin(effects, refundJoin)
+    .orderBy(desc(returnRequests.createdAt), desc(returnRequests.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r.ret, refundEffectId: r.effectId, refundStatus: r.status }));
+}
+
+export async function getReturnWithRefund({
+  id,
+}: {
+  id: string;
+}): Promise<ReturnWithRefund | null> {
+  const row = await getDb()
+    .select({ ret: returnRequests, effectId: effects.id, status: effects.status })
+    .from(returnRequests)
+    .leftJoin(effects, refundJoin)
+    .where(eq(returnRequests.id, id))
+    .then(first);
+  return row ? { ...row.ret, refundEffectId: row.effectId, refundStatus: row.status } : null;
+}
+
+export async function getReturnByActionId({
+  actionId,
+}: {
+  actionId: string;
+}): Promise<ReturnWithRefund | null> {
+  const row = await getDb()
+    .select({ ret: returnRequests, effectId: effects.id, status: effects.status })
+    .from(returnRequests)
+    .leftJoin(effects, refundJoin)
+    .where(eq(returnRequests.actionId, actionId))
+    .then(first);
+  return row ? { ...row.ret, refundEffectId: row.effectId, refundStatus: row.status } : null;
 }

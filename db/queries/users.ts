@@ -24,3 +24,17 @@ export async function existingEmails(emails: string[]): Promise<string[]> {
     .where(inArray(user.email, emails));
   return rows.map((r) => r.email);
 }
+
+/** Where a customer's email goes and the language the account chose (null: never chose). */
+export async function getUserContact({
+  userId,
+}: {
+  userId: string;
+}): Promise<{ email: string; locale: Locale | null } | null> {
+  const rows = await getDb()
+    .select({ email: user.email, locale: user.locale })
+    .from(user)
+    .where(eq(user.id, userId))
+    .limit(1);
+  return rows[0] ?? null;
+}

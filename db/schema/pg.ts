@@ -201,6 +201,9 @@ export const returnRequests = pgTable(
     /** Created before the effect; doubles as the idempotency key. */
     operationId: text("operation_id").notNull().unique(),
     createdAt: createdAt(),
+    /** When staff marked the parcel received (POST /api/staff/returns/{id}/receive), and who. */
+    receivedAt: ms("received_at"),
+    receivedBy: text("received_by"),
   },
   (t) => [
     uniqueIndex("return_requests_order_uq").on(t.orderId),
@@ -401,13 +404,20 @@ export const effects = pgTable(
     providerRef: text("provider_ref"),
     createdAt: createdAt(),
     updatedAt: ms("updated_at").notNull(),
-    /** When it reached succeeded, failed or needs_attention. */
+    /** When it reached succeeded, failed or needs_attention (or staff resolved it). */
     settledAt: ms("settled_at"),
+    /** Staff's note when they settled it by hand (`resolved`), and who did. */
+    resolutionNote: text("resolution_note"),
+    resolvedBy: text("resolved_by"),
+    /** When staff last sent it back to the relay: its time budget counts from then. */
+    retriedAt: ms("retried_at"),
   },
   (t) => [
     uniqueIndex("effects_action_kind_uq").on(t.actionId, t.kind),
     index("effects_status_next_idx").on(t.status, t.nextAttemptAt),
     index("effects_status_lease_idx").on(t.status, t.leaseUntil),
+    // The staff queue: effects of a status, newest first.
+    index("effects_status_created_idx").on(t.status, t.createdAt),
   ],
 );
 

@@ -12,6 +12,7 @@ import "server-only";
 import { claimPendingAction, getActionById } from "@/db/queries/actions";
 import { isBusy, writeTransaction } from "@/db/queries/tx";
 import type { EffectKind } from "@/lib/effects/kinds";
+import { mailAfterConfirm } from "@/lib/effects/mail/compose";
 import { enqueueEffects } from "@/lib/effects/outbox";
 import { wakeRelay } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";
@@ -89,6 +90,13 @@ async function runConfirm(
     // The external effects (a refund) become outbox rows of this same transaction: they exist if
     // and only if the write committed, and the relay carries them out afterwards.
     const requested = "effects" in done ? (done.effects ?? []) : [];
+    // The customer's mail about what was just done: part of the same transaction, so it exists
+    // if and only if the write committed (never for a declined, expired or superseded one).
+    if ("effects" in done) {
+      requested.push(
+        ...(await mailAfterConfirm({ tool: row.tool, userId, chatId: row.chatId, result })),
+      );
+    }
     await enqueueEffects({ actionId, effects: requested, now });
     await transition(row, {
       from: "executing",

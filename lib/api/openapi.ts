@@ -24,10 +24,15 @@ import {
   ChatViewResponse,
   ConfirmResponse,
   HealthResponse,
+  ReceiveReturnResponse,
+  ResolveEffectBody,
   ShipOrderResponse,
   SignInBody,
   SignInResponse,
   SignOutResponse,
+  StaffEffectResponse,
+  StaffEffectsQuery,
+  StaffEffectsResponse,
   StaffTranscriptResponse,
   TriageResponse,
 } from "./schemas";
@@ -417,6 +422,69 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(ShipOrderResponse, "The order, now shipped"),
               ...errors([...POSTED, ...BY_ID, "conflict"]),
+            },
+          }),
+        },
+        "/api/staff/returns/{requestId}/receive": {
+          post: op({
+            tags: ["staff"],
+            operationId: "markReturnReceived",
+            summary:
+              "Mark a return's parcel received (staff only; audited with who and when). Schedules its refund through the payment provider, with its own idempotency key; the customer is emailed when it succeeds. A second call is 409 with the return as it stands",
+            requestParams: {
+              path: z.object({
+                requestId: z.string().meta({ description: "The return request's id (RR-…)." }),
+              }),
+            },
+            responses: {
+              "200": json(ReceiveReturnResponse, "The return, now received, with its refund"),
+              ...errors([...POSTED, ...BY_ID, "conflict"]),
+            },
+          }),
+        },
+        "/api/staff/effects": {
+          get: op({
+            tags: ["staff"],
+            operationId: "listStaffEffects",
+            summary:
+              "The staff work queue: effects in these statuses, newest first, with the action, the customer, the kind, the attempts and the last error (staff only)",
+            requestParams: { query: StaffEffectsQuery },
+            responses: {
+              "200": json(StaffEffectsResponse, "The effects, newest first (at most 200)"),
+              ...errors([...SIGNED_IN, "invalid_request"]),
+            },
+          }),
+        },
+        "/api/staff/effects/{id}/retry": {
+          post: op({
+            tags: ["staff"],
+            operationId: "retryEffect",
+            summary:
+              "Send a failed or needs_attention effect back to the relay: pending, a fresh attempt budget, the same idempotency key (staff only; audited). 409 in any other status",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(StaffEffectResponse, "The effect, pending again"),
+              ...errors([...POSTED, ...BY_ID, "conflict"]),
+            },
+          }),
+        },
+        "/api/staff/effects/{id}/resolve": {
+          post: op({
+            tags: ["staff"],
+            operationId: "resolveEffect",
+            summary:
+              "Settle a failed or needs_attention effect by hand, with a note: it ends resolved and the customer's card says our team settled it (staff only; audited). A second resolve is 409",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: ResolveEffectBody } } },
+            responses: {
+              "200": json(StaffEffectResponse, "The effect, resolved"),
+              ...errors([
+                ...POSTED,
+                ...BY_ID,
+                "conflict",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
             },
           }),
         },

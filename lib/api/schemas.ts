@@ -304,6 +304,108 @@ export const ShipOrderResponse = z
   .meta({ id: "ShipOrderResponse" });
 export type ShipOrderResponse = z.infer<typeof ShipOrderResponse>;
 
+/* ---------------------------------------------------------------- returns and the effects queue */
+
+/** Where a return stands for staff: the customer asked, the parcel arrived, the money went back. */
+export const RETURN_STATES = ["requested", "received", "refunded"] as const;
+
+export const StaffReturn = z
+  .object({
+    id: z.string().meta({ example: "RT-7Q2M9K4X" }),
+    orderId: z.string(),
+    actionId: z.string().nullable(),
+    state: z.enum(RETURN_STATES).meta({
+      description:
+        "requested (the customer confirmed it), received (staff marked the parcel received; its refund is under way or needs staff), refunded (the refund succeeded, or staff settled it by hand).",
+    }),
+    receivedAt: isoDateTime.nullable(),
+    receivedBy: z
+      .string()
+      .nullable()
+      .meta({ description: "The staff user who marked it received." }),
+    refund: z
+      .object({
+        amount: z.number().int().meta({ description: "Minor units." }),
+        currency: z.string(),
+        status: z.enum(EFFECT_STATUSES).nullable().meta({
+          description: "The refund effect's status; null until the return is received.",
+        }),
+        effectId: z.string().nullable(),
+      })
+      .meta({ description: "The return's refund, scheduled when the parcel is received." }),
+  })
+  .meta({ id: "StaffReturn" });
+export type StaffReturn = z.infer<typeof StaffReturn>;
+
+/** POST /api/staff/returns/{requestId}/receive */
+export const ReceiveReturnResponse = z
+  .object({ return: StaffReturn })
+  .meta({ id: "ReceiveReturnResponse" });
+export type ReceiveReturnResponse = z.infer<typeof ReceiveReturnResponse>;
+
+/** The statuses of the staff work queue (GET /api/staff/effects?status=…). */
+export const QUEUE_STATUS = z.enum(["failed", "needs_attention", "resolved"]);
+
+export const StaffEffectsQuery = z.strictObject({
+  status: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const list = (v ?? "failed,needs_attention").split(",").map((s) => s.trim());
+      const parsed = z.array(QUEUE_STATUS).min(1).max(3).safeParse(list);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          message: "status must be failed, needs_attention or resolved (comma-separated)",
+        });
+        return z.NEVER;
+      }
+      return [...new Set(parsed.data)];
+    })
+    .meta({
+      description:
+        "Comma-separated: failed, needs_attention, resolved. Default failed,needs_attention (the queue).",
+      example: "failed,needs_attention",
+    }),
+});
+
+export const StaffEffect = EffectView.extend({
+  actionId: z.string(),
+  tool: z.string().nullable().meta({ description: "The action's tool, e.g. cancel_order." }),
+  customer: z
+    .object({ id: z.string(), email: z.string().nullable() })
+    .nullable()
+    .meta({ description: "The action's customer; null when the action is gone." }),
+  chatId: z.string().nullable(),
+  createdAt: isoDateTime,
+  settledAt: isoDateTime.nullable(),
+  resolutionNote: z.string().nullable(),
+  resolvedBy: z.string().nullable(),
+}).meta({ id: "StaffEffect", description: "An effect as the staff queue lists it." });
+export type StaffEffect = z.infer<typeof StaffEffect>;
+
+export const StaffEffectsResponse = z
+  .object({ effects: z.array(StaffEffect) })
+  .meta({ id: "StaffEffectsResponse" });
+export type StaffEffectsResponse = z.infer<typeof StaffEffectsResponse>;
+
+export const StaffEffectResponse = z
+  .object({ effect: StaffEffect })
+  .meta({ id: "StaffEffectResponse" });
+export type StaffEffectResponse = z.infer<typeof StaffEffectResponse>;
+
+/** POST /api/staff/effects/{id}/resolve: what staff did by hand, for the record. */
+export const ResolveEffectBody = z
+  .strictObject({
+    note: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .meta({ example: "Refunded by bank transfer, ticket 4411." }),
+  })
+  .meta({ id: "ResolveEffectBody" });
+
 /* ---------------------------------------------------------------- auth (better-auth) */
 
 /**

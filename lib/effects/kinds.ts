@@ -17,9 +17,44 @@ export const REFUND_PAYLOAD = z.strictObject({
 });
 export type RefundPayload = z.output<typeof REFUND_PAYLOAD>;
 
+/**
+ * An email to the customer (lib/effects/mail/). A snapshot taken when the effect is stored: the
+ * address, the language and the facts the text needs, so every resend of the effect is the same
+ * message (same Message-ID, same words) whatever changed since. The template is the kind.
+ */
+export const MAIL_PAYLOAD = z.strictObject({
+  to: z.email(),
+  /** The chat's language that confirmed, else the account's. */
+  locale: z.enum(["en", "ru"]),
+  orderId: z.string(),
+  /** The return request (RT-…) or cancellation (CN-…) the mail is about. */
+  reference: z.string(),
+  /** The refund, in minor units. */
+  amount: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+});
+export type MailPayload = z.output<typeof MAIL_PAYLOAD>;
+
+/** The four mails, one effect kind each (so an action mails each at most once). */
+export const MAIL_KINDS = [
+  "mail.return_confirmed",
+  "mail.cancellation_confirmed",
+  "mail.refund_succeeded",
+  "mail.refund_failed",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
+  "mail.return_confirmed": MAIL_PAYLOAD,
+  "mail.cancellation_confirmed": MAIL_PAYLOAD,
+  "mail.refund_succeeded": MAIL_PAYLOAD,
+  "mail.refund_failed": MAIL_PAYLOAD,
 } as const;
+
+export function isMailKind(kind: string): kind is MailKind {
+  return (MAIL_KINDS as readonly string[]).includes(kind);
+}
 
 export type EffectKind = keyof typeof EFFECT_PAYLOADS;
 export const EFFECT_KINDS = Object.keys(EFFECT_PAYLOADS) as [EffectKind, ...EffectKind[]];

@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { insertEffects } from "@/db/queries/effects";
+import { insertEffects, insertEffectsIfAbsent, type NewEffectRow } from "@/db/queries/effects";
 import { EFFECT_PAYLOADS, type EffectKind, type EffectRequest } from "./kinds";
 
 /**
@@ -28,7 +28,29 @@ export async function enqueueEffects({
   effects: EffectRequest[];
   now: Date;
 }): Promise<number> {
-  const rows = effects.map((e) => ({
+  return (await insertEffects(effectRows(actionId, effects, now))).length;
+}
+
+/**
+ * Stores effects that follow something else (a refund's outcome mails the customer; a received
+ * return's refund), inside the caller's transaction, unless the action already has an effect of
+ * that kind. The kinds stored now.
+ */
+export async function enqueueFollowUps({
+  actionId,
+  effects,
+  now,
+}: {
+  actionId: string;
+  effects: EffectRequest[];
+  now: Date;
+}): Promise<EffectKind[]> {
+  const rows = await insertEffectsIfAbsent(effectRows(actionId, effects, now));
+  return rows.map((r) => r.kind as EffectKind);
+}
+
+function effectRows(actionId: string, effects: EffectRequest[], now: Date): NewEffectRow[] {
+  return effects.map((e) => ({
     id: `ef_${randomUUID()}`,
     actionId,
     kind: e.kind,
@@ -41,5 +63,4 @@ export async function enqueueEffects({
     createdAt: now,
     updatedAt: now,
   }));
-  return (await insertEffects(rows)).length;
 }

@@ -33,7 +33,10 @@ import { recordAudit } from "@/lib/audit/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
-import { idempotencyKey } from "./outbox";
+import { mailAfterRefund } from "./mail/compose";
+import { renderMail } from "./mail/render";
+import { mailTransport } from "./mail/transport";
+import { enqueueFollowUps, idempotencyKey } from "./outbox";
 import { paymentsProvider } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
 import { setRelayBell } from "./signal";
@@ -68,6 +71,20 @@ function handlerFor(kind: EffectKind): Handler {
       return {
         send: (p, ref) => provider.refund(parse(p), ref),
         lookup: (p, ref) => provider.findRefund(parse(p), ref),
+      };
+    }
+    case "mail.return_confirmed":
+    case "mail.cancellation_confirmed":
+    case "mail.refund_succeeded":
+    case "mail.refund_failed": {
+      const transport = mailTransport();
+      return {
+        send: async (p, ref) => {
+          const payload = EFFECT_PAYLOADS[kind].parse(p);
+          const mail = await renderMail(kind, payload);
+          return transport.send({ ...mail, to: payload.to, key: ref.idempotencyKey });
+        },
+        lookup: (_p, ref) => transport.find({ key: ref.idempotencyKey }),
       };
     }
   }
@@ -106,7 +123,8 @@ async function decide(effect: EffectRow, now: () => Date): Promise<Decision> {
   };
   let looked: LookupOutcome | null = null;
   // An earlier attempt's outcome is unknown (or its relay died mid-call): ask before sending.
-  if (effect.attempts > 1) {
+  // Staff's retry resets the attempts but keeps the last error: it was attempted before, too.
+  if (effect.attempts > 1 || effect.lastErrorCode !== null) {
     looked = await handler.lookup(effect.payload, ref);
     steps.push(`lookup:${looked.kind}`);
     if (looked.kind === "found") {
@@ -143,7 +161,9 @@ async function decide(effect: EffectRow, now: () => Date): Promise<Decision> {
   }
   const exhausted =
     effect.attempts >= e.EFFECTS_MAX_ATTEMPTS ||
-    at.getTime() - effect.createdAt.getTime() >= e.EFFECTS_MAX_AGE_SECONDS * 1000;
+    // After staff's retry the time budget starts again, like the attempts.
+    at.getTime() - (effect.retriedAt ?? effect.createdAt).getTime() >=
+      e.EFFECTS_MAX_AGE_SECONDS * 1000;
   if (exhausted) {
     return {
       outcome: "needs_attention",
@@ -203,6 +223,17 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
     // The lease lapsed and another relay took the effect over: its attempt decides, not ours.
     if (!row) return null;
     const action = await getActionById({ id: effect.actionId });
+    // A refund that ended tells the customer, in this same transaction: the mail exists if and
+    // only if the outcome was recorded (one per action and kind, whoever records it).
+    const followUps =
+      effect.kind === "payment.refund" && (row.status === "succeeded" || row.status === "failed")
+        ? await mailAfterRefund({ effect: row, action, outcome: row.status })
+        : [];
+    const enqueued = await enqueueFollowUps({
+      actionId: effect.actionId,
+      effects: followUps,
+      now: at,
+    });
     await recordAudit({
       at,
       tool: effectAuditTool(effect.kind),
@@ -225,6 +256,7 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
         // Which process's relay made the attempt (host:pid), for following an effect across
         // instances.
         relay: RELAY_ID,
+        ...(enqueued.length > 0 ? { followUps: enqueued } : {}),
       },
     });
     return d.outcome;

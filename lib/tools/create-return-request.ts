@@ -16,7 +16,8 @@ import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "./normalize";
 import { returnEligibility } from "./return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "./shapes";
-import { ToolBusinessError, type WriteTool } from "./types";
+import { ToolBusinessError, type Translate, type WriteTool } from "./types";
+import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "./view";
 import { writeEffectOnce } from "./write-effect";
 
 const args = z.strictObject({
@@ -204,7 +205,7 @@ export const createReturnRequest: WriteTool<
     },
   },
 
-  describe({ args, plan, result }, { t, money, date }) {
+  describe({ args, plan, result, effects }, { t, money, date }) {
     const amount = money(plan.refund.amount, plan.refund.currency);
     const values = { orderId: plan.order.id, amount, destination: plan.refund.destination };
     const notes = { orderId: plan.order.id, requestId: result?.requestId ?? "" };
@@ -255,11 +256,7 @@ export const createReturnRequest: WriteTool<
         ...values,
         reason: t("reasonInline", { reason: args.reason }),
       }),
-      outcome: result
-        ? result.createdNow
-          ? { tone: "success", text: t("outcome.created", notes) }
-          : { tone: "neutral", text: t("outcome.existed", notes) }
-        : null,
+      outcome: result ? returnOutcome(result.createdNow, effects, { ...notes, amount }, t) : null,
       notes: {
         executed: t("notes.executed", notes),
         existed: t("notes.existed", notes),
@@ -283,4 +280,29 @@ function newReturnRequestId(): string {
   let id = "";
   for (const b of bytes) id += alphabet[b % 32];
   return `RR-${id}`;
+}
+
+const REFUND_TONE: Record<EffectPhase, OutcomeNote["tone"]> = {
+  processing: "neutral",
+  succeeded: "success",
+  failed: "warning",
+  needs_attention: "warning",
+  resolved: "neutral",
+};
+
+/**
+ * The card's note once the return exists: its refund's progress once staff received the parcel
+ * (the refund effect exists from then on: POST /api/staff/returns/{id}/receive), else created.
+ */
+function returnOutcome(
+  createdNow: boolean,
+  effects: readonly EffectState[],
+  notes: Record<string, string>,
+  t: Translate,
+): OutcomeNote {
+  if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
+  const refund = effects.find((e) => e.kind === "payment.refund");
+  if (!refund) return { tone: "success", text: t("outcome.created", notes) };
+  const phase = effectPhase(refund.status);
+  return { tone: REFUND_TONE[phase], text: t("outcome.received", { ...notes, phase }) };
 }

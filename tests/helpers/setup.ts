@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll } from "vitest";
 
 // Quiet, deterministic defaults for every test process. Each test file then opens its own
@@ -7,6 +10,10 @@ delete process.env.OPENAI_API_KEY;
 delete process.env.MODEL_PROVIDER;
 // Many sign-ins from one process share one rate-limit bucket; the limit has its own test.
 process.env.AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE ??= "100000";
+// Customer mail without SMTP_URL is written as .eml files: into a folder of this process, never
+// into the repository's data/mail.
+delete process.env.SMTP_URL;
+process.env.MAIL_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-mail-"));
 
 // The "postgres" vitest project (vitest.config.ts) runs chosen suites on PostgreSQL. The dialect
 // is fixed when db/schema is first imported, so DATABASE_URL must point at PostgreSQL before any

@@ -106,7 +106,12 @@ describe("effects on the metrics page", () => {
     const resolved = await confirmedAt(at);
     await attempt(at, 30_000, "needs_attention");
     expect(
-      await resolveEffect({ id: resolved.effectId, now: new Date(at + 90_000) }),
+      await resolveEffect({
+        id: resolved.effectId,
+        now: new Date(at + 90_000),
+        note: "refunded by hand",
+        staffId: "staff",
+      }),
     ).not.toBeNull();
     at += 60_000;
     // One in flight right now, one still waiting for the relay (in that order: a claim takes

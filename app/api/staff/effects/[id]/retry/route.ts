@@ -1,0 +1,22 @@
+import { requireStaff } from "@/lib/auth/session";
+import { retryQueuedEffect } from "@/lib/effects/staff";
+import { handler } from "@/lib/http/handler";
+import { notAllowed } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * POST /api/staff/effects/{id}/retry (no body): a failed or needs_attention effect goes back to
+ * the relay (pending, fresh attempt budget, same idempotency key). Audited. 409 in any other
+ * status, 404 for an unknown id. Staff only, same origin.
+ */
+export const POST = handler<{ id: string }>(async (req, { id }) => {
+  const staff = await requireStaff(req.headers);
+  return json(await retryQueuedEffect({ id, staffId: staff.id }), {
+    headers: { "Cache-Control": "no-store" },
+  });
+});
+
+// Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).
+export const { GET, PUT, PATCH, DELETE } = notAllowed("POST");

@@ -1,0 +1,124 @@
+/**
+ * Which mail the customer gets, and its payload: a snapshot of the address, the language and the
+ * facts, taken inside the transaction that stores the mail's effect (the confirm's, or the one
+ * that records a refund's outcome). Nothing here sends anything; the relay does, later.
+ *
+ * Language: the chat's that confirmed (its customer's latest message with letters), else the
+ * account's choice, else English.
+ */
+import "server-only";
+import { z } from "zod";
+import type { ActionRow } from "@/db/queries/actions";
+import { getCancellationByOperationId } from "@/db/queries/cancellations";
+import { lastUserMessage } from "@/db/queries/chats";
+import type { EffectRow } from "@/db/queries/effects";
+import { getReturnRequestByOperationId } from "@/db/queries/returns";
+import { getUserContact } from "@/db/queries/users";
+import { detectLanguage, type Lang } from "@/lib/chat/language";
+import { type EffectRequest, MAIL_PAYLOAD, type MailKind, REFUND_PAYLOAD } from "../kinds";
+
+/** The language of the chat's latest customer message with letters; null when it has none. */
+async function chatLanguage(chatId: string | null): Promise<Lang | null> {
+  if (!chatId) return null;
+  const last = await lastUserMessage({ chatId });
+  const parts = Array.isArray(last?.parts) ? (last.parts as unknown[]) : [];
+  const text = parts
+    .map((p) =>
+      typeof p === "object" && p !== null && "text" in p && typeof p.text === "string"
+        ? p.text
+        : "",
+    )
+    .join(" ");
+  return detectLanguage(text);
+}
+
+type Facts = { orderId: string; reference: string; amount: number; currency: string };
+
+/** The mail effect for this customer, or none when the account is gone or has no address. */
+async function mailFor(
+  kind: MailKind,
+  { userId, chatId }: { userId: string; chatId: string | null },
+  facts: Facts,
+): Promise<EffectRequest[]> {
+  const contact = await getUserContact({ userId });
+  const to = MAIL_PAYLOAD.shape.to.safeParse(contact?.email);
+  if (!contact || !to.success) return [];
+  const locale = (await chatLanguage(chatId)) ?? contact.locale ?? "en";
+  return [{ kind, payload: { to: to.data, locale, ...facts } }];
+}
+
+/** What a confirmed return or cancellation's result says (both tools' results have these). */
+const CONFIRMED = z.object({
+  orderId: z.string(),
+  createdNow: z.boolean(),
+  requestId: z.string().optional(),
+  cancellationId: z.string().optional(),
+  refund: z.object({ amount: z.number().int(), currency: z.string().length(3) }),
+});
+
+const CONFIRM_MAILS: Record<string, MailKind> = {
+  create_return_request: "mail.return_confirmed",
+  cancel_order: "mail.cancellation_confirmed",
+};
+
+/**
+ * The mail a confirm sends: only for a write that happened now (not for a request that already
+ * existed), and only from the confirm, so a declined, expired or superseded proposal never mails.
+ */
+export async function mailAfterConfirm({
+  tool,
+  userId,
+  chatId,
+  result,
+}: {
+  tool: string;
+  userId: string;
+  chatId: string | null;
+  result: unknown;
+}): Promise<EffectRequest[]> {
+  const kind = Object.hasOwn(CONFIRM_MAILS, tool) ? CONFIRM_MAILS[tool] : undefined;
+  const r = CONFIRMED.safeParse(result);
+  if (!kind || !r.success || !r.data.createdNow) return [];
+  return mailFor(
+    kind,
+    { userId, chatId },
+    {
+      orderId: r.data.orderId,
+      reference: r.data.requestId ?? r.data.cancellationId ?? r.data.orderId,
+      amount: r.data.refund.amount,
+      currency: r.data.refund.currency,
+    },
+  );
+}
+
+/** The mail when a refund ended: succeeded or failed at the provider. */
+export async function mailAfterRefund({
+  effect,
+  action,
+  outcome,
+}: {
+  effect: EffectRow;
+  action: ActionRow | null;
+  outcome: "succeeded" | "failed";
+}): Promise<EffectRequest[]> {
+  const refund = REFUND_PAYLOAD.safeParse(effect.payload);
+  if (!refund.success) return [];
+  // The refund's business record, by its operation id (the action's id): a return or a
+  // cancellation. Its customer is the one to tell, also when no chat action made it.
+  const ret = await getReturnRequestByOperationId({ operationId: effect.actionId });
+  const cancellation = ret
+    ? null
+    : await getCancellationByOperationId({ operationId: effect.actionId });
+  const userId = ret?.userId ?? cancellation?.userId ?? action?.userId;
+  if (!userId) return [];
+  return mailFor(
+    outcome === "succeeded" ? "mail.refund_succeeded" : "mail.refund_failed",
+    { userId, chatId: action?.chatId ?? null },
+    {
+      orderId: refund.data.orderId,
+      reference: ret?.id ?? cancellation?.id ?? refund.data.orderId,
+      amount: refund.data.amount,
+      currency: refund.data.currency,
+    },
+  );
+}

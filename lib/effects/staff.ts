@@ -1,0 +1,139 @@
+/**
+ * The staff work queue (/audit/queue, /api/staff/effects): effects the relay is done with that
+ * need a person, `failed` (the provider refused) and `needs_attention` (the outcome stayed
+ * unknown). Staff either send one back to the relay (retry: `pending`, a fresh attempt and time
+ * budget, the same idempotency key, and the next attempt looks the effect up before it sends), or
+ * settle it by hand with a note (`resolved`; the customer's card then says our team settled it).
+ * Each is one conditional update plus one audit event of the action, in one transaction.
+ */
+import "server-only";
+import {
+  type EffectRow,
+  getEffect,
+  getQueueRow,
+  listEffectsByStatus,
+  type QueueRow,
+  resolveEffect,
+  retryEffect,
+} from "@/db/queries/effects";
+import { writeTransaction } from "@/db/queries/tx";
+import type { EffectStatus } from "@/db/schema";
+import type { StaffEffect } from "@/lib/api/schemas";
+import { recordAudit } from "@/lib/audit/record";
+import { AppError } from "@/lib/errors";
+import { wakeRelay } from "./signal";
+
+export const RETRY_EFFECT = "staff:retry_effect";
+export const RESOLVE_EFFECT = "staff:resolve_effect";
+
+/** At most this many rows per listing: the queue is a work list, not an archive. */
+export const QUEUE_LIMIT = 200;
+
+export function toStaffEffect(
+  e: EffectRow & Partial<Pick<QueueRow, "customerId" | "customerEmail" | "chatId" | "tool">>,
+): StaffEffect {
+  return {
+    id: e.id,
+    actionId: e.actionId,
+    kind: e.kind as StaffEffect["kind"],
+    status: e.status,
+    attempts: e.attempts,
+    lastErrorCode: e.lastErrorCode,
+    providerRef: e.providerRef,
+    tool: e.tool ?? null,
+    customer: e.customerId ? { id: e.customerId, email: e.customerEmail ?? null } : null,
+    chatId: e.chatId ?? null,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
+    settledAt: e.settledAt?.toISOString() ?? null,
+    resolutionNote: e.resolutionNote,
+    resolvedBy: e.resolvedBy,
+  };
+}
+
+export async function listQueue({
+  statuses,
+}: {
+  statuses: EffectStatus[];
+}): Promise<StaffEffect[]> {
+  return (await listEffectsByStatus({ statuses, limit: QUEUE_LIMIT })).map(toStaffEffect);
+}
+
+async function queueRowOf(id: string): Promise<StaffEffect> {
+  const row = await getQueueRow({ id });
+  if (!row) throw new AppError("not_found", "No such effect.");
+  return toStaffEffect(row);
+}
+
+async function staffChange({
+  id,
+  staffId,
+  tool,
+  change,
+  refusal,
+  args,
+}: {
+  id: string;
+  staffId: string;
+  tool: string;
+  change: (now: Date) => Promise<EffectRow | null>;
+  refusal: string;
+  args: Record<string, unknown>;
+}): Promise<StaffEffect> {
+  const now = new Date();
+  const done = await writeTransaction(async () => {
+    const before = await getEffect({ id });
+    if (!before) return undefined;
+    const row = await change(now);
+    await recordAudit({
+      at: now,
+      tool,
+      access: "write",
+      status: row ? "success" : "business_error",
+      errorCode: row ? null : "wrong_status",
+      userId: staffId,
+      actionId: before.actionId,
+      arguments: { effectId: id, kind: before.kind, ...args },
+      result: { effectId: id, from: before.status, status: row?.status ?? before.status },
+    });
+    return row;
+  });
+  if (done === undefined) throw new AppError("not_found", "No such effect.");
+  if (!done) throw new AppError("conflict", refusal);
+  return queueRowOf(id);
+}
+
+/** Back to the relay: pending, a fresh attempt budget, the same key. 409 unless failed/needs_attention. */
+export async function retryQueuedEffect({ id, staffId }: { id: string; staffId: string }) {
+  const effect = await staffChange({
+    id,
+    staffId,
+    tool: RETRY_EFFECT,
+    change: (now) => retryEffect({ id, now }),
+    refusal: "Only a failed or needs_attention effect can be retried.",
+    args: {},
+  });
+  wakeRelay();
+  return { effect };
+}
+
+/** Settled by hand, with a note. 409 unless failed/needs_attention (a second resolve is 409). */
+export async function resolveQueuedEffect({
+  id,
+  staffId,
+  note,
+}: {
+  id: string;
+  staffId: string;
+  note: string;
+}) {
+  const effect = await staffChange({
+    id,
+    staffId,
+    tool: RESOLVE_EFFECT,
+    change: (now) => resolveEffect({ id, now, note, staffId }),
+    refusal: "Only a failed or needs_attention effect can be resolved; this one is not.",
+    args: { note },
+  });
+  return { effect };
+}

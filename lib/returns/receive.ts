@@ -1,0 +1,118 @@
+/**
+ * Staff: the parcel of a return arrived. One transaction: the conditional update that marks it
+ * received (the first call wins, every later or racing one finds it received), the return's
+ * refund into the effects outbox (one per return: UNIQUE action id + kind, idempotency key
+ * `rd-<operation id>-payment.refund`, its own, never shared with another effect), and one audit
+ * event with who and when. The relay carries the refund out after COMMIT, and mails the
+ * customer when it succeeds or fails (lib/effects/relay.ts).
+ */
+import "server-only";
+import {
+  getOrderPaymentRef,
+  getReturnRequestById,
+  getReturnWithRefund,
+  markReturnReceivedIfNot,
+  type ReturnWithRefund,
+} from "@/db/queries/returns";
+import { writeTransaction } from "@/db/queries/tx";
+import type { StaffReturn } from "@/lib/api/schemas";
+import { recordAudit } from "@/lib/audit/record";
+import { enqueueFollowUps } from "@/lib/effects/outbox";
+import { wakeRelay } from "@/lib/effects/signal";
+import { AppError } from "@/lib/errors";
+import { effectPhase } from "@/lib/tools/view";
+
+/** The audit's name for this staff operation (not a tool the model can call). */
+export const MARK_RECEIVED = "staff:mark_return_received";
+
+/** requested → received → refunded, from the row and its refund effect. */
+export function returnState(r: ReturnWithRefund): StaffReturn["state"] {
+  if (!r.receivedAt) return "requested";
+  const phase = r.refundStatus ? effectPhase(r.refundStatus) : null;
+  return phase === "succeeded" || phase === "resolved" ? "refunded" : "received";
+}
+
+export function toStaffReturn(r: ReturnWithRefund): StaffReturn {
+  return {
+    id: r.id,
+    orderId: r.orderId,
+    actionId: r.actionId,
+    state: returnState(r),
+    receivedAt: r.receivedAt?.toISOString() ?? null,
+    receivedBy: r.receivedBy,
+    refund: {
+      amount: r.refundAmountMinor,
+      currency: r.refundCurrency,
+      status: r.refundStatus,
+      effectId: r.refundEffectId,
+    },
+  };
+}
+
+export async function markReturnReceived({
+  requestId,
+  staffId,
+  now = new Date(),
+}: {
+  requestId: string;
+  staffId: string;
+  now?: Date;
+}): Promise<{ return: StaffReturn }> {
+  const outcome = await writeTransaction(async () => {
+    const current = await getReturnRequestById({ id: requestId });
+    if (!current) return { kind: "not_found" as const };
+    const row = await markReturnReceivedIfNot({ id: requestId, staffId, now });
+    const scheduled = row
+      ? await enqueueFollowUps({
+          // The refund belongs to the return's operation (its action's id when a chat made it).
+          actionId: row.operationId,
+          effects: [
+            {
+              kind: "payment.refund",
+              payload: {
+                orderId: row.orderId,
+                paymentRef: await getOrderPaymentRef({ orderId: row.orderId }),
+                amount: row.refundAmountMinor,
+                currency: row.refundCurrency,
+              },
+            },
+          ],
+          now,
+        })
+      : [];
+    await recordAudit({
+      at: now,
+      tool: MARK_RECEIVED,
+      access: "write",
+      status: row ? "success" : "business_error",
+      errorCode: row ? null : "already_received",
+      userId: staffId,
+      actionId: current.actionId,
+      arguments: { requestId },
+      result: row
+        ? {
+            requestId,
+            orderId: row.orderId,
+            receivedAt: now.toISOString(),
+            receivedBy: staffId,
+            refund: scheduled,
+          }
+        : {
+            requestId,
+            receivedAt: current.receivedAt?.toISOString() ?? null,
+            receivedBy: current.receivedBy,
+          },
+    });
+    return { kind: row ? ("received" as const) : ("already" as const), current };
+  });
+  if (outcome.kind === "not_found") throw new AppError("not_found", "No such return request.");
+  const view = await getReturnWithRefund({ id: requestId });
+  if (outcome.kind === "already") {
+    throw new AppError("conflict", "This return was already marked received.", {
+      details: view ? { return: toStaffReturn(view) } : undefined,
+    });
+  }
+  // Committed: the relay starts on the refund now; the answer does not wait for the provider.
+  wakeRelay();
+  return { return: toStaffReturn(view!) };
+}
