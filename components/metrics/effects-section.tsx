@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { EFFECT_STATUSES } from "@/db/constants";
 import type { EffectsReport } from "@/lib/metrics/effects";
@@ -27,6 +28,16 @@ export function EffectsSection({ report }: { report: EffectsReport }) {
       <h2 id="effects-heading" className="mb-2 text-sm font-semibold">
         {t("heading")}
       </h2>
+      <p className="mb-3 text-sm" data-testid="metrics-effects-queue">
+        {t.rich("queue", {
+          count: report.queue,
+          link: (chunks) => (
+            <Link href="/audit/queue" className="text-blue-700 underline">
+              {chunks}
+            </Link>
+          ),
+        })}
+      </p>
       {report.kinds.length === 0 ? (
         <p className="text-sm text-slate-600" data-testid="metrics-effects-none">
           {t("none")}

@@ -267,7 +267,7 @@ export async function resolveEffect({
       status: "resolved",
       resolutionNote: note,
       resolvedBy: staffId,
-      settledAt: now,
+      // settled_at stays when the relay settled it: the metrics' time to settle is the relay's.
       updatedAt: now,
     })
     .where(and(eq(effects.id, id), inArray(effects.status, [...QUEUE_STATUSES])))

@@ -8,6 +8,7 @@ import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
+import { isMailKind } from "@/lib/effects/kinds";
 import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
 import { detectLanguage, type Lang } from "./language";
 import type { PendingActionPart } from "./parts";
@@ -37,7 +38,15 @@ export function presentAction(
   } = actionDescription(action, lang, effects);
   return {
     ...action,
-    view: { ...view, outcome: outcome && { ...outcome, settled: effectsSettled(effects) } },
+    view: {
+      ...view,
+      // The customer's mails do not change the note: it is settled once the effects it reports
+      // (a refund) are, and the card stops following it then.
+      outcome: outcome && {
+        ...outcome,
+        settled: effectsSettled(effects.filter((e) => !isMailKind(e.kind))),
+      },
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type EffectRange,
   nthSettleMs,
 } from "@/db/queries/effect-metrics";
+import { countQueue } from "@/db/queries/effects";
 import { DAY_MS } from "@/db/queries/metrics";
 
 export type EffectKindFigures = {
@@ -21,7 +22,11 @@ export type EffectKindFigures = {
   settle: { count: number; p50: number; p90: number; max: number } | null;
 };
 
-export type EffectsReport = { kinds: EffectKindFigures[] };
+export type EffectsReport = {
+  kinds: EffectKindFigures[];
+  /** Effects waiting for staff now (failed or needs_attention), whatever the range: the queue. */
+  queue: number;
+};
 
 /** Nearest rank: the smallest value with at least q of the values at or below it. */
 export const rankOf = (q: number, n: number) => Math.max(1, Math.ceil(q * n));
@@ -55,5 +60,5 @@ export async function effectsReport({
           : { count: settled, p50: await at(0.5), p90: await at(0.9), max: await at(1) },
     });
   }
-  return { kinds: out };
+  return { kinds: out, queue: await countQueue() };
 }

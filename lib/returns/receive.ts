@@ -9,8 +9,10 @@
 import "server-only";
 import {
   getOrderPaymentRef,
+  getReturnByActionId,
   getReturnRequestById,
   getReturnWithRefund,
+  listReturnsWithRefund,
   markReturnReceivedIfNot,
   type ReturnWithRefund,
 } from "@/db/queries/returns";
@@ -115,4 +117,19 @@ export async function markReturnReceived({
   // Committed: the relay starts on the refund now; the answer does not wait for the provider.
   wakeRelay();
   return { return: toStaffReturn(view!) };
+}
+
+/** The staff returns list: newest first, each with its state and refund. */
+export async function listStaffReturns({
+  limit = 200,
+}: {
+  limit?: number;
+} = {}): Promise<StaffReturn[]> {
+  return (await listReturnsWithRefund({ limit })).map(toStaffReturn);
+}
+
+/** The return a chat action created, for the staff action page (null for other actions). */
+export async function staffReturnOfAction(actionId: string): Promise<StaffReturn | null> {
+  const row = await getReturnByActionId({ actionId });
+  return row ? toStaffReturn(row) : null;
 }

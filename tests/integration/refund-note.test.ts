@@ -64,7 +64,8 @@ describe("the cancellation's note follows its refund", () => {
     expect(await noteOf(anna, part.id!)).toEqual(processing);
     expect(await storedCardNote(anna, chat, part.id!)).toEqual(processing);
 
-    expect(await runDueEffects()).toBe(1);
+    // The refund, and the confirm's mail to the customer.
+    expect(await runDueEffects()).toBe(2);
     const refunded = {
       tone: "success",
       text: expect.stringMatching(/^Order 3004 is cancelled\. Refund of €45\.00: refunded\./),
@@ -84,12 +85,14 @@ describe("the cancellation's note follows its refund", () => {
     });
     // The provider's definite refusal, recorded the way the relay records it (under its lease).
     const now = new Date();
-    const [claimed] = await claimDueEffects({
-      now,
-      owner: "test-relay",
-      leaseUntil: new Date(now.getTime() + 60_000),
-      limit: 10,
-    });
+    const claimed = (
+      await claimDueEffects({
+        now,
+        owner: "test-relay",
+        leaseUntil: new Date(now.getTime() + 60_000),
+        limit: 10,
+      })
+    ).find((e) => e.kind === "payment.refund");
     expect(claimed?.actionId).toBe(part.id);
     await recordEffectOutcome({
       id: claimed!.id,

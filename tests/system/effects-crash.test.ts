@@ -49,7 +49,7 @@ const boot = async () => {
 function effectOf(db: Database.Database, actionId: string): EffectRow | undefined {
   return db
     .prepare(
-      "SELECT status, attempts, provider_ref, idempotency_key FROM effects WHERE action_id = ?",
+      "SELECT status, attempts, provider_ref, idempotency_key FROM effects WHERE action_id = ? AND kind = 'payment.refund'",
     )
     .get(actionId) as EffectRow | undefined;
 }
