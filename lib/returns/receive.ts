@@ -15,7 +15,7 @@ import {
   listReturnsWithRefund,
   markReturnReceivedIfNot,
   type ReturnWithRefund,
-} from "@/db/queries/returns";
+} from "@/db/queries/return-receipts";
 import { writeTransaction } from "@/db/queries/tx";
 import type { StaffReturn } from "@/lib/api/schemas";
 import { recordAudit } from "@/lib/audit/record";

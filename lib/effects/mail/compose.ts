@@ -9,10 +9,9 @@
 import "server-only";
 import { z } from "zod";
 import type { ActionRow } from "@/db/queries/actions";
-import { getCancellationByOperationId } from "@/db/queries/cancellations";
 import { lastUserMessage } from "@/db/queries/chats";
 import type { EffectRow } from "@/db/queries/effects";
-import { getReturnRequestByOperationId } from "@/db/queries/returns";
+import { refundSubjectOf } from "@/db/queries/return-receipts";
 import { getUserContact } from "@/db/queries/users";
 import { detectLanguage, type Lang } from "@/lib/chat/language";
 import { type EffectRequest, MAIL_PAYLOAD, type MailKind, REFUND_PAYLOAD } from "../kinds";
@@ -105,18 +104,15 @@ export async function mailAfterRefund({
   if (!refund.success) return [];
   // The refund's business record, by its operation id (the action's id): a return or a
   // cancellation. Its customer is the one to tell, also when no chat action made it.
-  const ret = await getReturnRequestByOperationId({ operationId: effect.actionId });
-  const cancellation = ret
-    ? null
-    : await getCancellationByOperationId({ operationId: effect.actionId });
-  const userId = ret?.userId ?? cancellation?.userId ?? action?.userId;
+  const subject = await refundSubjectOf({ operationId: effect.actionId });
+  const userId = subject?.userId ?? action?.userId;
   if (!userId) return [];
   return mailFor(
     outcome === "succeeded" ? "mail.refund_succeeded" : "mail.refund_failed",
     { userId, chatId: action?.chatId ?? null },
     {
       orderId: refund.data.orderId,
-      reference: ret?.id ?? cancellation?.id ?? refund.data.orderId,
+      reference: subject?.reference ?? refund.data.orderId,
       amount: refund.data.amount,
       currency: refund.data.currency,
     },
