@@ -18,6 +18,7 @@ const POSTGRES_SUITES = [
   "tests/integration/nul-ids.test.ts",
   "tests/integration/effects.test.ts",
   "tests/integration/mail-and-receive.test.ts",
+  "tests/integration/receive-race.test.ts",
   "tests/integration/effect-metrics.test.ts",
   "tests/integration/refund-note.test.ts",
   "tests/integration/turn-lock.test.ts",
