@@ -29,16 +29,17 @@ module.exports = {
     {
       name: "product-not-to-tooling",
       comment:
-        "The product (app, components, lib, db) never imports tests, eval, benchmarks, scripts or the CLI.",
+        "The product (app, components, lib, db) never imports tests, eval, their harness, benchmarks, scripts or the CLI.",
       severity: "error",
       from: { path: "^(app|components|lib|db)/|^(proxy|instrumentation)\\.ts$" },
-      to: { path: "^(tests|eval|bench|scripts|cli)/" },
+      to: { path: "^(tests|eval|harness|bench|scripts|cli)/" },
     },
     {
       name: "eval-not-to-tests",
-      comment: "npm run eval stands on its own: it does not import the test suite.",
+      comment:
+        "npm run eval stands on its own: it and the drivers it shares with the tests (harness/) do not import the test suite.",
       severity: "error",
-      from: { path: "^eval/" },
+      from: { path: "^(eval|harness)/" },
       to: { path: "^tests/" },
     },
     {
