@@ -10,9 +10,9 @@
 import "server-only";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
-import { sendMessageBody } from "@/app/api/chats/[id]/messages/schema";
 import { auditFilterParams, auditListParams } from "@/lib/audit/query";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { sendMessageBody } from "./message";
 import {
   ActionDetail,
   ApiErrorBody,

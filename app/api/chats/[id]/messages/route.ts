@@ -1,4 +1,5 @@
 import { runChatTurn } from "@/lib/ai/turn";
+import { normalizeMessageText, sendMessageBody } from "@/lib/api/message";
 import { requireCustomer } from "@/lib/auth/session";
 import { turnAdmission } from "@/lib/chat/admission";
 import { beginTurn, endTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
@@ -7,7 +8,6 @@ import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { rateLimit } from "@/lib/http/rate-limit";
-import { normalizeMessageText, sendMessageBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
