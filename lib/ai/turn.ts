@@ -22,12 +22,12 @@ import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { modelErrorText, overrunText } from "@/lib/chat/app-text";
 import { foldLongChat } from "@/lib/chat/fold";
-import { conversationLanguage } from "@/lib/chat/language";
 import type { ChatUIMessage } from "@/lib/chat/parts";
 import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
 import { actionDescription, presentAction } from "@/lib/chat/present";
 import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
+import { conversationLanguage } from "@/lib/text/language";
 import { toModelMessages } from "./history";
 import {
   describeSteps,

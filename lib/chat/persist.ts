@@ -13,9 +13,9 @@ import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
+import { conversationLanguage, type Locale } from "@/lib/text/language";
 import { withoutNul } from "@/lib/text/nul";
 import type { EffectState } from "@/lib/tools/view";
-import { conversationLanguage, type Lang } from "./language";
 import { type ChatUIMessage, STORED_PART_KEYS } from "./parts";
 import { presentAction } from "./present";
 
@@ -59,7 +59,7 @@ export async function loadTurnHistory(chat: ChatRow): Promise<ChatUIMessage[]> {
 export async function withCurrentActions(
   messages: ChatUIMessage[],
   userId: string,
-  lang: Lang,
+  lang: Locale,
 ): Promise<ChatUIMessage[]> {
   const ids = messages.flatMap((m) =>
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),

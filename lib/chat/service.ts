@@ -24,7 +24,7 @@ import {
 import type { ChatSummary } from "@/lib/api/schemas";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { conversationLanguage } from "./language";
+import { conversationLanguage } from "@/lib/text/language";
 import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "./parts";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";

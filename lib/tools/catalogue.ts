@@ -4,12 +4,12 @@
  * react-server condition that npm run eval runs with, where next-intl's root imports client hooks).
  */
 import { createTranslator } from "use-intl/core";
-import type { Lang } from "@/lib/chat/language";
+import type { Locale } from "@/lib/text/language";
 import en from "@/messages/en.json";
 import ru from "@/messages/ru.json";
 import type { Translate } from "./types";
 
-const CATALOGUES: Record<Lang, { tools: Record<string, unknown> }> = { en, ru };
+const CATALOGUES: Record<Locale, { tools: Record<string, unknown> }> = { en, ru };
 
 /**
  * One translator per tool and language for the process: a translator keeps the messages it has
@@ -18,7 +18,7 @@ const CATALOGUES: Record<Lang, { tools: Record<string, unknown> }> = { en, ru };
 const translators = new Map<string, Translate>();
 
 /** The tool's translator in `lang`, or null when the catalogue has no texts for that tool. */
-export function toolTranslator(toolName: string, lang: Lang): Translate | null {
+export function toolTranslator(toolName: string, lang: Locale): Translate | null {
   const messages = CATALOGUES[lang];
   if (!Object.hasOwn(messages.tools, toolName)) return null;
   const key = `${lang}:${toolName}`;

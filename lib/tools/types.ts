@@ -11,8 +11,8 @@
  */
 import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
-import type { Lang } from "@/lib/chat/language";
 import type { EffectRequest } from "@/lib/effects/kinds";
+import type { Locale } from "@/lib/text/language";
 import type { ActionDescription, EffectState } from "./view";
 
 export type ToolAccess = "read" | "write";
@@ -78,7 +78,7 @@ export type Translate = ((key: string, values?: Record<string, string | number>)
 };
 
 export type DescribeContext = {
-  lang: Lang;
+  lang: Locale;
   t: Translate;
   /** Minor units in the chat's locale, e.g. "€249.00" / "249,00 €". */
   money(amount: number, currency: string): string;
