@@ -8,11 +8,10 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES, OUTCOME_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
 import {
-  OUTCOME_STATUSES,
   type PendingActionPart as PendingActionPartType,
   WriteResultSchema,
 } from "@/lib/chat/parts";

@@ -3,6 +3,7 @@
  * model turn (and the UI after a reload) know what happened.
  */
 import "server-only";
+import type { ActionOutcomeStatus } from "@/db/constants";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
 import type { DecisionAudit } from "@/lib/api/schemas";
 import { decisionAudit } from "@/lib/audit/decision";
@@ -10,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { inSpanAsync } from "@/lib/telemetry/tracer";
 import type { WriteResult } from "@/lib/tools/types";
-import type { ActionOutcomeStatus, PendingActionPart } from "./parts";
+import type { PendingActionPart } from "./parts";
 import { presentAction, storedChatLanguage } from "./present";
 import { recordOutcome } from "./service";
 
