@@ -82,6 +82,10 @@ export const AUDIT_STATUSES = [
   "stale",
 ] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+/** What a tool does: looks something up (`read`) or proposes a change (`write`); audited per call. */
+export const TOOL_ACCESS = ["read", "write"] as const;
+export type ToolAccess = (typeof TOOL_ACCESS)[number];
 /**
  * The widths, in hours, of the audit status chart's counter buckets (audit_status_counts),
  * widest first. Each divides the next, so a range splits into whole buckets of one width and two

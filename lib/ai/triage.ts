@@ -7,8 +7,8 @@
 import "server-only";
 import { generateText, Output } from "ai";
 import { saveChatTriage } from "@/db/queries/audit-transcript";
-import { recordAudit } from "@/lib/audit/record";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
+import { recordAudit } from "@/lib/audit-log/record";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { aiTelemetry } from "@/lib/telemetry/tracer";

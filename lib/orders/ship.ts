@@ -8,7 +8,7 @@ import "server-only";
 import { getOrderStatusById, shipOrderIfProcessing } from "@/db/queries/orders";
 import { writeTransaction } from "@/db/queries/tx";
 import type { ShipOrderResponse } from "@/lib/api/schemas";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { AppError } from "@/lib/errors";
 
 /** The audit's name for this staff operation (it is not a tool the model can call). */

@@ -15,8 +15,6 @@ import type { EffectRequest } from "@/lib/effects/kinds";
 import type { Locale } from "@/lib/text/language";
 import type { ActionDescription, EffectState } from "./view";
 
-export type ToolAccess = "read" | "write";
-
 /** Who is asking. Built by the server from the session, never from model output. */
 export type ToolContext = {
   userId: string;
