@@ -8,7 +8,7 @@ import {
   type UIMessageChunk,
   uiMessageChunkSchema,
 } from "ai";
-import type { ChatUIMessage } from "@/lib/chat/parts";
+import type { ChatUIMessage } from "@/lib/api/parts";
 
 export type TurnResult = {
   status: number;

@@ -20,9 +20,9 @@ import {
 import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
+import type { ChatUIMessage } from "@/lib/api/parts";
 import { modelErrorText, overrunText } from "@/lib/chat/app-text";
 import { foldLongChat } from "@/lib/chat/fold";
-import type { ChatUIMessage } from "@/lib/chat/parts";
 import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
 import { actionDescription, presentAction } from "@/lib/chat/present";
 import { errorFields, log } from "@/lib/log";

@@ -10,8 +10,8 @@
 import "server-only";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
-import { auditFilterParams, auditListParams } from "@/lib/audit/query";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { auditFilterParams, auditListParams } from "./audit-params";
 import { sendMessageBody } from "./message";
 import {
   ActionDetail,

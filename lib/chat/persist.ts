@@ -10,13 +10,13 @@ import { listEffectsForActions } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import { getActionsForUser } from "@/lib/actions";
 import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
+import { type ChatUIMessage, STORED_PART_KEYS } from "@/lib/api/parts";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
 import { conversationLanguage, type Locale } from "@/lib/text/language";
 import { withoutNul } from "@/lib/text/nul";
 import type { EffectState } from "@/lib/tools/view";
-import { type ChatUIMessage, STORED_PART_KEYS } from "./parts";
 import { presentAction } from "./present";
 
 const PART = z.looseObject({ type: z.string() });

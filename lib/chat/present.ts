@@ -8,9 +8,9 @@ import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
+import type { PendingActionPart } from "@/lib/api/parts";
 import { detectLanguage, type Locale } from "@/lib/text/language";
 import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
-import type { PendingActionPart } from "./parts";
 
 export function actionDescription(
   action: PendingActionDto,
