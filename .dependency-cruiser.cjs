@@ -48,8 +48,16 @@ module.exports = {
         "lib/'s folders form a hierarchy: two folders (or a longer ring of them) must not import each other.",
       severity: "error",
       scope: "folder",
-      from: { path: "^lib/[^/]+$" },
-      to: { path: "^lib/[^/]+$", circular: true },
+      from: { path: "^lib/([^/]+)" },
+      to: { path: "^lib/", pathNot: "^lib/$1(/|$)", circular: true },
+    },
+    {
+      name: "no-lib-root-file-cycles",
+      comment:
+        "lib/'s own files (env.ts, log.ts, startup.ts...), which the folder rule sees as one folder 'lib', are in no cycle either.",
+      severity: "error",
+      from: { path: "^lib/[^/]+\\.tsx?$" },
+      to: { circular: true },
     },
   ],
   options: {
