@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description of the HTTP API, served at GET /api/openapi.json. Rendered by
  * zod-openapi from the schemas the handlers validate requests with (message body, audit query)
  * and the response schemas of lib/api/schemas.ts, so the document cannot drift from the code
- * without the contract tests noticing (tests/helpers/contract.ts).
+ * without the contract tests noticing (harness/contract.ts).
  *
  * Each operation lists the error codes it can answer; they are grouped by HTTP status here, so
  * a code is documented under exactly the status lib/errors.ts gives it.
