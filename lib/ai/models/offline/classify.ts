@@ -4,12 +4,12 @@
  */
 import { canonical, extractOrderNumbers, extractReason, type ReasonSlot } from "./extract";
 import { CUES, type Cue } from "./lexicon-intents";
-import { detectLanguage, type Locale, re } from "./text";
+import { detectLanguage, type Lang, re } from "./text";
 
 export type Utterance = {
   text: string;
   /** null when the message has no letters ("#7718"): the conversation's language applies. */
-  lang: Locale | null;
+  lang: Lang | null;
   canon: string;
   cues: ReadonlySet<Cue>;
   ids: string[];

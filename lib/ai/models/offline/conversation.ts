@@ -9,7 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import { classify, isReturnRelated, type Utterance } from "./classify";
 import { type OpenReturn, parseSummary, type SummaryFacts } from "./summary-format";
-import type { Locale } from "./text";
+import type { Lang } from "./text";
 
 export type ToolOutcome = {
   toolCallId: string;
@@ -38,7 +38,7 @@ export type Conversation = {
    */
   summaryOpen: OpenReturn | null;
   /** The customer's language: of the latest message with letters, else the summary's, else en. */
-  lang: Locale;
+  lang: Lang;
 };
 
 const SUMMARY_BLOCK = /<conversation_summary>([\s\S]*?)<\/conversation_summary>/;

@@ -17,7 +17,7 @@ import {
   YEAR_BEFORE,
 } from "./lexicon-reasons";
 import { TYPO_KEEP, TYPO_STEMS } from "./lexicon-typos";
-import { correctText, type Locale, normalize, re } from "./text";
+import { correctText, type Lang, normalize, re } from "./text";
 
 const MARKED = re(`${ORDER_MARKER}[\\s:.\\-]*$`);
 const MONEY_B = re(MONEY_BEFORE);
@@ -51,9 +51,9 @@ export function extractOrderNumbers(text: string): OrderNumbers {
   return { ids, malformed };
 }
 
-const compiled = <K extends string>(table: Record<K, Record<Locale, string[]>>) =>
+const compiled = <K extends string>(table: Record<K, Record<Lang, string[]>>) =>
   Object.fromEntries(
-    Object.entries<Record<Locale, string[]>>(table).map(([k, v]) => [
+    Object.entries<Record<Lang, string[]>>(table).map(([k, v]) => [
       k,
       [...v.en, ...v.ru].map((s) => re(s)),
     ]),
@@ -64,7 +64,7 @@ const REASON_RES = compiled(REASON_CUES);
 const NEGATION_RES = REASON_NEGATIONS.map((s) => re(s, "giu"));
 const global = (r: RegExp) => new RegExp(r.source, `${r.flags}g`);
 const REASON_REPLACE = REASON_ORDER.flatMap((r) => REASON_RES[r].map(global));
-const INTRO_RES: Record<Locale, RegExp> = { en: re(REASON_INTRO.en), ru: re(REASON_INTRO.ru) };
+const INTRO_RES: Record<Lang, RegExp> = { en: re(REASON_INTRO.en), ru: re(REASON_INTRO.ru) };
 const REQUEST_RES = [...CUES.return_request.en, ...CUES.return_request.ru].map((s) => re(s));
 
 /** Normalised, typo-corrected text: what every table pattern runs on. */
@@ -82,7 +82,7 @@ export function findReason(canon: string): Reason | null {
   return REASON_ORDER.find((r) => REASON_RES[r].some((x) => x.test(text))) ?? null;
 }
 
-function informativeWords(clause: string, lang: Locale): string[] {
+function informativeWords(clause: string, lang: Lang): string[] {
   let text = withoutNegatedReasons(canonical(clause));
   for (const x of REASON_REPLACE) text = text.replace(x, " ");
   const filler = new Set([...FILLER_WORDS.en, ...FILLER_WORDS[lang]]);
@@ -115,7 +115,7 @@ export type ReasonSlot = { reason: Reason; comment: string | null };
  * clause itself, because its words are the reason. An explanation
  * after "because"/"потому что" that no table knows still counts, as "other".
  */
-export function extractReason(text: string, lang: Locale): ReasonSlot | null {
+export function extractReason(text: string, lang: Lang): ReasonSlot | null {
   const reason = findReason(canonical(text));
   if (reason) {
     const clause = clauses(text).find((c) => findReason(canonical(c)) === reason) ?? "";
@@ -152,7 +152,7 @@ function afterRequest(clause: string): string | null {
 }
 
 /** The part of a clause after "because", in the original words (matched on the canonical form). */
-function afterIntro(clause: string, lang: Locale): string | null {
+function afterIntro(clause: string, lang: Lang): string | null {
   const intro = INTRO_RES[lang];
   const words = clause.split(/\s+/);
   for (let i = 0; i < words.length; i++) {

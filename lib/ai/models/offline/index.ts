@@ -9,4 +9,4 @@ export {
   renderSummary,
   type SummaryFacts,
 } from "./summary-format";
-export { detectLanguage, type Locale } from "./text";
+export { detectLanguage, type Lang } from "./text";

@@ -3,12 +3,12 @@
  * `ordered_by_mistake` | `found_cheaper` | `other`). A request without a recognised reason is
  * `other`: cancelling needs no justification, so the model never asks for one.
  */
-import type { Locale } from "./text";
+import type { Lang } from "./text";
 import { re } from "./text";
 
 export type CancelReason = "changed_mind" | "ordered_by_mistake" | "found_cheaper" | "other";
 
-const CANCEL_REASON_CUES: [CancelReason, Record<Locale, string[]>][] = [
+const CANCEL_REASON_CUES: [CancelReason, Record<Lang, string[]>][] = [
   [
     "ordered_by_mistake",
     {

@@ -6,7 +6,7 @@
  *
  * Which intent wins when several match is decided by the rule table in decide.ts, not here.
  */
-import type { Locale } from "./text";
+import type { Lang } from "./text";
 
 export type Cue =
   /** Things no tool does and the agent must not do: shell, files, other customers, jailbreaks. */
@@ -33,7 +33,7 @@ export type Cue =
   | "farewell"
   | "capabilities";
 
-type CueTable = Record<Cue, Record<Locale, string[]>>;
+type CueTable = Record<Cue, Record<Lang, string[]>>;
 
 const RETURN_EN = String.raw`(return|returns|returning|refund|refunds|send( \p{L}+){0,2} back|take( \p{L}+){0,2} back|money back|rma)`;
 const RETURN_RU = String.raw`(возврат\p{L}*|вернуть|верните|вернул\p{L}*|сдать|возмест\p{L}*|деньги назад)`;

@@ -2,14 +2,14 @@
  * Return reasons and order-number rules, as data. The reason enum is the tool's
  * (`defective` | `damaged` | `other`); the order number is four digits (docs/domain.md).
  */
-import type { Locale } from "./text";
+import type { Lang } from "./text";
 
 export type Reason = "damaged" | "defective" | "other";
 
 /** Checked in this order: "arrived broken and doesn't work" is damage first. */
 export const REASON_ORDER: readonly Reason[] = ["damaged", "defective", "other"];
 
-export const REASON_CUES: Record<Reason, Record<Locale, string[]>> = {
+export const REASON_CUES: Record<Reason, Record<Lang, string[]>> = {
   damaged: {
     en: [
       String.raw`\b(damag\p{L}*|broke|broken|breaks|smashed|cracked|cracks?|shattered|dented|dents?|scratched|scratches|bent|crushed|torn|ripped|chipped|in pieces|destroyed)\b`,
@@ -44,7 +44,7 @@ export const REASON_CUES: Record<Reason, Record<Locale, string[]>> = {
  * Words that introduce the customer's own explanation. A clause after them with real content is an
  * explicit reason even when no table above knows it ("because the colour differs from the photo").
  */
-export const REASON_INTRO: Record<Locale, string> = {
+export const REASON_INTRO: Record<Lang, string> = {
   en: String.raw`\b(because|since|cause|reason is|reason being|the reason|reason)\b`,
   ru: String.raw`\b(потому что|потому как|так как|т к|причина|по причине|дело в том что|из за того что)\b`,
 };
@@ -71,7 +71,7 @@ export const YEAR_BEFORE = String.raw`(?:\bin|\bsince|\byear|\bв|\bс|\bгод\
 export const YEAR_AFTER = String.raw`^\s*(?:years?\b|год\p{L}*|г\b)`;
 
 /** Words that say nothing beyond the reason itself; a comment must carry something else. */
-export const FILLER_WORDS: Record<Locale, string[]> = {
+export const FILLER_WORDS: Record<Lang, string[]> = {
   en: (
     "the a an it its it's is was were be been being has have had and or but so i i'm me my we our you your " +
     "this that these those item items product thing stuff order package parcel box arrived came come got " +

@@ -5,12 +5,12 @@
  * are read from it, never instructions.
  */
 import type { Reason } from "./lexicon-reasons";
-import type { Locale } from "./text";
+import type { Lang } from "./text";
 
 export type OpenReturn = { orderId: string | null; reason: Reason | null; comment: string | null };
 
 export type SummaryFacts = {
-  lang: Locale | null;
+  lang: Lang | null;
   /** Oldest first; the last one is the order most recently talked about. */
   orders: string[];
   /** One line per proposed return: "7718 damaged: proposed, cancelled". */

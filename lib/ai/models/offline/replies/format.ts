@@ -6,14 +6,14 @@
  * condition, where next-intl's root entry pulls in client hooks that do not exist.
  */
 import { createFormatter } from "use-intl/core";
-import type { Locale } from "../text";
+import type { Lang } from "../text";
 
 const DAY_MS = 86_400_000;
 // onError rethrows: an unknown currency falls back to plain digits below instead of a logged error.
 // One formatter per language for the process: a formatter keeps the Intl objects it built, and
 // building them (a new Intl.NumberFormat/DateTimeFormat per reply) was most of a reply's cost.
-const formatters = new Map<Locale, ReturnType<typeof createFormatter>>();
-const formatter = (lang: Locale) => {
+const formatters = new Map<Lang, ReturnType<typeof createFormatter>>();
+const formatter = (lang: Lang) => {
   let f = formatters.get(lang);
   if (!f) {
     f = createFormatter({
@@ -28,7 +28,7 @@ const formatter = (lang: Locale) => {
   return f;
 };
 
-export function day(iso: string, lang: Locale): string {
+export function day(iso: string, lang: Lang): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return formatter(lang).dateTime(d, { day: "numeric", month: "long" });
@@ -39,7 +39,7 @@ export function plusDays(iso: string, days: number): string {
   return new Date(new Date(iso).getTime() + days * DAY_MS).toISOString();
 }
 
-export function money(minor: number, currency: string, lang: Locale): string {
+export function money(minor: number, currency: string, lang: Lang): string {
   try {
     return formatter(lang).number(minor / 100, { style: "currency", currency });
   } catch {
@@ -54,7 +54,7 @@ export function items(list: { name: string; quantity?: number | undefined }[]): 
 }
 
 /** "a, b or c" / "a, b или c". */
-export function alternatives(words: string[], lang: Locale): string {
+export function alternatives(words: string[], lang: Lang): string {
   if (words.length <= 1) return words.join("");
   const last = words.at(-1);
   return `${words.slice(0, -1).join(", ")} ${lang === "ru" ? "или" : "or"} ${last}`;

@@ -1,8 +1,8 @@
-import type { Locale } from "../text";
+import type { Lang } from "../text";
 import { en } from "./en";
 import { ru } from "./ru";
 import type { Replies } from "./types";
 
 export type { Replies } from "./types";
 
-export const REPLIES: Record<Locale, Replies> = { en, ru };
+export const REPLIES: Record<Lang, Replies> = { en, ru };
