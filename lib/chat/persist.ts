@@ -85,7 +85,7 @@ export async function withCurrentActions(
 
 /**
  * The most a stored assistant message may hold, as JSON characters. A turn's text, its tool calls
- * and their arguments are bounded by the output guard (lib/ai/output-guard.ts) to well below it.
+ * and their arguments are bounded by the output guard (lib/chat/output-guard.ts) to well below it.
  */
 export const MAX_STORED_MESSAGE_CHARS = 256_000;
 

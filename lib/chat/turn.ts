@@ -23,7 +23,6 @@ import {
 import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { toModelMessages } from "@/lib/ai/history";
 import {
   describeSteps,
   ModelCallMeter,
@@ -31,14 +30,7 @@ import {
   recordModelCall,
 } from "@/lib/ai/model-calls";
 import { getChatModel, MODEL_CALL_SETTINGS } from "@/lib/ai/models";
-import { createOutputGuard } from "@/lib/ai/output-guard";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "@/lib/ai/prompts";
-import {
-  auditDroppedCalls,
-  auditRejectedCall,
-  auditUnroutableCall,
-  buildAiTools,
-} from "@/lib/ai/tools";
 import { normalizeMessageText } from "@/lib/api/message";
 import type { ChatUIMessage } from "@/lib/api/parts";
 import { env } from "@/lib/env";
@@ -48,6 +40,8 @@ import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
 import { foldLongChat } from "./fold";
+import { toModelMessages } from "./history";
+import { createOutputGuard } from "./output-guard";
 import { loadTurnHistory, saveTurn, userTexts } from "./persist";
 import { actionDescription, presentAction } from "./present";
 import {
@@ -57,6 +51,12 @@ import {
   type TurnLease,
   turnDeadlineMs,
 } from "./service";
+import {
+  auditDroppedCalls,
+  auditRejectedCall,
+  auditUnroutableCall,
+  buildAiTools,
+} from "./turn-tools";
 
 /** The loop's bound: reads feed back into the model at most this many times. */
 export const MAX_STEPS = 5;
