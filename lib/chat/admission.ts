@@ -10,16 +10,6 @@
  * this process's CPU and memory, so each instance counts its own turns. The line is hand-written
  * because a waiter must be able to leave it (time out, or the client went away) without holding
  * its place; p-limit (used for password hashing) has no way to withdraw one queued task.
- *
- * The count alone is not enough. A process saturates (its event loop always busy) at however many
- * turns its cores sustain, which on a small machine is well below CHAT_TURN_CAPACITY; past that,
- * each loop iteration takes longer, and Node accepts about one new connection per iteration: at
- * 500 customers the bench saw ~480 connections queued in the kernel's accept queue for up to a
- * minute, their requests never reaching this line, so none was refused and some timed out
- * (docs/benchmarks.md, "Past capacity"). So while the loop is late (saturated), a new turn does not
- * start even below the count: it waits in the line, bounded as before, or is refused. Fewer turns
- * then run at once, iterations stay short, and new requests are read and answered (or refused)
- * promptly. One turn always runs, so a busy process still makes progress.
  */
 import "server-only";
 import { env } from "@/lib/env";
@@ -37,44 +27,13 @@ type Waiter = { admit: (slot: TurnSlot) => void };
 /** A turn's duration before any was measured: what Retry-After assumes at start-up (ms). */
 const FIRST_GUESS_MS = 5_000;
 
-/**
- * Whether the process is saturated now, and a way to hear when it no longer is (to start the turns
- * waiting in line without waiting for one to end). The default reads the event loop's lateness;
- * tests pass their own.
- */
-export type LoadSignal = {
-  saturated: () => boolean;
-  onRelief: (fn: () => void) => void;
-};
-
-/** No signal: only the count limits (the behaviour before the loop was watched). */
-const NEVER_SATURATED: LoadSignal = { saturated: () => false, onRelief: () => {} };
-
 export class TurnAdmission {
   private active = 0;
   private readonly line: Waiter[] = [];
   /** Moving average of how long a turn holds its slot, for Retry-After. */
   private meanHoldMs = FIRST_GUESS_MS;
 
-  constructor(
-    readonly limits: AdmissionLimits,
-    private readonly load_: LoadSignal = NEVER_SATURATED,
-  ) {
-    load_.onRelief(() => this.drain());
-  }
-
-  /** Room for one more running turn: under the count, and (but for the first) a loop keeping up. */
-  private hasRoom(): boolean {
-    return this.active < this.limits.capacity && (this.active === 0 || !this.load_.saturated());
-  }
-
-  /** Starts waiting turns while there is room (the loop caught up, or a slot came free). */
-  private drain(): void {
-    while (this.line.length > 0 && this.hasRoom()) {
-      this.active++;
-      this.line.shift()!.admit(this.slot());
-    }
-  }
+  constructor(readonly limits: AdmissionLimits) {}
 
   /** Turns running and waiting in line now. */
   get load(): { active: number; waiting: number } {
@@ -86,7 +45,7 @@ export class TurnAdmission {
    * (the request's) takes a waiter out of the line when its client goes away.
    */
   async enter(signal?: AbortSignal): Promise<TurnSlot> {
-    if (this.line.length === 0 && this.hasRoom()) return this.grant();
+    if (this.active < this.limits.capacity && this.line.length === 0) return this.grant();
     // A client already gone, or a full line: refused at once.
     if (this.line.length >= this.limits.queue || signal?.aborted) throw this.overloaded();
     return await new Promise<TurnSlot>((resolve, reject) => {
@@ -125,10 +84,10 @@ export class TurnAdmission {
         if (released) return;
         released = true;
         this.meanHoldMs = 0.8 * this.meanHoldMs + 0.2 * (Date.now() - since);
-        this.active--;
-        // Straight to the first in line, if there is room: no newcomer can take it in between
-        // (a newcomer finds the line non-empty and queues behind it).
-        this.drain();
+        const next = this.line.shift();
+        // The slot passes straight to the first in line: no newcomer can take it in between.
+        if (next) next.admit(this.slot());
+        else this.active--;
       },
     };
   }
@@ -149,47 +108,6 @@ export class TurnAdmission {
   }
 }
 
-/**
- * The event loop's lateness as the load signal: a timer every SAMPLE_MS, and how late it fired.
- * Saturated while the smoothed lateness is above LATE_MS: the loop then spends that long per
- * iteration on work already admitted (web streams' chunks, mostly), and every new request and
- * connection waits behind it. 100 ms is well above an idle or merely busy loop's few milliseconds
- * (the paced bench's p50 at 50 customers), and low enough that a new connection is accepted within
- * a few hundred milliseconds. Started on the first turn, unref'd: no timer in a process that never
- * serves one.
- */
-const SAMPLE_MS = 100;
-const LATE_MS = 100;
-
-export function loopLateness(clock: () => number = () => performance.now()): LoadSignal {
-  let late = 0;
-  let started = false;
-  const relief: (() => void)[] = [];
-  const start = () => {
-    if (started) return;
-    started = true;
-    let expected = clock() + SAMPLE_MS;
-    const tick = () => {
-      const now = clock();
-      const was = late > LATE_MS;
-      late = 0.5 * late + 0.5 * Math.max(0, now - expected);
-      if (was && late <= LATE_MS) for (const fn of relief) fn();
-      expected = now + SAMPLE_MS;
-      setTimeout(tick, SAMPLE_MS).unref();
-    };
-    setTimeout(tick, SAMPLE_MS).unref();
-  };
-  return {
-    saturated: () => {
-      start();
-      return late > LATE_MS;
-    },
-    onRelief: (fn) => {
-      relief.push(fn);
-    },
-  };
-}
-
 const KEY = Symbol.for("returns-desk.turn-admission");
 type Holder = { [KEY]?: { key: string; admission: TurnAdmission } };
 
@@ -206,7 +124,6 @@ export function turnAdmission(): TurnAdmission {
   };
   const key = JSON.stringify(limits);
   const holder = globalThis as Holder;
-  if (holder[KEY]?.key !== key)
-    holder[KEY] = { key, admission: new TurnAdmission(limits, loopLateness()) };
+  if (holder[KEY]?.key !== key) holder[KEY] = { key, admission: new TurnAdmission(limits) };
   return holder[KEY].admission;
 }
