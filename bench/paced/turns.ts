@@ -61,7 +61,11 @@ function post(
         agent,
         // When the client sent it (its wall clock, the server's too on one machine): a server-side
         // probe can tell time spent before the request reached the server from time inside it.
-        headers: { "content-type": "application/json", "x-bench-sent": String(Date.now()), ...headers },
+        headers: {
+          "content-type": "application/json",
+          "x-bench-sent": String(Date.now()),
+          ...headers,
+        },
       },
       (res) => {
         let ttft = Number.NaN;
