@@ -18,7 +18,7 @@ import {
 } from "@/db/queries/return-receipts";
 import { writeTransaction } from "@/db/queries/tx";
 import type { StaffReturn } from "@/lib/api/schemas";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { enqueueFollowUps } from "@/lib/effects/outbox";
 import { wakeRelay } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";

@@ -14,6 +14,7 @@ import { POST as resolveRoute } from "@/app/api/staff/effects/[id]/resolve/route
 import { POST as retryRoute } from "@/app/api/staff/effects/[id]/retry/route";
 import { GET as listEffectsRoute } from "@/app/api/staff/effects/route";
 import { POST as receiveRoute } from "@/app/api/staff/returns/[requestId]/receive/route";
+import { type StripeServer, startStripeServer } from "@/bench/lib/stripe-server";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import {
   auditEvents,
@@ -29,7 +30,6 @@ import { runDueEffects } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { call, signIn } from "../helpers/http";
 import { parseMail } from "../helpers/mime";
-import { type StripeServer, startStripeServer } from "../helpers/stripe-server";
 import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
 
 type Received = { from: string; to: string[]; raw: string };

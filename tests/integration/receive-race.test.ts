@@ -11,6 +11,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StripeServer, startStripeServer } from "@/bench/lib/stripe-server";
 import { closeDb, getDb } from "@/db";
 import { listEffectsForAction } from "@/db/queries/effects";
 import { auditEvents } from "@/db/schema";
@@ -18,7 +19,6 @@ import { confirmAction } from "@/lib/actions/confirm";
 import { runDueEffects } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { workerEnv } from "../helpers/db";
-import { type StripeServer, startStripeServer } from "../helpers/stripe-server";
 import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
 
 const WORKER = path.join(import.meta.dirname, "receive-worker.ts");

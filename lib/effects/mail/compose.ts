@@ -13,7 +13,7 @@ import { lastUserMessage } from "@/db/queries/chats";
 import type { EffectRow } from "@/db/queries/effects";
 import { refundSubjectOf } from "@/db/queries/return-receipts";
 import { getUserContact } from "@/db/queries/users";
-import { detectLanguage, type Lang } from "@/lib/chat/language";
+import { detectLanguage, type Locale as Lang } from "@/lib/text/language";
 import { type EffectRequest, MAIL_PAYLOAD, type MailKind, REFUND_PAYLOAD } from "../kinds";
 
 /** The language of the chat's latest customer message with letters; null when it has none. */

@@ -6,7 +6,7 @@ import { ResolveForm } from "@/components/audit/resolve-form";
 import { StaffPostButton } from "@/components/audit/staff-post-button";
 import { UtcTime } from "@/components/audit/utc-time";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { listQueue } from "@/lib/effects/staff";
+import { listQueue } from "@/lib/work-queue/queue";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("audit.work");

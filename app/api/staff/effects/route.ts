@@ -1,10 +1,10 @@
 import { StaffEffectsQuery } from "@/lib/api/schemas";
 import { requireStaff } from "@/lib/auth/session";
-import { listQueue } from "@/lib/effects/staff";
 import { AppError } from "@/lib/errors";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { describeZodError, json } from "@/lib/http/respond";
+import { listQueue } from "@/lib/work-queue/queue";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { ResolveEffectBody } from "@/lib/api/schemas";
 import { requireStaff } from "@/lib/auth/session";
-import { resolveQueuedEffect } from "@/lib/effects/staff";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
+import { resolveQueuedEffect } from "@/lib/work-queue/queue";
 
 export const dynamic = "force-dynamic";
 

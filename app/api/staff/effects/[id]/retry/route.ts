@@ -1,8 +1,8 @@
 import { requireStaff } from "@/lib/auth/session";
-import { retryQueuedEffect } from "@/lib/effects/staff";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
+import { retryQueuedEffect } from "@/lib/work-queue/queue";
 
 export const dynamic = "force-dynamic";
 

@@ -19,9 +19,9 @@ import {
 import { writeTransaction } from "@/db/queries/tx";
 import type { EffectStatus } from "@/db/schema";
 import type { StaffEffect } from "@/lib/api/schemas";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
+import { wakeRelay } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";
-import { wakeRelay } from "./signal";
 
 export const RETRY_EFFECT = "staff:retry_effect";
 export const RESOLVE_EFFECT = "staff:resolve_effect";
