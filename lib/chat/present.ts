@@ -42,9 +42,11 @@ export function presentAction(
       ...view,
       // The customer's mails do not change the note: it is settled once the effects it reports
       // (a refund) are, and the card stops following it then.
+      // A note that awaits something outside the relay (a return's parcel) is not settled either.
       outcome: outcome && {
-        ...outcome,
-        settled: effectsSettled(effects.filter((e) => !isMailKind(e.kind))),
+        tone: outcome.tone,
+        text: outcome.text,
+        settled: !outcome.awaiting && effectsSettled(effects.filter((e) => !isMailKind(e.kind))),
       },
     },
   };

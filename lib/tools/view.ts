@@ -47,8 +47,15 @@ export const ActionViewSchema = z.object({
 });
 export type ActionView = z.infer<typeof ActionViewSchema>;
 
-/** The tool's note on an executed action; the app adds whether its effects have settled. */
-export type OutcomeNote = Omit<NonNullable<ActionView["outcome"]>, "settled">;
+/**
+ * The tool's note on an executed action; the app adds whether its effects have settled.
+ * `awaiting`: the note will still change without the customer, though no effect exists yet (a
+ * return waits for its parcel; staff marking it received creates the refund), so clients keep
+ * following it.
+ */
+export type OutcomeNote = Omit<NonNullable<ActionView["outcome"]>, "settled"> & {
+  awaiting?: boolean;
+};
 
 /**
  * An effect of the action as describe() sees it: its kind and where the relay has got

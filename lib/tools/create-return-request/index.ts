@@ -303,7 +303,8 @@ function returnOutcome(
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
   const refund = effects.find((e) => e.kind === "payment.refund");
-  if (!refund) return { tone: "success", text: t("outcome.created", notes) };
+  // Until staff receive the parcel there is no refund yet, but the note will change: awaiting.
+  if (!refund) return { tone: "success", text: t("outcome.created", notes), awaiting: true };
   const phase = effectPhase(refund.status);
   return { tone: REFUND_TONE[phase], text: t("outcome.received", { ...notes, phase }) };
 }
