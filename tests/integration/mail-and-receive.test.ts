@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as getActionRoute } from "@/app/api/actions/[id]/route";
 import { POST as resolveRoute } from "@/app/api/staff/effects/[id]/resolve/route";
 import { POST as retryRoute } from "@/app/api/staff/effects/[id]/retry/route";
@@ -28,6 +28,7 @@ import { cancelAction } from "@/lib/actions/cancel";
 import { confirmAction } from "@/lib/actions/confirm";
 import { runDueEffects } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
+import { getTool } from "@/lib/tools/registry";
 import { call, signIn } from "../helpers/http";
 import { parseMail } from "../helpers/mime";
 import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
@@ -173,6 +174,34 @@ async function confirmedReturn(lang: "en" | "ru", total = 3900) {
   return { actionId: action.id, orderId, requestId, total };
 }
 
+/**
+ * A proposed return whose order then got its return another way (not this action's confirm):
+ * the row another writer would have inserted, under its own operation id.
+ */
+async function returnMadeElsewhere(total: number) {
+  const orderId = await deliveredOrder(total);
+  const action = await proposeWith("create_return_request", core.anna, await chatIn("en"), {
+    orderId,
+    reason: "damaged",
+    comment: null,
+  });
+  const requestId = `RR-ELSE${orderId}`;
+  await core.db.insert(returnRequests).values({
+    id: requestId,
+    orderId,
+    userId: core.anna,
+    reason: "damaged",
+    comment: null,
+    refundAmountMinor: total,
+    refundCurrency: "EUR",
+    refundDestination: "Visa •••• 4242",
+    actionId: null,
+    operationId: `op-else-${orderId}`,
+    createdAt: new Date(),
+  });
+  return { actionId: action.id, orderId, requestId };
+}
+
 const SETTLED = new Set(["succeeded", "failed", "needs_attention", "resolved"]);
 
 /** Runs the relay until every effect of the action is settled. */
@@ -279,6 +308,36 @@ describe("customer email over SMTP", () => {
     expect(inbox).toEqual([]);
   });
 
+  it("a confirm that finds the return already existed mails nothing more", async () => {
+    const r = await returnMadeElsewhere(2100);
+    const found = await confirmAction({ actionId: r.actionId, userId: core.anna });
+    expect(found.action.status).toBe("executed");
+    expect(found.result).toMatchObject({ createdNow: false, requestId: r.requestId });
+    expect(found.effects).toEqual([]);
+    expect(await listEffectsForAction({ actionId: r.actionId })).toEqual([]);
+    expect(await runDueEffects()).toBe(0);
+    expect(inbox).toEqual([]);
+  });
+
+  it("nor when the return appears after the check and wins the insert", async () => {
+    const r = await returnMadeElsewhere(2200);
+    // The window a concurrent writer has on PostgreSQL: the return commits after confirm's
+    // findExisting looked, so the tool's insert-if-absent loses (writeEffectOnce's winner path).
+    const tool = getTool("create_return_request") as { findExisting: (...a: never[]) => unknown };
+    const missed = vi.spyOn(tool, "findExisting").mockResolvedValueOnce(null);
+    try {
+      const found = await confirmAction({ actionId: r.actionId, userId: core.anna });
+      expect(missed).toHaveBeenCalledTimes(1);
+      expect(found.action.status).toBe("executed");
+      expect(found.result).toMatchObject({ createdNow: false, requestId: r.requestId });
+      expect(found.effects).toEqual([]);
+    } finally {
+      missed.mockRestore();
+    }
+    expect(await runDueEffects()).toBe(0);
+    expect(inbox).toEqual([]);
+  });
+
   it("a permanent SMTP refusal ends failed; a temporary one is retried, then needs a person", async () => {
     refuseWith = 550;
     const a = await confirmedReturn("en");
@@ -316,7 +375,7 @@ const staffCall = (fn: AnyRoute, p: string, params: Record<string, string>, body
     ...(body === undefined ? {} : { body }),
   });
 
-async function actionNote(actionId: string): Promise<string> {
+async function actionOutcome(actionId: string): Promise<{ text: string; settled: boolean }> {
   const res = await call(
     getActionRoute,
     `/api/actions/${actionId}`,
@@ -324,7 +383,12 @@ async function actionNote(actionId: string): Promise<string> {
     { cookie: annaCookie },
   );
   expect(res.status).toBe(200);
-  return ((await res.json()) as { view: { outcome: { text: string } } }).view.outcome.text;
+  return ((await res.json()) as { view: { outcome: { text: string; settled: boolean } } }).view
+    .outcome;
+}
+
+async function actionNote(actionId: string): Promise<string> {
+  return (await actionOutcome(actionId)).text;
 }
 
 const ledgerRows = (operationId: string) =>
@@ -335,7 +399,12 @@ describe("the return's refund on receipt", () => {
     const r = await confirmedReturn("en", 2500);
     await settleAll(r.actionId);
     inbox = [];
-    expect(await actionNote(r.actionId)).toContain(`Request ID: ${r.requestId}`);
+    // Not settled while the parcel is awaited, though no effect is under way: the customer's card
+    // keeps following it, so staff's receipt shows up there without a reload.
+    expect(await actionOutcome(r.actionId)).toMatchObject({
+      text: expect.stringContaining(`Request ID: ${r.requestId}`),
+      settled: false,
+    });
 
     const res = await receive(r.requestId);
     expect(res.status).toBe(200);
@@ -361,7 +430,10 @@ describe("the return's refund on receipt", () => {
     expect(inbox.map((m) => parseMail(m.raw).subject)).toEqual([
       `Refund of €25.00 for order ${r.orderId} is on its way`,
     ]);
-    expect(await actionNote(r.actionId)).toContain("Refund of €25.00: refunded");
+    expect(await actionOutcome(r.actionId)).toMatchObject({
+      text: expect.stringContaining("Refund of €25.00: refunded"),
+      settled: true,
+    });
 
     // A second call is harmless: 409 with the return as it stands, nothing scheduled again.
     const again = await receive(r.requestId);
