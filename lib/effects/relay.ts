@@ -34,7 +34,7 @@ import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
 import { idempotencyKey } from "./outbox";
-import { paymentsProvider } from "./providers";
+import { paymentsProvider, warehouseHook } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
 import { setRelayBell } from "./signal";
 
@@ -69,6 +69,16 @@ function handlerFor(kind: EffectKind): Handler {
         send: (p, ref) => provider.refund(parse(p), ref),
         lookup: (p, ref) => provider.findRefund(parse(p), ref),
       };
+    }
+    case "warehouse.address_changed": {
+      const hook = warehouseHook();
+      const parse = (p: unknown) => EFFECT_PAYLOADS["warehouse.address_changed"].parse(p);
+      // Configured at the confirm, removed since: nothing to send to, for good.
+      if (!hook) {
+        const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
+        return { send: off, lookup: off };
+      }
+      return { send: (p) => hook.send(parse(p)), lookup: () => hook.lookup() };
     }
   }
 }
