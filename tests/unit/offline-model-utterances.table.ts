@@ -343,6 +343,19 @@ export const UTTERANCES: Row[] = [
   en("If I changed the address of 3004, would it arrive later?", status("3004")),
   en("don't change the address of 3004", chat),
   ru("Не надо менять адрес", chat),
+  // Every write tool alike: a follow-up leans on the order of the message before ("Where is
+  // 3004?" then "Then cancel it"), and each tool's own lexicon has its synonyms.
+  en(["Where is 3004?", "Then cancel it"], cancel("3004")),
+  ru(["Где заказ 3004?", "Тогда отмените его"], cancel("3004")),
+  en(
+    [
+      "Where is 3004?",
+      "Then change its delivery address to Anna Petrova, Torstraße 1, 10119 Berlin, DE",
+    ],
+    move("3004"),
+  ),
+  en("please call off order 3004", cancel("3004")),
+  en("Scrap order 3004, I ordered it twice", cancel("3004", "ordered_by_mistake")),
   // Small talk
   en("Hello!", chat),
   ru("Здравствуйте!", chat),
