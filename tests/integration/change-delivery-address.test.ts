@@ -312,6 +312,29 @@ describe("Confirm and the warehouse's webhook", () => {
     expect((await orderRow(core.db, orderId)).deliveryPostalCode).toBe("10119");
   });
 
+  it("the order changed but is still processing: its version moved, so the Confirm is stale", async () => {
+    useWebhook(false);
+    const orderId = await processingOrder();
+    const action = await proposeWith(
+      "change_delivery_address",
+      core.anna,
+      await newChat(core.db, core.anna),
+      { orderId, address: address() },
+    );
+    // Any other change to the order (here: a corrected delivery date) moves its version only.
+    await core.db
+      .update((await import("@/db/schema")).orders)
+      .set({ version: 2, etaAt: new Date() })
+      .where(eq((await import("@/db/schema")).orders.id, orderId));
+    await expect(confirmAction({ actionId: action.id, userId: core.anna })).rejects.toMatchObject({
+      code: "stale",
+    });
+    expect(await orderRow(core.db, orderId)).toMatchObject({
+      version: 2,
+      deliveryLine1: "Hauptstraße 12",
+    });
+  });
+
   it("one change per action: a second Confirm changes nothing and sends nothing", async () => {
     useWebhook(true);
     const orderId = await processingOrder();
