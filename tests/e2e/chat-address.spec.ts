@@ -27,7 +27,9 @@ test.describe("chat: change the delivery address of an order that has not shippe
     await expect(question).toContainText(`What is the new delivery address for order ${id}?`);
     await expect(chat.cards).toHaveCount(0);
     const answer = await chat.ask("Anna Petrova, Torstraße 1, 3. OG, 10119 Berlin, Germany");
-    await expect(answer).toContainText(`I've prepared the new delivery address for order ${id}`);
+    await expect(answer).toContainText(
+      `I've prepared the change of delivery address for order ${id}`,
+    );
     await expect(chat.card.getByRole("heading")).toHaveText(
       `Confirm the new delivery address of order ${id}`,
     );
@@ -62,7 +64,7 @@ test.describe("chat: change the delivery address of an order that has not shippe
     const answer = await chat.ask(
       `Смените адрес доставки заказа ${id} на Борис Иванов, Ringstraße 5, 1010 Wien, Австрия`,
     );
-    await expect(answer).toContainText(`Я подготовил новый адрес доставки заказа ${id}`);
+    await expect(answer).toContainText(`Я подготовил смену адреса доставки заказа ${id}`);
     await expect(chat.card.getByRole("heading")).toHaveText(
       `Подтвердите новый адрес доставки заказа ${id}`,
     );
