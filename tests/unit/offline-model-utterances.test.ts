@@ -7,10 +7,10 @@
  * Reproduce: npx vitest run tests/unit/offline-model-utterances.test.ts
  */
 import { beforeAll, expect, it } from "vitest";
+import { UTTERANCES } from "@/eval/utterances.table";
 import { TOOLS } from "@/lib/tools/registry";
 import { type Core, newChat, setupCore } from "../integration/action-core/fixtures";
 import { Chat, replyLanguage, type Turn } from "./offline-model-harness";
-import { UTTERANCES } from "./offline-model-utterances.table";
 
 /** A write tool's call is a proposal, whichever tool it is. */
 const WRITE_TOOLS = new Set<string>(TOOLS.filter((t) => t.access === "write").map((t) => t.name));
