@@ -14,6 +14,7 @@ const POSTGRES_SUITES = [
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/cancel-order.test.ts",
+  "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",
   "tests/integration/nul-ids.test.ts",
   "tests/integration/effects.test.ts",

@@ -109,6 +109,25 @@ const schema = z
     ),
     // Where the .eml files go without SMTP_URL.
     MAIL_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/mail")),
+    // The warehouse's webhook (change_delivery_address): unset, no webhook is sent (the change is
+    // still made). Signed with WAREHOUSE_WEBHOOK_SECRET, the Standard Webhooks way.
+    WAREHOUSE_WEBHOOK_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL")
+        .optional(),
+    ),
+    WAREHOUSE_WEBHOOK_SECRET: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(
+          /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/,
+          "must be a Standard Webhooks secret: whsec_ followed by base64",
+        )
+        .optional(),
+    ),
     // The effects relay (lib/effects/relay.ts): attempts per effect before needs_attention...
     EFFECTS_MAX_ATTEMPTS: z.preprocess(
       emptyToUndefined,
@@ -172,6 +191,13 @@ const schema = z
         code: "custom",
         path: ["EFFECTS_LEASE_SECONDS"],
         message: `must be more than twice STRIPE_TIMEOUT_MS (${e.STRIPE_TIMEOUT_MS} ms)`,
+      });
+    }
+    if (e.WAREHOUSE_WEBHOOK_URL && !e.WAREHOUSE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["WAREHOUSE_WEBHOOK_SECRET"],
+        message: "is required when WAREHOUSE_WEBHOOK_URL is set (whsec_…: the webhooks are signed)",
       });
     }
     if (e.MODEL_PROVIDER === "openai" && !e.OPENAI_API_KEY) {

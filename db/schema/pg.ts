@@ -159,6 +159,17 @@ export const orders = pgTable(
     paymentRef: text("payment_ref"),
     /** Written by the customer at checkout: untrusted text that reaches the model as data. */
     deliveryNote: text("delivery_note"),
+    /**
+     * Where the order goes (null on orders that predate addresses). Changed only by
+     * change_delivery_address, while the order is processing.
+     */
+    deliveryName: text("delivery_name"),
+    deliveryLine1: text("delivery_line1"),
+    deliveryLine2: text("delivery_line2"),
+    deliveryPostalCode: text("delivery_postal_code"),
+    /** ISO 3166-1 alpha-2. */
+    deliveryCountry: text("delivery_country"),
+    deliveryCity: text("delivery_city"),
     /** Bumped by every change; the compare-and-set target of a confirm. */
     version: integer("version").notNull().default(1),
     updatedAt: ms("updated_at").notNull(),
@@ -237,6 +248,39 @@ export const orderCancellations = pgTable(
     uniqueIndex("order_cancellations_order_uq").on(t.orderId),
     index("order_cancellations_user_idx").on(t.userId),
   ],
+);
+
+/** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
+type StoredAddress = {
+  name: string;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  country: string;
+};
+
+/** change_delivery_address's record: one row per change of an order's delivery address. */
+export const deliveryAddressChanges = pgTable(
+  "delivery_address_changes",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    /** The address before the change (null: none on record). */
+    fromAddress: json("from_address").$type<StoredAddress | null>(),
+    toAddress: json("to_address").$type<StoredAddress>().notNull(),
+    /** The pending action whose confirm made the change. */
+    actionId: text("action_id"),
+    /** UNIQUE: one change per action; crash recovery finds the change by it. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("delivery_address_changes_order_idx").on(t.orderId, t.createdAt)],
 );
 
 // ---------------------------------------------------------------- chat

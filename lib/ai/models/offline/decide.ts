@@ -192,6 +192,18 @@ function infoWith(tool: ToolRows) {
   };
 }
 
+/**
+ * This message brings what the tool's request before it lacked (the new address after "what is
+ * the new address?"), and asks nothing itself.
+ */
+function answersMissing(tool: ToolRows, u: Utterance, c: Conversation): boolean {
+  const request = c.thread[0];
+  if (!request || u.cues.size > 0) return false;
+  const before = tool.rows.args(message(request, c.lang), null);
+  if (before.args) return false;
+  return Boolean(tool.rows.args(message(u, c.lang), message(request, c.lang)).args);
+}
+
 /** The same three rules for every write tool with rows, in registry order. */
 const toolRules = (): Rule[] =>
   TOOL_ROWS.flatMap((tool) => [
@@ -208,7 +220,8 @@ const toolRules = (): Rule[] =>
     },
     {
       name: `answers our ${tool.name} question`,
-      when: ({ u, c }: Ctx) => isFragment(u) && u.ids.length > 0 && toolOpen(tool, c),
+      when: ({ u, c }: Ctx) =>
+        toolOpen(tool, c) && ((isFragment(u) && u.ids.length > 0) || answersMissing(tool, u, c)),
       act: proposeWith(tool),
     },
   ]);
