@@ -31,6 +31,7 @@ export const {
   auditStatusCounts,
   effects,
   refundsLedger,
+  handoffs,
 } = s;
 
 /** Every table, for drizzle's relational layer and better-auth's adapter. */
@@ -48,6 +49,7 @@ export const tables = {
   chats,
   messages,
   pendingActions,
+  handoffs,
   auditEvents,
   modelCalls,
   metricsDaily,

@@ -26,6 +26,7 @@ import { conversationLanguage } from "@/lib/chat/language";
 import type { ChatUIMessage } from "@/lib/chat/parts";
 import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
 import { actionDescription, presentAction } from "@/lib/chat/present";
+import { handoffNoteMessage, handoffText, requestHandoff } from "@/lib/handoff";
 import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { toModelMessages } from "./history";
@@ -76,6 +77,8 @@ export async function runChatTurn({
   const assistantId = randomUUID();
 
   let proposal: PendingActionDto | null = null;
+  /** The `request_human` call, once the model made one: the chat is handed off on save. */
+  let handoffCall: string | null = null;
   let failed = false;
   let usage: LanguageModelUsage | undefined;
   const deadline = new AbortController();
@@ -122,6 +125,9 @@ export async function runChatTurn({
             data: presentAction(action, lang),
           });
         },
+        onHandoff: (toolCallId) => {
+          handoffCall ??= toolCallId;
+        },
       });
       // The provider's output is bounded and cleaned before the SDK acts on it (output-guard.ts).
       const guard = createOutputGuard({
@@ -135,7 +141,12 @@ export async function runChatTurn({
           messages: modelMessages,
           tools,
           abortSignal: deadline.signal,
-          stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null, () => guard.overrun],
+          stopWhen: [
+            stepCountIs(MAX_STEPS),
+            () => proposal !== null,
+            () => handoffCall !== null,
+            () => guard.overrun,
+          ],
           // The turn's tool calls are used up: the next response can only be text.
           prepareStep: () => (guard.callsLeft === 0 ? { toolChoice: "none" } : undefined),
           ...MODEL_CALL_SETTINGS,
@@ -174,20 +185,28 @@ export async function runChatTurn({
       usage = await result.totalUsage;
       measured = { ...call(), ...describeSteps(steps, usage) };
       const last = steps.at(-1);
-      const closing = proposal
-        ? actionDescription(proposal, lang).confirmation
-        : last && last.finishReason === "tool-calls" && last.text.trim() === ""
-          ? overrunText(lang)
-          : null;
+      if (handoffCall) {
+        // The app's note, not the model's words: a person will answer from here on.
+        const note = handoffNoteMessage(assistantId, lang, "waiting");
+        for (const part of note.parts) if (part.type === "data-handoff") writer.write(part);
+      }
+      const closing = handoffCall
+        ? handoffText(lang, "handoffNote")
+        : proposal
+          ? actionDescription(proposal, lang).confirmation
+          : last && last.finishReason === "tool-calls" && last.text.trim() === ""
+            ? overrunText(lang)
+            : null;
       if (closing) writeText(writer, closing);
       writer.write({
         type: "finish",
-        finishReason: proposal ? "tool-calls" : (last?.finishReason ?? "stop"),
+        finishReason: proposal || handoffCall ? "tool-calls" : (last?.finishReason ?? "stop"),
       });
     },
     onFinish: async ({ responseMessage, isAborted }) => {
       clearTimeout(timer);
       const proposed = proposal as PendingActionDto | null;
+      const handoff = handoffCall as string | null;
       span.finish(
         {
           "returns_desk.turn.outcome":
@@ -215,6 +234,12 @@ export async function runChatTurn({
             usage: usage ?? null,
             modelCall: measured ?? call(),
             claim: endTurn,
+            // Handed off in the saving commit: a failed turn hands nothing off.
+            within: handoff
+              ? async () => {
+                  await requestHandoff({ chatId: chat.id, userId, toolCallId: handoff });
+                }
+              : undefined,
           }));
         ended = saved;
         if (!saved) {

@@ -8,7 +8,7 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
 import {
@@ -138,7 +138,10 @@ const OtherPart = z.looseObject({ type: z.string() });
 export const UIMessage = z
   .looseObject({
     id: z.string(),
-    role: z.enum(["user", "assistant", "system"]),
+    role: z.enum(MESSAGE_ROLES).meta({
+      description:
+        "staff: a support person's reply in a handed-off chat; its data-staff part has their name.",
+    }),
     parts: z.array(z.union([TextPart, PendingActionPart, ActionOutcomePart, OtherPart])),
   })
   .meta({
@@ -146,9 +149,24 @@ export const UIMessage = z
     description: "An AI SDK UIMessage as stored: confirm cards carry the action's current state.",
   });
 
+/** A chat a person has taken over (lib/handoff); null in ChatView when the assistant answers. */
+export const HandoffView = z
+  .object({
+    status: z.enum(["waiting", "active"]).meta({
+      description: "waiting: no staff reply yet; active: a staff member has replied.",
+    }),
+    since: isoDateTime.meta({ description: "When the customer asked for a person." }),
+    staff: z
+      .object({ name: z.string() })
+      .optional()
+      .meta({ description: "The staff member who replied last (absent while waiting)." }),
+  })
+  .meta({ id: "Handoff" });
+export type HandoffView = z.infer<typeof HandoffView>;
+
 export const ChatViewResponse = z
   .object({
-    chat: ChatSummary,
+    chat: ChatSummary.extend({ handoff: HandoffView.nullable() }),
     messages: z.array(UIMessage),
     pendingAction: PendingAction.nullable(),
   })
@@ -245,6 +263,7 @@ const TranscriptItem = z.discriminatedUnion("kind", [
     arguments: z.unknown(),
   }),
   z.object({ kind: z.literal("outcome"), actionId: z.string(), status: z.string() }),
+  z.object({ kind: z.literal("staff"), name: z.string() }),
   z.object({ kind: z.literal("other"), type: z.string() }),
 ]);
 
@@ -261,7 +280,7 @@ export const StaffTranscriptResponse = z
       z.object({
         id: z.string(),
         seq: z.number().int(),
-        role: z.enum(["user", "assistant", "system"]),
+        role: z.enum(MESSAGE_ROLES),
         at: isoDateTime,
         model: z.string().nullable(),
         promptVersion: z.string().nullable(),
@@ -288,6 +307,29 @@ export const StaffTranscriptResponse = z
   })
   .meta({ id: "StaffTranscript" });
 export type StaffTranscriptResponse = z.infer<typeof StaffTranscriptResponse>;
+
+/** GET /api/staff/handoffs: the chats waiting for or talking to a person, longest waiting first. */
+export const HandoffQueueResponse = z
+  .object({
+    handoffs: z.array(
+      HandoffView.extend({
+        chatId: z.string(),
+        chatTitle: z.string().nullable(),
+        customer: z.object({ name: z.string(), email: z.string() }).nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "HandoffQueue" });
+export type HandoffQueueResponse = z.infer<typeof HandoffQueueResponse>;
+
+/** POST /api/staff/chats/{id}/messages: the stored staff message and the chat's handoff now. */
+export const StaffReplyResponse = z
+  .object({ message: UIMessage, handoff: HandoffView })
+  .meta({ id: "StaffReplyResponse" });
+export type StaffReplyResponse = z.infer<typeof StaffReplyResponse>;
+
+/** POST /api/staff/chats/{id}/release: the assistant answers the chat again. */
+export const ReleaseResponse = z.object({ handoff: z.null() }).meta({ id: "ReleaseResponse" });
 
 export const TriageResponse = z.object({ triage: STORED_TRIAGE }).meta({ id: "TriageResponse" });
 

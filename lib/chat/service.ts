@@ -21,11 +21,12 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
-import type { ChatSummary } from "@/lib/api/schemas";
+import type { ChatSummary, HandoffView } from "@/lib/api/schemas";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { getHandoffView } from "@/lib/handoff";
 import { conversationLanguage } from "./language";
-import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "./parts";
+import type { ActionOutcome, PendingActionPart, StoredChatMessage } from "./parts";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";
 
@@ -65,8 +66,8 @@ export async function requireChat({
  * so a reload shows a decided card as decided.
  */
 export async function getChatView({ chatId, userId }: { chatId: string; userId: string }): Promise<{
-  chat: ChatSummary;
-  messages: ChatUIMessage[];
+  chat: ChatSummary & { handoff: HandoffView | null };
+  messages: StoredChatMessage[];
   pendingAction: PendingActionPart | null;
 }> {
   const chat = await requireChat({ chatId, userId });
@@ -75,7 +76,7 @@ export async function getChatView({ chatId, userId }: { chatId: string; userId: 
   const lang = conversationLanguage(userTexts(stored));
   const messages = await withCurrentActions(stored, userId, lang);
   return {
-    chat: summary(chat),
+    chat: { ...summary(chat), handoff: await getHandoffView(chat.id) },
     messages,
     pendingAction: pending ? presentAction(pending, lang) : null,
   };

@@ -14,6 +14,7 @@ import {
 } from "./classify";
 import { splitCompound } from "./compound";
 import { type Conversation, lastMentionedOrder } from "./conversation";
+import { asksForPerson } from "./handoff";
 import { cancelReason } from "./lexicon-cancel";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
@@ -28,7 +29,9 @@ export type Behaviour =
   | "propose"
   | "answer"
   /** Two requests in one message: a status lookup now, the return proposed with the answer. */
-  | "status+propose";
+  | "status+propose"
+  /** The customer asked for a person: `request_human`, no confirmation. */
+  | "handoff";
 export type PlannedCall = { toolName: string; input: Record<string, unknown> };
 export type Decision =
   | { behaviour: Behaviour; text: string; calls?: undefined }
@@ -193,6 +196,11 @@ export const RULES: Rule[] = [
     name: "forbidden",
     when: ({ u }) => has(u, "forbidden"),
     act: say("refuse", (r) => r.forbidden),
+  },
+  {
+    name: "asks for a person",
+    when: ({ u }) => asksForPerson(u),
+    act: () => ({ behaviour: "handoff", calls: [{ toolName: "request_human", input: {} }] }),
   },
   {
     name: "asking about cancelling, or saying not to",

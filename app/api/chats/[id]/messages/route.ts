@@ -3,6 +3,7 @@ import { requireCustomer } from "@/lib/auth/session";
 import { turnAdmission } from "@/lib/chat/admission";
 import { beginTurn, endTurn, requireChat, turnDeadlineMs } from "@/lib/chat/service";
 import { env } from "@/lib/env";
+import { answerInHandoff } from "@/lib/handoff/customer";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
@@ -39,16 +40,20 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
     throw err;
   }
   try {
+    const finish = async () => {
+      slot.release();
+      return await endTurn(lease);
+    };
+    // A chat a person has taken over: stored with a short note, the model is not called.
+    const handedOff = await answerInHandoff({ chat, text, endTurn: finish });
+    if (handedOff) return handedOff;
     // From here the turn owns the lease and the slot, and releases both when its stream is done.
     return await runChatTurn({
       userId: user.id,
       chat,
       text,
       deadlineMs: turnDeadlineMs(),
-      endTurn: async () => {
-        slot.release();
-        return await endTurn(lease);
-      },
+      endTurn: finish,
     });
   } catch (err) {
     slot.release();
