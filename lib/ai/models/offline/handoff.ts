@@ -12,11 +12,11 @@ const ASKS_FOR_PERSON = [
   re(
     String.raw`\b(talk|speak|chat|connect|put|transfer|get|want|need|give)\b.{0,30}\b(to|with|me|a|an)?\b.{0,12}\b${PERSON}\b`,
   ),
-  re(String.raw`^(a |an )?${PERSON}( please| pls)?$`),
+  re(`^(a |an )?${PERSON}( please| pls)?$`),
   re(
     String.raw`\b(позов\p{L}*|зов\p{L}*|соедин\p{L}*|переключ\p{L}*|хочу|нужен|нужна|дайте|позвать|свяжите)\b.{0,30}\b${PERSON}`,
   ),
-  re(String.raw`^${PERSON}( пожалуйста)?$`),
+  re(`^${PERSON}( пожалуйста)?$`),
 ];
 
 export function asksForPerson(u: Utterance): boolean {
