@@ -13,8 +13,9 @@ import { POST as releaseRoute } from "@/app/api/staff/chats/[id]/release/route";
 import { GET as queueRoute } from "@/app/api/staff/handoffs/route";
 import { getDb } from "@/db";
 import { auditEvents, handoffs, messages } from "@/db/schema";
-import { requestHandoff } from "@/lib/handoff";
+import { replyAsStaff, requestHandoff } from "@/lib/handoff";
 import { resetRateLimits } from "@/lib/http/rate-limit";
+import { handoffsReport } from "@/lib/metrics/handoffs";
 import { Customer } from "../helpers/chat";
 import { userIdOf, useTestDatabase } from "../helpers/db";
 import { call, signIn } from "../helpers/http";
@@ -172,6 +173,28 @@ describe("a person takes over a chat", () => {
     expect((await staff.reply(chatId, { text: "second" })).status).toBe(201);
     const [h2] = await getDb().select().from(handoffs).where(eq(handoffs.chatId, chatId));
     expect(h2?.firstReplyAt?.getTime()).toBe(h1?.firstReplyAt?.getTime());
+  });
+
+  it("the metrics page's time to the first staff reply counts each handoff's first reply", async () => {
+    const day = Date.UTC(2020, 0, 5) / 86_400_000;
+    const at = (minutes: number) => new Date(Date.UTC(2020, 0, 5, 10, minutes));
+    const sam = { id: await userIdOf("staff@example.com"), name: "Sam Support" };
+    for (const [asked, firstReply] of [
+      [0, 2],
+      [10, 40],
+    ] as const) {
+      const chatId = await anna.newChat();
+      await requestHandoff({ chatId, userId: annaId, now: at(asked) });
+      await replyAsStaff({ chatId, staff: sam, text: "hello", now: at(firstReply) });
+      await replyAsStaff({ chatId, staff: sam, text: "again", now: at(firstReply + 100) });
+    }
+    const unanswered = await anna.newChat();
+    await requestHandoff({ chatId: unanswered, userId: annaId, now: at(5) });
+    expect(await handoffsReport({ fromDay: day, toDay: day + 1 })).toEqual({
+      requested: 3,
+      replied: 2,
+      firstReply: { p50: 2 * 60_000, p90: 30 * 60_000, max: 30 * 60_000 },
+    });
   });
 
   it("refuses customers (403) and anonymous callers (401) on every staff route", async () => {
