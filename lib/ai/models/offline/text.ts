@@ -4,13 +4,7 @@
  */
 export { detectLanguage, type Lang } from "@/lib/chat/language";
 
-const LETTER_OR_DIGIT = String.raw`[\p{L}\p{N}]`;
-const BOUNDARY = `(?:(?<!${LETTER_OR_DIGIT})(?=${LETTER_OR_DIGIT})|(?<=${LETTER_OR_DIGIT})(?!${LETTER_OR_DIGIT}))`;
-
-/** Builds a case-insensitive Unicode regex in which `\b` is a real word boundary in any script. */
-export function re(source: string, flags = "iu"): RegExp {
-  return new RegExp(source.replaceAll(String.raw`\b`, BOUNDARY), flags);
-}
+export { re } from "@/lib/text/regex";
 
 /**
  * Lower case, ё -> е, typographic apostrophes -> ', punctuation -> spaces (keeping # and № for
