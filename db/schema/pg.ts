@@ -276,7 +276,7 @@ export const messages = pgTable(
       .references(() => chats.id, { onDelete: "cascade" }),
     /** Position in the chat; UNIQUE with chat_id so two writers cannot interleave a turn. */
     seq: integer("seq").notNull(),
-    /** `staff`: a support person's reply while the chat is handed off (lib/handoff). */
+    /** `staff`: a support person's reply while the chat is handed off (lib/chat/handoff). */
     role: text("role", { enum: MESSAGE_ROLES }).notNull(),
     /** AI SDK UIMessage parts, JSON. */
     parts: json("parts").notNull(),

@@ -80,7 +80,7 @@ export async function supersedePendingForUser({
 }
 
 /**
- * A person took over the chat (lib/handoff): its pending proposal is superseded, audited with the
+ * A person took over the chat (lib/chat/handoff): its pending proposal is superseded, audited with the
  * given code. Returns how many it superseded.
  */
 export async function supersedePendingInChat({

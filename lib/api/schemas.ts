@@ -8,14 +8,13 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES, OUTCOME_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
-import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
 import {
-  OUTCOME_STATUSES,
   type PendingActionPart as PendingActionPartType,
   WriteResultSchema,
-} from "@/lib/chat/parts";
+} from "@/lib/api/parts";
+import { STORED_TRIAGE } from "@/lib/api/triage";
 import { EFFECT_KINDS } from "@/lib/effects/kinds";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { TOOLS } from "@/lib/tools/registry";
@@ -149,7 +148,7 @@ export const UIMessage = z
     description: "An AI SDK UIMessage as stored: confirm cards carry the action's current state.",
   });
 
-/** A chat a person has taken over (lib/handoff); null in ChatView when the assistant answers. */
+/** A chat a person has taken over (lib/chat/handoff); null in ChatView when the assistant answers. */
 export const HandoffView = z
   .object({
     status: z.enum(["waiting", "active"]).meta({

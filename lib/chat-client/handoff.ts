@@ -5,7 +5,7 @@
  * or when stop() is called. Errors (offline, a 5xx) only push the next poll further out. No
  * React, so it is unit-tested with a fake `load` (like follow.ts).
  */
-import type { ApiResult } from "@/lib/api-client";
+import type { ApiResult } from "./errors";
 import type { ChatSnapshot } from "./schemas";
 
 /** Every 2 s while it works; after failures twice as long each time, at most 30 s apart. */

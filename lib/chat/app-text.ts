@@ -7,14 +7,14 @@
  */
 import { createTranslator } from "use-intl/core";
 import { messagesFor } from "@/lib/i18n/messages";
-import type { Lang } from "./language";
+import type { Locale } from "@/lib/text/language";
 
-export function overrunText(lang: Lang): string {
+export function overrunText(lang: Locale): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
   return t("overrun");
 }
 
-export function modelErrorText(lang: Lang): string {
+export function modelErrorText(lang: Locale): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
   return t("modelError");
 }

@@ -10,13 +10,13 @@ import { listEffectsForActions } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import { getActionsForUser } from "@/lib/actions";
 import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
+import { type ChatUIMessage, STORED_PART_KEYS, type StoredChatMessage } from "@/lib/api/parts";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
+import { conversationLanguage, type Locale } from "@/lib/text/language";
 import { withoutNul } from "@/lib/text/nul";
 import type { EffectState } from "@/lib/tools/view";
-import { conversationLanguage, type Lang } from "./language";
-import { type ChatUIMessage, STORED_PART_KEYS, type StoredChatMessage } from "./parts";
 import { presentAction } from "./present";
 
 const PART = z.looseObject({ type: z.string() });
@@ -67,7 +67,7 @@ export async function loadTurnHistory(chat: ChatRow): Promise<ChatUIMessage[]> {
 export async function withCurrentActions<M extends StoredChatMessage>(
   messages: M[],
   userId: string,
-  lang: Lang,
+  lang: Locale,
 ): Promise<M[]> {
   const ids = messages.flatMap((m) =>
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
@@ -93,7 +93,7 @@ export async function withCurrentActions<M extends StoredChatMessage>(
 
 /**
  * The most a stored assistant message may hold, as JSON characters. A turn's text, its tool calls
- * and their arguments are bounded by the output guard (lib/ai/output-guard.ts) to well below it.
+ * and their arguments are bounded by the output guard (lib/chat/output-guard.ts) to well below it.
  */
 export const MAX_STORED_MESSAGE_CHARS = 256_000;
 
@@ -127,7 +127,7 @@ export async function saveTurn({
    * commit.
    */
   claim?: () => Promise<boolean>;
-  /** Runs last, inside the same transaction (the turn's handoff, lib/handoff). */
+  /** Runs last, inside the same transaction (the turn's handoff, lib/chat/handoff). */
   within?: () => Promise<void>;
 }): Promise<boolean> {
   const firstText = userMessage.parts.find((p) => p.type === "text");

@@ -8,13 +8,13 @@ import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
+import type { PendingActionPart } from "@/lib/api/parts";
+import { detectLanguage, type Locale } from "@/lib/text/language";
 import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
-import { detectLanguage, type Lang } from "./language";
-import type { PendingActionPart } from "./parts";
 
 export function actionDescription(
   action: PendingActionDto,
-  lang: Lang,
+  lang: Locale,
   effects: readonly EffectState[] = [],
 ): ActionDescription {
   return describeAction(writeToolOf({ tool: action.tool, id: action.id }), action, lang, effects);
@@ -26,7 +26,7 @@ export function actionDescription(
  */
 export function presentAction(
   action: PendingActionDto,
-  lang: Lang,
+  lang: Locale,
   effects: readonly EffectState[] = [],
 ): PendingActionPart {
   const {
@@ -45,7 +45,7 @@ export function presentAction(
  * The chat's language as the server can tell it: the customer's latest message with letters
  * among the newest ones stored, else English. The same detector as everywhere else.
  */
-export async function storedChatLanguage(chatId: string): Promise<Lang> {
+export async function storedChatLanguage(chatId: string): Promise<Locale> {
   const last = await lastUserMessage({ chatId });
   const parts = Array.isArray(last?.parts) ? (last.parts as unknown[]) : [];
   const text = parts

@@ -21,12 +21,12 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
+import type { ActionOutcome, PendingActionPart, StoredChatMessage } from "@/lib/api/parts";
 import type { ChatSummary, HandoffView } from "@/lib/api/schemas";
+import { getHandoffView } from "@/lib/chat/handoff";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getHandoffView } from "@/lib/handoff";
-import { conversationLanguage } from "./language";
-import type { ActionOutcome, PendingActionPart, StoredChatMessage } from "./parts";
+import { conversationLanguage } from "@/lib/text/language";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";
 

@@ -4,8 +4,8 @@
  * react-server condition that npm run eval runs with, where next-intl's root imports client hooks).
  */
 import { createTranslator } from "use-intl/core";
-import type { Lang } from "@/lib/chat/language";
 import { own } from "@/lib/own";
+import type { Locale } from "@/lib/text/language";
 import { TOOL_METAS } from "./manifests";
 import type { Translate } from "./types";
 
@@ -15,12 +15,12 @@ import type { Translate } from "./types";
  */
 const translators = new Map<string, Translate>();
 
-const TEXTS: Record<string, Record<Lang, unknown>> = Object.fromEntries(
+const TEXTS: Record<string, Record<Locale, unknown>> = Object.fromEntries(
   TOOL_METAS.map((m) => [m.name, m.texts]),
 );
 
 /** The tool's translator in `lang`, or null when no texts are listed for that tool. */
-export function toolTranslator(toolName: string, lang: Lang): Translate | null {
+export function toolTranslator(toolName: string, lang: Locale): Translate | null {
   const texts = own(TEXTS, toolName);
   if (!texts) return null;
   const key = `${lang}:${toolName}`;

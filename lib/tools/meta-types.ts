@@ -8,7 +8,7 @@
  * - `triage` (write tools): the staff triage category of a chat in which the tool acted, and a
  *   few words on what it means for the triage model's instructions.
  */
-import type { Lang } from "@/lib/chat/language";
+import type { Locale as Lang } from "@/db/constants";
 
 export type ToolNoteTexts = { running: string; done: string; failed: string };
 

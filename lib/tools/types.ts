@@ -11,13 +11,11 @@
  */
 import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
-import type { Lang } from "@/lib/chat/language";
 import type { EffectRequest } from "@/lib/effects/kinds";
+import type { Locale } from "@/lib/text/language";
 import type { ToolTriageCategory } from "./manifests";
 import type { OfflineWriteRows } from "./offline-types";
 import type { ActionDescription, EffectState } from "./view";
-
-export type ToolAccess = "read" | "write";
 
 /** Who is asking. Built by the server from the session, never from model output. */
 export type ToolContext = {
@@ -80,7 +78,7 @@ export type Translate = ((key: string, values?: Record<string, string | number>)
 };
 
 export type DescribeContext = {
-  lang: Lang;
+  lang: Locale;
   t: Translate;
   /** Minor units in the chat's locale, e.g. "€249.00" / "249,00 €". */
   money(amount: number, currency: string): string;

@@ -13,7 +13,7 @@ import { POST as releaseRoute } from "@/app/api/staff/chats/[id]/release/route";
 import { GET as queueRoute } from "@/app/api/staff/handoffs/route";
 import { getDb } from "@/db";
 import { auditEvents, handoffs, messages } from "@/db/schema";
-import { replyAsStaff, requestHandoff } from "@/lib/handoff";
+import { replyAsStaff, requestHandoff } from "@/lib/chat/handoff";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { handoffsReport } from "@/lib/metrics/handoffs";
 import { Customer } from "../helpers/chat";

@@ -4,7 +4,7 @@
  * that says it was handed back, backs off on errors, gives up on a 404, and stop() ends it.
  */
 import { describe, expect, it } from "vitest";
-import type { ApiResult } from "@/lib/api-client";
+import type { ApiResult } from "@/lib/chat-client/errors";
 import { announcedHandoff, followHandoff, handoffPollDelayMs } from "@/lib/chat-client/handoff";
 import type { ChatSnapshot } from "@/lib/chat-client/schemas";
 

@@ -5,7 +5,7 @@ import { AppHeader } from "@/components/app-header";
 import { UtcTime } from "@/components/audit/utc-time";
 import { PAGE_WIDTH } from "@/components/page-width";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { listHandoffQueue } from "@/lib/handoff";
+import { listHandoffQueue } from "@/lib/chat/handoff";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("handoffs");

@@ -1,5 +1,5 @@
 import { requireStaff } from "@/lib/auth/session";
-import { listHandoffQueue } from "@/lib/handoff";
+import { listHandoffQueue } from "@/lib/chat/handoff";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";

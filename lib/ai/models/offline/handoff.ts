@@ -1,6 +1,6 @@
 /**
  * The customer asks for a person ("I want to talk to a human", «позовите оператора»): the
- * offline model calls `request_human`, which hands the chat to staff (lib/handoff). A question
+ * offline model calls `request_human`, which hands the chat to staff (lib/chat/handoff). A question
  * about people ("do humans read this?") is not a request; asking for one is.
  */
 import type { Utterance } from "./classify";

@@ -2,7 +2,8 @@
  * Text plumbing for the offline model: normalisation, language guess, typo-tolerant stems and a
  * Unicode-aware `\b` (JavaScript's `\b` only knows ASCII letters, so it fails on Cyrillic).
  */
-export { detectLanguage, type Lang } from "@/lib/chat/language";
+// `Lang` is the offline model's local name for the one Locale type (db/constants.ts).
+export { detectLanguage, type Locale as Lang } from "@/lib/text/language";
 
 export { re } from "@/lib/text/regex";
 

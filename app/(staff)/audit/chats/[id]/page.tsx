@@ -10,7 +10,7 @@ import { UtcTime } from "@/components/audit/utc-time";
 import { ClientMessages } from "@/components/client-messages";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadTranscript } from "@/lib/audit/transcript";
-import { getHandoffView } from "@/lib/handoff";
+import { getHandoffView } from "@/lib/chat/handoff";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("audit.meta");

@@ -1,6 +1,6 @@
-import { normalizeMessageText, sendMessageBody } from "@/app/api/chats/[id]/messages/schema";
+import { normalizeMessageText, sendMessageBody } from "@/lib/api/message";
 import { requireStaff } from "@/lib/auth/session";
-import { replyAsStaff } from "@/lib/handoff";
+import { replyAsStaff } from "@/lib/chat/handoff";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";

@@ -23,13 +23,13 @@ import {
 } from "@/db/queries/handoffs";
 import { writeTransaction } from "@/db/queries/tx";
 import { supersedePendingInChat } from "@/lib/actions";
+import type { ChatUIMessage, StoredChatMessage } from "@/lib/api/parts";
 import type { HandoffQueueResponse, HandoffView } from "@/lib/api/schemas";
-import { recordAudit } from "@/lib/audit/record";
-import type { Lang } from "@/lib/chat/language";
-import type { ChatUIMessage, StoredChatMessage } from "@/lib/chat/parts";
+import { recordAudit } from "@/lib/audit-log/record";
 import { storedChatLanguage } from "@/lib/chat/present";
 import { AppError } from "@/lib/errors";
 import { messagesFor } from "@/lib/i18n/messages";
+import type { Locale as Lang } from "@/lib/text/language";
 import { REQUEST_HUMAN, STAFF_RELEASE, STAFF_REPLY } from "./names";
 
 export type { HandoffView };

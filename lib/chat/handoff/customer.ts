@@ -7,9 +7,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
-import { conversationLanguage } from "@/lib/chat/language";
-import type { ChatUIMessage } from "@/lib/chat/parts";
+import type { ChatUIMessage } from "@/lib/api/parts";
 import { loadTurnHistory, userTexts } from "@/lib/chat/persist";
+import { conversationLanguage } from "@/lib/text/language";
 import { storeMessageInHandoff } from "./index";
 
 /**

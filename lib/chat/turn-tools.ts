@@ -8,8 +8,8 @@ import { jsonSchema, type ToolSet, tool } from "ai";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
-import { recordAudit } from "@/lib/audit/record";
-import { REQUEST_HUMAN } from "@/lib/handoff/names";
+import { recordAudit } from "@/lib/audit-log/record";
+import { REQUEST_HUMAN } from "@/lib/chat/handoff/names";
 import { toolDescriptors } from "@/lib/tools/registry";
 import type { DroppedCalls, RejectedCall } from "./output-guard";
 
@@ -18,7 +18,7 @@ export type TurnToolHooks = {
   onProposal(action: PendingActionDto): void;
   /**
    * The customer asked for a person (`request_human`); the turn must stop. The chat is handed
-   * off when the turn is saved (lib/handoff), so a failed turn hands nothing off.
+   * off when the turn is saved (lib/chat/handoff), so a failed turn hands nothing off.
    */
   onHandoff(toolCallId: string): void;
 };
