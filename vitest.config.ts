@@ -23,6 +23,8 @@ const POSTGRES_SUITES = [
   "tests/integration/effect-metrics.test.ts",
   "tests/integration/refund-note.test.ts",
   "tests/integration/turn-lock.test.ts",
+  "tests/integration/handoff.test.ts",
+  "tests/integration/handoff-model.test.ts",
   "tests/integration/unique-violation.test.ts",
   "tests/system/multi-instance.test.ts",
   // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or

@@ -72,6 +72,15 @@ export async function AppHeader({
             {t("queue")}
           </Link>
         )}
+        {user.role === "staff" && (
+          <Link
+            href="/audit/handoffs"
+            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
+            data-testid="nav-handoffs"
+          >
+            {t("handoffs")}
+          </Link>
+        )}
         <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
           {/* Hidden on a phone, where the row has room for the controls only. */}
           <span

@@ -111,3 +111,14 @@ export type EffectStatus = (typeof EFFECT_STATUSES)[number];
 
 export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
 export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];
+
+/** Who wrote a stored chat message; `staff` is a person replying in a handed-off chat. */
+export const MESSAGE_ROLES = ["user", "assistant", "system", "staff"] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/**
+ * A handoff's life (lib/chat/handoff): `waiting` for a person after the customer asked for one,
+ * `active` once staff replied, `released` when staff handed the chat back to the assistant.
+ */
+export const HANDOFF_STATUSES = ["waiting", "active", "released"] as const;
+export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];

@@ -16,6 +16,7 @@ import { ChatComposer } from "./chat-composer";
 import { ChatError } from "./chat-error";
 import { ConversationLanguage } from "./conversation-language";
 import { EmptyChat } from "./empty-chat";
+import { HandoffBanner } from "./handoff-banner";
 import { MessageList } from "./message-list";
 import { useChatSession } from "./use-chat-session";
 
@@ -98,6 +99,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
             )
           }
         />
+        {session.handoff && <HandoffBanner handoff={session.handoff} />}
         <ChatComposer
           open={open}
           onOutcome={onOutcome}

@@ -32,6 +32,7 @@ export const {
   auditStatusCounts,
   effects,
   refundsLedger,
+  handoffs,
 } = s;
 
 /** Every table, for drizzle's relational layer and better-auth's adapter. */
@@ -50,6 +51,7 @@ export const tables = {
   chats,
   messages,
   pendingActions,
+  handoffs,
   auditEvents,
   modelCalls,
   metricsDaily,

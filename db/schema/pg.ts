@@ -25,7 +25,9 @@ import {
   type AuditStatus,
   CANCEL_REASONS,
   EFFECT_STATUSES,
+  HANDOFF_STATUSES,
   LOCALES,
+  MESSAGE_ROLES,
   MODEL_CALL_KINDS,
   ORDER_STATUSES,
   RETURN_REASONS,
@@ -321,7 +323,8 @@ export const messages = pgTable(
       .references(() => chats.id, { onDelete: "cascade" }),
     /** Position in the chat; UNIQUE with chat_id so two writers cannot interleave a turn. */
     seq: integer("seq").notNull(),
-    role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
+    /** `staff`: a support person's reply while the chat is handed off (lib/chat/handoff). */
+    role: text("role", { enum: MESSAGE_ROLES }).notNull(),
     /** AI SDK UIMessage parts, JSON. */
     parts: json("parts").notNull(),
     model: text("model"),
@@ -330,6 +333,37 @@ export const messages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("messages_chat_seq_uq").on(t.chatId, t.seq)],
+);
+
+/**
+ * A person taking over a chat (docs/api.md, "Handoff"): one row per request for a human. While
+ * `status` is `waiting` or `active` the assistant does not answer in the chat; `released` hands it
+ * back. At most one open row per chat (the partial UNIQUE index), so two requests cannot both
+ * open one; replies and release are conditional updates on this row.
+ */
+export const handoffs = pgTable(
+  "handoffs",
+  {
+    id: text("id").primaryKey(),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    /** The customer who asked. */
+    userId: text("user_id").notNull(),
+    status: text("status", { enum: HANDOFF_STATUSES }).notNull().default("waiting"),
+    requestedAt: ms("requested_at").notNull(),
+    /** The first staff reply: the metrics' time to first reply is this minus requestedAt. */
+    firstReplyAt: ms("first_reply_at"),
+    /** The staff member who replied last (the name the customer sees). */
+    staffId: text("staff_id"),
+    releasedAt: ms("released_at"),
+    releasedBy: text("released_by"),
+  },
+  (t) => [
+    uniqueIndex("handoffs_open_chat_uq").on(t.chatId).where(sql`status <> 'released'`),
+    index("handoffs_status_requested_idx").on(t.status, t.requestedAt),
+    index("handoffs_requested_idx").on(t.requestedAt),
+  ],
 );
 
 // ---------------------------------------------------------------- safety core

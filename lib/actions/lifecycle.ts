@@ -80,6 +80,36 @@ export async function supersedePendingForUser({
 }
 
 /**
+ * A person took over the chat (lib/chat/handoff): its pending proposal is superseded, audited with the
+ * given code. Returns how many it superseded.
+ */
+export async function supersedePendingInChat({
+  userId,
+  chatId,
+  now = new Date(),
+  errorCode,
+}: {
+  userId: string;
+  chatId: string;
+  now?: Date;
+  errorCode: string;
+}): Promise<number> {
+  let n = 0;
+  for (const row of await listPendingForUser({ userId, chatId })) {
+    if (row.chatId !== chatId) continue;
+    const done = await transition(row, {
+      from: "pending",
+      to: "superseded",
+      now,
+      decidedBy: "system",
+      errorCode,
+    });
+    if (done) n++;
+  }
+  return n;
+}
+
+/**
  * A proposal whose turn then failed (the provider broke off after the tool call): the customer
  * never saw its card in a saved message, so it must not stay pending and lock the chat.
  */

@@ -36,8 +36,11 @@ import {
   AuditPageSchema,
   CancelResponseSchema,
   ConfirmResponseSchema,
+  HandoffQueueSchema,
   HealthSchema,
+  ReleaseSchema,
   SignInSchema,
+  StaffReplySchema,
   TriageResponseSchema,
 } from "./schemas";
 
@@ -248,6 +251,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     cancelAction: (actionId: string) =>
       call(`/api/actions/${id(actionId)}/cancel`, CancelResponseSchema, { method: "POST" }),
+
+    /** Staff only: the chats a person has taken over, longest waiting first. */
+    listHandoffs: () => call("/api/staff/handoffs", HandoffQueueSchema),
+
+    /** Staff only: a reply in a handed-off chat, shown to the customer with the staff name. */
+    replyInChat: (chatId: string, text: string) =>
+      call(`/api/staff/chats/${id(chatId)}/messages`, StaffReplySchema, {
+        method: "POST",
+        json: { text },
+      }),
+
+    /** Staff only: hands the chat back to the assistant. */
+    releaseChat: (chatId: string) =>
+      call(`/api/staff/chats/${id(chatId)}/release`, ReleaseSchema, { method: "POST" }),
 
     /** Staff only. `params` are docs/api.md's filters (status, tool, chatId, userId, from, to, cursor, limit). */
     listAuditEvents: (params: Record<string, string | number | undefined> = {}) => {

@@ -23,8 +23,10 @@ import {
   ChatListResponse,
   ChatViewResponse,
   ConfirmResponse,
+  HandoffQueueResponse,
   HealthResponse,
   ReceiveReturnResponse,
+  ReleaseResponse,
   ResolveEffectBody,
   ShipOrderResponse,
   SignInBody,
@@ -33,6 +35,7 @@ import {
   StaffEffectResponse,
   StaffEffectsQuery,
   StaffEffectsResponse,
+  StaffReplyResponse,
   StaffTranscriptResponse,
   TriageResponse,
 } from "./schemas";
@@ -286,7 +289,11 @@ export function buildOpenApiDocument() {
               "events ending with `data: [DONE]`. When the turn ends with a proposed write, one " +
               'event is `{"type":"data-pending-action","data":PendingAction}`. A model failure ' +
               "streams an `error` event and stores nothing. Refusals (below) happen before the " +
-              "stream starts: nothing is stored and no model is called.",
+              "stream starts: nothing is stored and no model is called. In a chat a person has " +
+              "taken over (`chat.handoff` in GET /api/chats/{id}) no model is called either: the " +
+              'message is stored and the stream is one note, `{"type":"data-handoff","data":' +
+              '{"status":"waiting"}}` and its text. When the model hands the chat over ' +
+              "(`request_human`), the turn ends with the same note.",
             requestParams: { path: idParam },
             requestBody: { content: { "application/json": { schema: sendMessageBody } } },
             responses: {
@@ -409,6 +416,56 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(TriageResponse, "The stored triage"),
               ...errors([...POSTED, ...BY_ID, "rate_limited", "model_unavailable"]),
+            },
+          }),
+        },
+        "/api/staff/handoffs": {
+          get: op({
+            tags: ["staff"],
+            operationId: "listHandoffs",
+            summary:
+              "Chats a person has taken over: waiting for a first staff reply or active, longest waiting first (staff only)",
+            responses: {
+              "200": json(HandoffQueueResponse, "The handoff queue"),
+              ...errors(SIGNED_IN),
+            },
+          }),
+        },
+        "/api/staff/chats/{id}/messages": {
+          post: op({
+            tags: ["staff"],
+            operationId: "replyInChat",
+            summary:
+              "Reply to the customer in a handed-off chat, as role staff with your name (staff only; audited)",
+            description:
+              "The text is normalised and limited like a customer's message (2,000 characters, no " +
+              "NUL or other control characters, not empty). The handoff becomes `active`. 409 " +
+              "`not_handed_off` when the chat is not handed off (never was, or was released).",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: sendMessageBody } } },
+            responses: {
+              "201": json(StaffReplyResponse, "The stored staff message"),
+              ...errors([
+                ...POSTED,
+                ...BY_ID,
+                "not_handed_off",
+                "message_too_long",
+                "payload_too_large",
+                "unsupported_media_type",
+                "rate_limited",
+              ]),
+            },
+          }),
+        },
+        "/api/staff/chats/{id}/release": {
+          post: op({
+            tags: ["staff"],
+            operationId: "releaseChat",
+            summary: "Hand a chat back to the assistant (staff only; audited; any body is ignored)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ReleaseResponse, "Released: the assistant answers again"),
+              ...errors([...POSTED, ...BY_ID, "not_handed_off"]),
             },
           }),
         },

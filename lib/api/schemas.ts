@@ -8,7 +8,7 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES, OUTCOME_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES, OUTCOME_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import {
   type PendingActionPart as PendingActionPartType,
@@ -137,7 +137,10 @@ const OtherPart = z.looseObject({ type: z.string() });
 export const UIMessage = z
   .looseObject({
     id: z.string(),
-    role: z.enum(["user", "assistant", "system"]),
+    role: z.enum(MESSAGE_ROLES).meta({
+      description:
+        "staff: a support person's reply in a handed-off chat; its data-staff part has their name.",
+    }),
     parts: z.array(z.union([TextPart, PendingActionPart, ActionOutcomePart, OtherPart])),
   })
   .meta({
@@ -145,9 +148,24 @@ export const UIMessage = z
     description: "An AI SDK UIMessage as stored: confirm cards carry the action's current state.",
   });
 
+/** A chat a person has taken over (lib/chat/handoff); null in ChatView when the assistant answers. */
+export const HandoffView = z
+  .object({
+    status: z.enum(["waiting", "active"]).meta({
+      description: "waiting: no staff reply yet; active: a staff member has replied.",
+    }),
+    since: isoDateTime.meta({ description: "When the customer asked for a person." }),
+    staff: z
+      .object({ name: z.string() })
+      .optional()
+      .meta({ description: "The staff member who replied last (absent while waiting)." }),
+  })
+  .meta({ id: "Handoff" });
+export type HandoffView = z.infer<typeof HandoffView>;
+
 export const ChatViewResponse = z
   .object({
-    chat: ChatSummary,
+    chat: ChatSummary.extend({ handoff: HandoffView.nullable() }),
     messages: z.array(UIMessage),
     pendingAction: PendingAction.nullable(),
   })
@@ -244,6 +262,7 @@ const TranscriptItem = z.discriminatedUnion("kind", [
     arguments: z.unknown(),
   }),
   z.object({ kind: z.literal("outcome"), actionId: z.string(), status: z.string() }),
+  z.object({ kind: z.literal("staff"), name: z.string() }),
   z.object({ kind: z.literal("other"), type: z.string() }),
 ]);
 
@@ -260,7 +279,7 @@ export const StaffTranscriptResponse = z
       z.object({
         id: z.string(),
         seq: z.number().int(),
-        role: z.enum(["user", "assistant", "system"]),
+        role: z.enum(MESSAGE_ROLES),
         at: isoDateTime,
         model: z.string().nullable(),
         promptVersion: z.string().nullable(),
@@ -287,6 +306,29 @@ export const StaffTranscriptResponse = z
   })
   .meta({ id: "StaffTranscript" });
 export type StaffTranscriptResponse = z.infer<typeof StaffTranscriptResponse>;
+
+/** GET /api/staff/handoffs: the chats waiting for or talking to a person, longest waiting first. */
+export const HandoffQueueResponse = z
+  .object({
+    handoffs: z.array(
+      HandoffView.extend({
+        chatId: z.string(),
+        chatTitle: z.string().nullable(),
+        customer: z.object({ name: z.string(), email: z.string() }).nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "HandoffQueue" });
+export type HandoffQueueResponse = z.infer<typeof HandoffQueueResponse>;
+
+/** POST /api/staff/chats/{id}/messages: the stored staff message and the chat's handoff now. */
+export const StaffReplyResponse = z
+  .object({ message: UIMessage, handoff: HandoffView })
+  .meta({ id: "StaffReplyResponse" });
+export type StaffReplyResponse = z.infer<typeof StaffReplyResponse>;
+
+/** POST /api/staff/chats/{id}/release: the assistant answers the chat again. */
+export const ReleaseResponse = z.object({ handoff: z.null() }).meta({ id: "ReleaseResponse" });
 
 export const TriageResponse = z.object({ triage: STORED_TRIAGE }).meta({ id: "TriageResponse" });
 

@@ -21,8 +21,9 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
-import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "@/lib/api/parts";
-import type { ChatSummary } from "@/lib/api/schemas";
+import type { ActionOutcome, PendingActionPart, StoredChatMessage } from "@/lib/api/parts";
+import type { ChatSummary, HandoffView } from "@/lib/api/schemas";
+import { getHandoffView } from "@/lib/chat/handoff";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { conversationLanguage } from "@/lib/text/language";
@@ -65,8 +66,8 @@ export async function requireChat({
  * so a reload shows a decided card as decided.
  */
 export async function getChatView({ chatId, userId }: { chatId: string; userId: string }): Promise<{
-  chat: ChatSummary;
-  messages: ChatUIMessage[];
+  chat: ChatSummary & { handoff: HandoffView | null };
+  messages: StoredChatMessage[];
   pendingAction: PendingActionPart | null;
 }> {
   const chat = await requireChat({ chatId, userId });
@@ -75,7 +76,7 @@ export async function getChatView({ chatId, userId }: { chatId: string; userId: 
   const lang = conversationLanguage(userTexts(stored));
   const messages = await withCurrentActions(stored, userId, lang);
   return {
-    chat: summary(chat),
+    chat: { ...summary(chat), handoff: await getHandoffView(chat.id) },
     messages,
     pendingAction: pending ? presentAction(pending, lang) : null,
   };

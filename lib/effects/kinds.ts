@@ -44,12 +44,6 @@ export const MAIL_KINDS = [
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
-export const EFFECT_PAYLOADS = {
-  "payment.refund": REFUND_PAYLOAD,
-  "mail.return_confirmed": MAIL_PAYLOAD,
-  "mail.cancellation_confirmed": MAIL_PAYLOAD,
-  "mail.refund_succeeded": MAIL_PAYLOAD,
-  "mail.refund_failed": MAIL_PAYLOAD,
 const ADDRESS = z.strictObject({
   name: z.string(),
   line1: z.string(),
@@ -73,6 +67,10 @@ export type AddressChangedPayload = z.output<typeof ADDRESS_CHANGED_PAYLOAD>;
 
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
+  "mail.return_confirmed": MAIL_PAYLOAD,
+  "mail.cancellation_confirmed": MAIL_PAYLOAD,
+  "mail.refund_succeeded": MAIL_PAYLOAD,
+  "mail.refund_failed": MAIL_PAYLOAD,
   "warehouse.address_changed": ADDRESS_CHANGED_PAYLOAD,
 } as const;
 

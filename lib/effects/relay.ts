@@ -86,6 +86,7 @@ function handlerFor(kind: EffectKind): Handler {
         },
         lookup: (_p, ref) => transport.find({ key: ref.idempotencyKey }),
       };
+    }
     case "warehouse.address_changed": {
       const hook = warehouseHook();
       const parse = (p: unknown) => EFFECT_PAYLOADS["warehouse.address_changed"].parse(p);

@@ -5,8 +5,10 @@ import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { DailyChart } from "@/components/metrics/daily-chart";
 import { EffectsSection } from "@/components/metrics/effects-section";
+import { HandoffsSection } from "@/components/metrics/handoffs-section";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { effectsReport } from "@/lib/metrics/effects";
+import { handoffsReport } from "@/lib/metrics/handoffs";
 import { MAX_RANGE_DAYS, metricsReport, parseMetricsRange } from "@/lib/metrics/report";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -256,6 +258,7 @@ export default async function MetricsPage({
           </Section>
         </div>
         <EffectsSection report={await effectsReport(range)} />
+        <HandoffsSection report={await handoffsReport(range)} />
       </main>
     </>
   );

@@ -16,6 +16,7 @@ import {
 import { splitCompound } from "./compound";
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import { extractOrderNumbers } from "./extract";
+import { asksForPerson } from "./handoff";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 import { re } from "./text";
@@ -30,7 +31,9 @@ export type Behaviour =
   | "propose"
   | "answer"
   /** Two requests in one message: a status lookup now, the return proposed with the answer. */
-  | "status+propose";
+  | "status+propose"
+  /** The customer asked for a person: `request_human`, no confirmation. */
+  | "handoff";
 export type PlannedCall = { toolName: string; input: Record<string, unknown> };
 export type Decision =
   | { behaviour: Behaviour; text: string; calls?: undefined }
@@ -258,6 +261,11 @@ export const RULES: Rule[] = [
     name: "forbidden",
     when: ({ u }) => has(u, "forbidden"),
     act: say("refuse", (r) => r.forbidden),
+  },
+  {
+    name: "asks for a person",
+    when: ({ u }) => asksForPerson(u),
+    act: () => ({ behaviour: "handoff", calls: [{ toolName: "request_human", input: {} }] }),
   },
   ...toolRules(),
   {
