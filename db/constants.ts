@@ -4,6 +4,8 @@
  */
 export const ACTION_STATUSES = [
   "pending",
+  /** The customer confirmed; staff must approve before it executes (issue 22). */
+  "awaiting_approval",
   "executing",
   "executed",
   "cancelled",
@@ -11,6 +13,8 @@ export const ACTION_STATUSES = [
   "superseded",
   "stale",
   "failed",
+  /** Staff declined an `awaiting_approval` action; nothing was executed. */
+  "rejected",
 ] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
@@ -49,6 +53,10 @@ export const AUDIT_STATUSES = [
   "expired",
   "superseded",
   "stale",
+  /** The customer confirmed an action that waits for staff approval. */
+  "awaiting_approval",
+  /** Staff rejected an action that waited for approval. */
+  "approval_rejected",
 ] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 /**

@@ -24,3 +24,15 @@ export async function existingEmails(emails: string[]): Promise<string[]> {
     .where(inArray(user.email, emails));
   return rows.map((r) => r.email);
 }
+
+/** Names and emails by id, for staff lists (the approvals queue names each customer). */
+export async function usersByIds(
+  ids: string[],
+): Promise<Map<string, { name: string; email: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await getDb()
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .where(inArray(user.id, ids));
+  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
+}

@@ -326,3 +326,17 @@ export const SignInResponse = z
   .meta({ id: "SignInResponse" });
 
 export const SignOutResponse = z.looseObject({ success: z.boolean() });
+
+// ---------------------------------------------------------------- people in the loop (issue 22)
+
+/** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
+export const ReviseRequestSchema = z.strictObject({
+  args: z
+    .record(z.string(), z.unknown())
+    .meta({ description: "The changed fields only; for returns and cancellations reason and comment." }),
+});
+
+/** POST /api/staff/actions/{id}/reject: the reason the customer will read. */
+export const RejectRequestSchema = z.strictObject({
+  reason: z.string().trim().min(1).max(500),
+});

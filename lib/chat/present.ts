@@ -8,6 +8,9 @@ import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
+import { MAX_REVISIONS } from "@/lib/actions/revise";
+import { toolTranslator } from "@/lib/tools/catalogue";
+import { COMMENT_MAX_CHARS } from "@/lib/tools/normalize";
 import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
 import { detectLanguage, type Lang } from "./language";
 import type { PendingActionPart } from "./parts";
@@ -37,7 +40,40 @@ export function presentAction(
   } = actionDescription(action, lang, effects);
   return {
     ...action,
+    edit: editForm(action, lang),
     view: { ...view, outcome: outcome && { ...outcome, settled: effectsSettled(effects) } },
+  };
+}
+
+/**
+ * The card's Edit form: the tool's editable fields (issue 22), each with its current value and,
+ * for a choice, the values its schema allows worded by the tool's own catalogue
+ * (rows.<field>Value). Null once the action is decided or its chain has no revisions left.
+ */
+function editForm(action: PendingActionDto, lang: Lang): PendingActionPart["edit"] {
+  if (action.status !== "pending" || action.revision >= MAX_REVISIONS) return null;
+  const tool = writeToolOf({ tool: action.tool, id: action.id });
+  if (tool.editable.length === 0) return null;
+  const t = toolTranslator(tool.name, lang);
+  const shape = (tool.args as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const args = action.arguments as Record<string, unknown>;
+  return {
+    fields: tool.editable.map((name) => {
+      const schema = shape[name] as { options?: unknown } | undefined;
+      const choices = Array.isArray(schema?.options) ? (schema.options as string[]) : null;
+      const value = args[name];
+      return {
+        name,
+        label: t?.has(`rows.${name}`) ? t(`rows.${name}`) : name,
+        options:
+          choices?.map((v) => ({
+            value: v,
+            label: t?.has(`rows.${name}Value`) ? t(`rows.${name}Value`, { [name]: v }) : v,
+          })) ?? null,
+        value: typeof value === "string" ? value : null,
+        maxLength: choices ? null : COMMENT_MAX_CHARS,
+      };
+    }),
   };
 }
 
