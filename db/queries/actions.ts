@@ -204,9 +204,7 @@ export async function transitionAction({
   /** Only if the TTL has not passed at this time (a confirm must not revive an expired one). */
   liveAt?: Date;
   /** The approval fields this step records (lib/actions/transition.ts). */
-  set?: Partial<
-    Pick<ActionRow, "expiresAt" | "confirmedAt" | "approvedBy" | "rejectReason">
-  >;
+  set?: Partial<Pick<ActionRow, "expiresAt" | "confirmedAt" | "approvedBy" | "rejectReason">>;
 }): Promise<boolean> {
   const res = await getDb()
     .update(pendingActions)

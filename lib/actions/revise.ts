@@ -9,10 +9,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import {
-  getActionForUser as getActionRowForUser,
-  insertPendingAction,
-} from "@/db/queries/actions";
+import { getActionForUser as getActionRowForUser, insertPendingAction } from "@/db/queries/actions";
 import { writeTransaction } from "@/db/queries/tx";
 import { recordAudit } from "@/lib/audit/record";
 import { env } from "@/lib/env";

@@ -333,7 +333,9 @@ export const SignOutResponse = z.looseObject({ success: z.boolean() });
 export const ReviseRequestSchema = z.strictObject({
   args: z
     .record(z.string(), z.unknown())
-    .meta({ description: "The changed fields only; for returns and cancellations reason and comment." }),
+    .meta({
+      description: "The changed fields only; for returns and cancellations reason and comment.",
+    }),
 });
 
 /** POST /api/staff/actions/{id}/reject: the reason the customer will read. */

@@ -20,8 +20,7 @@ export type CardOutcome =
   /** Staff declined it after the customer's confirm (issue 22), with their reason. */
   | { kind: "rejected"; reason: string | null }
   | {
-      kind:
-        /** Confirmed; staff approval is next. Not final: the card follows it until decided. */
+      kind: /** Confirmed; staff approval is next. Not final: the card follows it until decided. */
         | "awaiting_approval"
         /** Expired while it waited for staff approval. */
         | "approval_expired"
