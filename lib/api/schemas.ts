@@ -13,6 +13,7 @@ import { AUDIT_STATUSES } from "@/db/schema";
 import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
 import {
   OUTCOME_STATUSES,
+  PendingActionPartSchema,
   type PendingActionPart as PendingActionPartType,
   WriteResultSchema,
 } from "@/lib/chat/parts";
@@ -93,6 +94,23 @@ function pendingActionFor(tool: AnyWriteTool) {
     createdAt: isoDateTime,
     expiresAt: isoDateTime,
     decidedAt: isoDateTime.nullable(),
+    requiresApproval: z.boolean().optional().meta({
+      description:
+        "Issue 22: above APPROVAL_THRESHOLD_MINOR; Confirm then only moves it to `awaiting_approval` and staff decide.",
+    }),
+    revision: z.number().int().optional().meta({
+      description: "How many times the customer edited this proposal's chain (at most 5).",
+    }),
+    revisionOf: z.string().nullable().optional().meta({
+      description: "The action this revision replaced (now `superseded`, reason `revised`).",
+    }),
+    confirmedAt: isoDateTime.nullable().optional().meta({
+      description: "When the customer confirmed an action that needs approval.",
+    }),
+    rejectReason: z.string().nullable().optional().meta({
+      description: "Staff's reason when the action is `rejected`.",
+    }),
+    edit: PendingActionPartSchema.shape.edit,
     /** Once executed: what the write returned. */
     result: tool.result.nullable(),
     /** The action as its tool describes it, in the chat's language (what the card shows). */
@@ -166,7 +184,13 @@ export const DecisionAudit = z
 export type DecisionAudit = z.infer<typeof DecisionAudit>;
 
 export const ConfirmResponse = z
-  .object({ action: PendingAction, result: ActionResult, audit: DecisionAudit.nullable() })
+  .object({
+    action: PendingAction,
+    result: ActionResult.nullable().meta({
+      description: "Null when the action now awaits staff approval (nothing was executed).",
+    }),
+    audit: DecisionAudit.nullable(),
+  })
   .meta({ id: "ConfirmResponse" });
 export const CancelResponse = z
   .object({ action: PendingAction, audit: DecisionAudit.nullable() })
@@ -331,14 +355,31 @@ export const SignOutResponse = z.looseObject({ success: z.boolean() });
 
 /** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
 export const ReviseRequestSchema = z.strictObject({
-  args: z
-    .record(z.string(), z.unknown())
-    .meta({
-      description: "The changed fields only; for returns and cancellations reason and comment.",
-    }),
+  args: z.record(z.string(), z.unknown()).meta({
+    description: "The changed fields only; for returns and cancellations reason and comment.",
+  }),
 });
 
 /** POST /api/staff/actions/{id}/reject: the reason the customer will read. */
 export const RejectRequestSchema = z.strictObject({
   reason: z.string().trim().min(1).max(500),
 });
+
+export const ReviseResponse = z
+  .object({ pendingAction: PendingAction })
+  .meta({ id: "ReviseResponse" });
+
+export const ApprovalItem = z
+  .object({
+    action: PendingAction,
+    customer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+    confirmedAt: isoDateTime,
+  })
+  .meta({ id: "ApprovalItem" });
+export const ApprovalsResponse = z
+  .object({ approvals: z.array(ApprovalItem) })
+  .meta({ id: "ApprovalsResponse" });
+export const ApproveResponse = z
+  .object({ action: PendingAction, result: ActionResult.nullable() })
+  .meta({ id: "ApproveResponse" });
+export const RejectResponse = z.object({ action: PendingAction }).meta({ id: "RejectResponse" });
