@@ -23,7 +23,16 @@ export async function readBodyBytes(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch {
+      // The client closed the connection mid-body (ECONNRESET, an aborted fetch). Nothing was
+      // read in full, so nothing is acted on; a 400 keeps it out of the 500s and the error log,
+      // which are for our faults. The client is usually gone and never sees it.
+      throw new AppError("invalid_request", "The request body ended before it was complete.");
+    }
+    const { done, value } = step;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -4,7 +4,9 @@
  * - `Origin: null` (a sandboxed frame, a `data:` page, some redirects) is another site: a
  *   signed-in state change is refused with 403 and changes nothing;
  * - a streamed body over 64 KiB with no Content-Length (chunked) is cut off at the cap: 413
- *   `payload_too_large`, never read whole, nothing stored.
+ *   `payload_too_large`, never read whole, nothing stored;
+ * - a body whose connection breaks off mid-stream (the client closed the tab, ECONNRESET) is a
+ *   400 `invalid_request`, not a 500 with an "unhandled error" log line, and nothing is stored.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
@@ -82,6 +84,28 @@ describe("origin null and streamed bodies, in process", () => {
     const res = await sendRoute(req, { params: Promise.resolve({ id: chat }) });
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe("payload_too_large");
+    expect(await messageCount(chat)).toBe(0);
+  });
+
+  it("a body that breaks off mid-stream: 400 invalid_request, no 500, nothing stored", async () => {
+    const chat = await anna.newChat();
+    const half = new TextEncoder().encode('{"text": "Cancel order 30');
+    let sent = false;
+    const req = new Request(`${BASE}/api/chats/${chat}/messages`, {
+      method: "POST",
+      headers: { cookie: anna.cookie, "content-type": "application/json" },
+      body: new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent) return c.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+          sent = true;
+          c.enqueue(half);
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    const res = await sendRoute(req, { params: Promise.resolve({ id: chat }) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("invalid_request");
     expect(await messageCount(chat)).toBe(0);
   });
 });
