@@ -46,7 +46,10 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
   const { dismissProblem } = session;
   const onOutcome = useCallback(
     (id: string, outcome: CardOutcome) => {
-      setDecided((d) => (d[id] ? d : { ...d, [id]: outcome }));
+      // A decision is final, except waiting for staff approval, which the staff decision ends.
+      setDecided((d) =>
+        d[id] && d[id].kind !== "awaiting_approval" ? d : { ...d, [id]: outcome },
+      );
       dismissProblem("action_pending");
     },
     [dismissProblem],
@@ -64,7 +67,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
     const appended = stored.get(action.id);
     // A stored outcome message is newer than a card whose data still says "pending".
     const status = action.status === "pending" && appended ? appended.status : action.status;
-    const outcome = decided[action.id] ?? outcomeFromStatus(status, action.view.outcome);
+    const outcome = decided[action.id] ?? outcomeFromStatus(status, action.view.outcome, action);
     return (
       <ConfirmCard
         key={action.id}
@@ -72,6 +75,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
         outcome={outcome}
         onOutcome={onOutcome}
         signInHref={signInHref}
+        onRevised={session.reload}
       />
     );
   };

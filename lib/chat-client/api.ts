@@ -40,6 +40,8 @@ export type Decision =
   /** `note` is the tool's own sentence about what was done (its describe()). */
   | { kind: "executed"; note: PendingAction["view"]["outcome"] }
   | { kind: "cancelled" }
+  /** Confirmed, and now it waits for staff approval (issue 22): nothing was executed yet. */
+  | { kind: "awaiting_approval" }
   /** Someone (another tab) decided first; `status` is what the server says it is now. */
   | { kind: "already_decided"; status: ActionStatus | null }
   | { kind: "expired" }
@@ -52,15 +54,21 @@ export type Decision =
   /** Not decided: the click can be tried again (offline, session expired). */
   | { kind: "retryable"; reason: "network" | "unauthenticated" | "server" };
 
+/** The customer's edit of a pending proposal (issue 22); the answer is the new pending action. */
+export function reviseAction(actionId: string, args: Record<string, unknown>) {
+  return api.reviseAction(actionId, args);
+}
+
 export async function decideAction(
   action: { id: string; chatId: string },
   verb: "confirm" | "cancel",
 ): Promise<Decision> {
   if (verb === "confirm") {
     const r = await api.confirmAction(action.id);
-    return r.ok
-      ? { kind: "executed", note: r.data.action.view.outcome }
-      : settleFailure(r, action.chatId, action.id);
+    if (!r.ok) return settleFailure(r, action.chatId, action.id);
+    return r.data.action.status === "awaiting_approval"
+      ? { kind: "awaiting_approval" }
+      : { kind: "executed", note: r.data.action.view.outcome };
   }
   const r = await api.cancelAction(action.id);
   return r.ok ? { kind: "cancelled" } : settleFailure(r, action.chatId, action.id);
