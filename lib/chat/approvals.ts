@@ -9,6 +9,7 @@ import type { PendingActionDto } from "@/lib/actions";
 import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
 import { onApprovalExpired } from "@/lib/actions/lifecycle";
 import { errorFields, log } from "@/lib/log";
+import type { Lang } from "./language";
 import type { PendingActionPart } from "./parts";
 import { presentAction, storedChatLanguage } from "./present";
 import { recordOutcome } from "./service";
@@ -56,12 +57,12 @@ export type ApprovalItem = {
   confirmedAt: string;
 };
 
-/** The staff queue, oldest confirm first; cards in English (the staff pages' language). */
-export async function approvalQueue(): Promise<ApprovalItem[]> {
+/** The staff queue, oldest confirm first; cards in `lang` (the staff page's language). */
+export async function approvalQueue(lang: Lang = "en"): Promise<ApprovalItem[]> {
   const items = await listApprovals();
   const users = await usersByIds([...new Set(items.map((i) => i.userId))]);
   return items.map((i) => ({
-    action: presentAction(i.action, "en"),
+    action: presentAction(i.action, lang),
     customer: { id: i.userId, ...(users.get(i.userId) ?? { name: "", email: "" }) },
     confirmedAt: i.confirmedAt.toISOString(),
   }));
