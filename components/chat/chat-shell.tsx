@@ -1,6 +1,6 @@
 "use client";
 import { useLocale } from "next-intl";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { ConfirmCard } from "@/components/confirm-card";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import {
@@ -43,7 +43,8 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
   // Final states decided in this page (click, countdown). They win over the stored status, which
   // was read before the decision.
   const [decided, setDecided] = useState<Record<string, CardOutcome>>({});
-  const { dismissProblem } = session;
+  const awaited = useRef(new Set<string>());
+  const { dismissProblem, reload } = session;
   const onOutcome = useCallback(
     (id: string, outcome: CardOutcome) => {
       // A decision is final, except waiting for staff approval, which the staff decision ends.
@@ -51,8 +52,12 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
         d[id] && d[id].kind !== "awaiting_approval" ? d : { ...d, [id]: outcome },
       );
       dismissProblem("action_pending");
+      // The approval step writes the chat's notes on the server (waiting for our team, then
+      // the staff decision): show them as they come, the conversation is free meanwhile.
+      if (outcome.kind === "awaiting_approval" || awaited.current.has(id)) reload();
+      if (outcome.kind === "awaiting_approval") awaited.current.add(id);
     },
-    [dismissProblem],
+    [dismissProblem, reload],
   );
 
   const stored = useMemo(() => collectOutcomes(messages), [messages]);

@@ -230,6 +230,9 @@ export const AuditEvent = z
     id: z.string(),
     at: isoDateTime,
     userId: z.string().nullable(),
+    actorId: z.string().nullable().meta({
+      description: "The staff member who approved or rejected (issue 22); null otherwise.",
+    }),
     chatId: z.string().nullable(),
     actionId: z.string().nullable(),
     toolCallId: z.string().nullable(),
