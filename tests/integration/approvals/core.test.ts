@@ -16,6 +16,7 @@ import { cancelAction, confirmAction, expireDueActions } from "@/lib/actions";
 import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
 import { MAX_REVISIONS, reviseAction } from "@/lib/actions/revise";
 import { AppError } from "@/lib/errors";
+import { approvalsReport } from "@/lib/metrics/approvals";
 import { workerEnv } from "../../helpers/db";
 import {
   actionRow,
@@ -299,6 +300,42 @@ describe("four eyes", () => {
     expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
       "expired",
     );
+  });
+
+  it("metrics: revisions, approval and rejection rates, time to approve", async () => {
+    const t0 = new Date();
+    const day = Math.floor(t0.getTime() / 86_400_000);
+    const a = await bike(t0);
+    const { action: edited } = await reviseAction({
+      actionId: a.id,
+      userId: core.anna,
+      changes: { comment: "scratched frame" },
+      now: t0,
+    });
+    await confirmAction({ actionId: edited.id, userId: core.anna, now: t0 });
+    await rejectAction({
+      actionId: edited.id,
+      staffId: core.staff,
+      reason: "Photos needed.",
+      now: t0,
+    });
+    const b = await bike(t0);
+    await confirmAction({ actionId: b.id, userId: core.anna, now: t0 });
+    await approveAction({
+      actionId: b.id,
+      staffId: core.staff,
+      now: new Date(t0.getTime() + 90_000),
+    });
+    expect(await approvalsReport({ fromDay: day, toDay: day + 1 })).toEqual({
+      revisions: 1,
+      awaiting: 0,
+      approved: 1,
+      rejected: 1,
+      expired: 0,
+      approvalRate: 0.5,
+      rejectionRate: 0.5,
+      timeToApproveMs: 90_000,
+    });
   });
 
   it("APPROVAL_THRESHOLD_MINOR=0 turns approval off", async () => {
