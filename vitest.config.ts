@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
  * Two projects. "sqlite" is the whole suite on the embedded default. "postgres" runs the suites
  * that prove the action core's guarantees, the audit chart's counters (and the multi-instance system test) again on a real
  * PostgreSQL: each test file creates its own databases on TEST_DATABASE_URL's server and drops
- * them afterwards (tests/helpers/db.ts). Without TEST_DATABASE_URL the postgres project is left
+ * them afterwards (harness/db.ts). Without TEST_DATABASE_URL the postgres project is left
  * out with a notice; in CI (CI=true) that is an error, so CI can never pass without them.
  */
 const POSTGRES_SUITES = [
@@ -42,7 +42,7 @@ if (!pgUrl) {
 const shared = {
   environment: "node" as const,
   pool: "forks" as const,
-  // Each file gets its own database (tests/helpers/db.ts); a generous hook timeout covers
+  // Each file gets its own database (harness/db.ts); a generous hook timeout covers
   // password hashing on a busy shared machine, not slowness in the product.
   hookTimeout: 60_000,
   testTimeout: 30_000,

@@ -2,12 +2,12 @@
 import Link from "next/link";
 import { useLocale, useMessages, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
+import { decideAction } from "@/lib/api-client/browser";
 import {
   type CardOutcome,
   describeOutcome,
   outcomeFromDecision,
 } from "@/lib/chat-client/action-view";
-import { decideAction } from "@/lib/chat-client/api";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { ActionFacts } from "./confirm-card/action-facts";
 import { Countdown } from "./confirm-card/countdown";

@@ -1,6 +1,7 @@
 /**
- * Value sets shared by the schema and the browser. Plain constants, no drizzle: client code
- * can import them without pulling the database layer into its bundle.
+ * The shared vocabularies, in one home: value sets used by the schema, the server and the browser
+ * (action, outcome and effect statuses, note kinds, locales...). Plain constants, no drizzle:
+ * client code can import them without pulling the database layer into its bundle.
  */
 export const ACTION_STATUSES = [
   "pending",
@@ -18,9 +19,42 @@ export const ACTION_STATUSES = [
 ] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
+/** The statuses a decided action can end in: what a `data-action-outcome` part reports. */
+export const OUTCOME_STATUSES = [
+  "executed",
+  /** The customer confirmed; staff approval is next (issue 22). */
+  "awaiting_approval",
+  "rejected",
+  "cancelled",
+  "expired",
+  "stale",
+  "superseded",
+  "failed",
+] as const satisfies readonly ActionStatus[];
+export type ActionOutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/**
+ * The app's chat notes after a decision, one per outcome status plus `existed` (executed, but
+ * the effect was already there: createdNow false). Every write tool's describe() words each one.
+ */
+export const NOTE_KINDS = [
+  "executed",
+  "existed",
+  "cancelled",
+  "expired",
+  "stale",
+  "superseded",
+  "failed",
+] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+
 /** The interface languages (message catalogues in messages/); the first is the fallback. */
 export const LOCALES = ["en", "ru"] as const;
 export type Locale = (typeof LOCALES)[number];
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
 
 export const ORDER_STATUSES = [
   "processing",
@@ -59,6 +93,10 @@ export const AUDIT_STATUSES = [
   "approval_rejected",
 ] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+/** What a tool does: looks something up (`read`) or proposes a change (`write`); audited per call. */
+export const TOOL_ACCESS = ["read", "write"] as const;
+export type ToolAccess = (typeof TOOL_ACCESS)[number];
 /**
  * The widths, in hours, of the audit status chart's counter buckets (audit_status_counts),
  * widest first. Each divides the next, so a range splits into whole buckets of one width and two

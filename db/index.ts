@@ -22,7 +22,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzleProxy, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import pg from "pg";
-import { env } from "../lib/env";
+import { databaseConfig } from "./config";
 import { type Dialect, dialectFromEnv } from "./dialect";
 import * as schema from "./schema";
 import { activeTx, Mutex } from "./tx-context";
@@ -147,7 +147,7 @@ export function openSqlite(file: string): Connection & { dialect: "sqlite" } {
 function openPostgres(url: string): Connection & { dialect: "postgres" } {
   const pool = new pg.Pool({
     connectionString: url,
-    max: env().DATABASE_POOL_SIZE,
+    max: databaseConfig().DATABASE_POOL_SIZE,
     // A connection error on an idle client must not crash the process; the next query reconnects.
   });
   pool.on("error", () => {});
@@ -157,7 +157,7 @@ function openPostgres(url: string): Connection & { dialect: "postgres" } {
 
 /** The process-wide connection (opened on first use; SQLite is migrated on open). */
 export function getConnection(): Connection {
-  const e = env();
+  const e = databaseConfig();
   const dialect = dialectFromEnv(process.env);
   const key = dialect === "postgres" ? `postgres:${e.DATABASE_URL}` : `sqlite:${e.DATABASE_PATH}`;
   const cached = g.__returnsDeskDb;

@@ -1,10 +1,10 @@
 /**
  * Brings the database to a usable state at server start: open + migrate, then the demo seed when
- * the database is empty and SEED_DEMO says so (lib/env.ts: by default on SQLite only). Idempotent: a second start finds users and seeds
+ * the database is empty and SEED_DEMO says so (db/config.ts: by default on SQLite only). Idempotent: a second start finds users and seeds
  * nothing. On PostgreSQL the whole of it runs under an advisory lock, so of several instances
  * starting at once one migrates and seeds while the others wait and then find it done.
  */
-import { env } from "../lib/env";
+import { databaseConfig } from "./config";
 import { type Db, getConnection, getDb, migratePostgres, withStartupLock } from "./index";
 import { seedDemo } from "./seed";
 
@@ -12,7 +12,7 @@ export async function initDatabase(): Promise<Db> {
   await withStartupLock(async () => {
     getConnection(); // SQLite migrates when the connection opens.
     await migratePostgres();
-    if (env().SEED_DEMO === "1") await seedDemo();
+    if (databaseConfig().SEED_DEMO === "1") await seedDemo();
   });
   return getDb();
 }

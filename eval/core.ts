@@ -11,12 +11,12 @@ import { ACTIVE_PROMPT_VERSION, SUMMARY_PROMPT } from "@/lib/ai/prompts";
 import { TRIAGE_PROMPT_VERSION } from "@/lib/ai/triage-prompt";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { toolDescriptors } from "@/lib/tools/registry";
-import { Customer } from "../tests/helpers/chat";
-import { useTestDatabase as freshDatabase } from "../tests/helpers/db";
-import { readTurn, type TurnResult } from "../tests/helpers/stream";
-import { type Row, UTTERANCES } from "../tests/unit/offline-model-utterances.table";
+import { Customer } from "../harness/chat";
+import { useTestDatabase as freshDatabase } from "../harness/db";
+import { readTurn, type TurnResult } from "../harness/stream";
 import { type Expect, judge, type Observed, observe, unrequestedWrites } from "./judge";
 import { runScenarios, type ScenarioResult } from "./scenarios";
+import { type Row, UTTERANCES } from "./utterances.table";
 
 export type ClassScore = { total: number; right: number; accuracy: number };
 export type EvalReport = {

@@ -4,8 +4,8 @@
  * tools come from the registry: a card of any registered write tool the row did not ask for is
  * an unrequested write.
  */
-import type { TurnResult } from "../tests/helpers/stream";
-import type { Row } from "../tests/unit/offline-model-utterances.table";
+import type { TurnResult } from "../harness/stream";
+import type { Row } from "./utterances.table";
 
 export type Expect = Row["expect"];
 export type Observed = {

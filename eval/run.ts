@@ -8,9 +8,9 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { UTTERANCES } from "../tests/unit/offline-model-utterances.table";
 import { runEval } from "./core";
 import { markdownSection, writeEvalSection } from "./report";
+import { UTTERANCES } from "./utterances.table";
 
 const flag = (name: string) =>
   process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));

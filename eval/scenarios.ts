@@ -4,9 +4,9 @@
  * not registered) cannot be provoked from a real model on purpose; the test suite covers it.
  * Returns one result per scenario; a thrown error fails only its scenario.
  */
-import type { Customer } from "../tests/helpers/chat";
-import { returnsFor } from "../tests/helpers/inspect";
-import type { TurnResult } from "../tests/helpers/stream";
+import type { Customer } from "../harness/chat";
+import { returnsFor } from "../harness/inspect";
+import type { TurnResult } from "../harness/stream";
 import { observe } from "./judge";
 
 export type ScenarioResult = { name: string; lang: "en" | "ru"; pass: boolean; detail: string };

@@ -5,29 +5,12 @@
  * import it.
  */
 import { z } from "zod";
-
-const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+import { databaseEnvShape, emptyToUndefined, seedDemoDefault } from "../db/config";
 
 const schema = z
   .object({
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
-    DATABASE_PATH: z.preprocess(emptyToUndefined, z.string().default("./data/app.db")),
-    // Set to a postgres:// URL: PostgreSQL (several instances on one database) instead of the
-    // SQLite file at DATABASE_PATH. SSL and other options go in the URL (?sslmode=verify-full).
-    DATABASE_URL: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//i, "must be a postgres:// or postgresql:// URL")
-        .optional(),
-    ),
-    // PostgreSQL connections per instance; instances x this must stay under the server's limit.
-    DATABASE_POOL_SIZE: z.preprocess(
-      emptyToUndefined,
-      z.coerce.number().int().min(1).max(1000).default(10),
-    ),
-    // Unset: the demo store (with its published passwords) on SQLite only; 1 also on PostgreSQL.
-    SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
+    ...databaseEnvShape,
     MODEL_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["offline", "openai"]).optional()),
     OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
@@ -161,9 +144,8 @@ const schema = z
     ...e,
     // The key decides the default provider; an explicit MODEL_PROVIDER wins.
     MODEL_PROVIDER: e.MODEL_PROVIDER ?? (e.OPENAI_API_KEY ? "openai" : "offline"),
-    // The demo is the SQLite default only: a PostgreSQL deployment is a real one, and the demo's
-    // staff account has a published password. There it takes SEED_DEMO=1.
-    SEED_DEMO: e.SEED_DEMO ?? (e.DATABASE_URL ? "0" : "1"),
+    // The demo's default depends on the database (db/config.ts).
+    SEED_DEMO: seedDemoDefault(e),
   }))
   .superRefine((e, ctx) => {
     // Several instances must sign sessions with one secret; the SQLite default keeps a generated

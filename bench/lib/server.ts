@@ -13,14 +13,13 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 // What `npm start` runs: scripts/start.mjs (the configuration check, then scripts/serve.mjs in the
 // same process), under the node flags of package.json's start script (the memory settings,
 // README "Memory"), so the benchmark's figures are the product's own.
-const START = path.join(ROOT, "scripts/start.mjs");
 
 /**
  * The node flags of package.json's start script, `node [--flag …] scripts/start.mjs`. A start
  * script of any other shape stops the caller rather than run the server some other way.
  */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+export function startFlags(root = ROOT): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
   const script = pkg.scripts.start?.trim() ?? "";
@@ -36,14 +35,14 @@ export function startFlags(): string[] {
  * Builds into `distDir` when sources are newer than the build. The build is the heavy step on a
  * 2-core machine: it is serialized with every other build through /tmp/e2e.lock when flock exists.
  */
-export function ensureBuild(distDir: string): void {
+export function ensureBuild(distDir: string, root = ROOT): void {
   const env = { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" };
-  const script = path.join(ROOT, "scripts/ensure-build.mjs");
+  const script = path.join(root, "scripts/ensure-build.mjs");
   const hasFlock = spawnSync("flock", ["--version"], { stdio: "ignore" }).status === 0;
   const [cmd, args] = hasFlock
     ? ["flock", ["/tmp/e2e.lock", process.execPath, script]]
     : [process.execPath, [script]];
-  const r = spawnSync(cmd, args, { cwd: ROOT, env, encoding: "utf8" });
+  const r = spawnSync(cmd, args, { cwd: root, env, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`build into ${distDir} failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -67,6 +66,11 @@ export type ServerOptions = {
   nodeArgs?: string[];
   /** A restart after a crash comes back on the same address. Default: a free port. */
   port?: number;
+  /**
+   * The checkout to run (its build, package.json's start flags, scripts/start.mjs). Default: this
+   * one. Another is for before/after runs against an older commit (`git worktree add`).
+   */
+  root?: string;
 };
 
 export type Server = {
@@ -82,11 +86,20 @@ export type Server = {
 export async function startServer(opts: ServerOptions): Promise<Server> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const root = opts.root ?? ROOT;
   const child = spawn(
     process.execPath,
-    [...startFlags(), ...(opts.nodeArgs ?? []), START, "-p", String(port), "-H", "127.0.0.1"],
+    [
+      ...startFlags(root),
+      ...(opts.nodeArgs ?? []),
+      path.join(root, "scripts/start.mjs"),
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+    ],
     {
-      cwd: ROOT,
+      cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       env: {

@@ -59,7 +59,13 @@ function post(
       {
         method: "POST",
         agent,
-        headers: { "content-type": "application/json", ...headers },
+        // When the client sent it (its wall clock, the server's too on one machine): a server-side
+        // probe can tell time spent before the request reached the server from time inside it.
+        headers: {
+          "content-type": "application/json",
+          "x-bench-sent": String(Date.now()),
+          ...headers,
+        },
       },
       (res) => {
         let ttft = Number.NaN;

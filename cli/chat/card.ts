@@ -4,10 +4,10 @@
  * and the time left to decide. Knows no tool.
  */
 import { createTranslator } from "use-intl/core";
-import type { Lang } from "@/lib/chat/language";
 import { formatRemaining } from "@/lib/chat-client/countdown";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { messagesFor } from "@/lib/i18n/messages";
+import type { Locale } from "@/lib/text/language";
 
 /** Display width, close enough for a terminal: combining marks take no column. */
 const width = (s: string) => [...s.normalize("NFC")].length;
@@ -28,7 +28,7 @@ function wrap(text: string, max: number): string[] {
 /** The rows of the card, label and value, in display order. */
 export function cardRows(
   action: PendingAction,
-  lang: Lang,
+  lang: Locale,
   now: Date,
 ): { title: string; rows: [string, string][]; summary: string } {
   const t = createTranslator({
@@ -62,7 +62,7 @@ export function cardRows(
 }
 
 /** The boxed card, ready to print. */
-export function renderCard(action: PendingAction, lang: Lang, now = new Date()): string {
+export function renderCard(action: PendingAction, lang: Locale, now = new Date()): string {
   const { title, rows, summary } = cardRows(action, lang, now);
   const labelWidth = Math.max(...rows.map(([l]) => width(l)));
   const inner = 64;

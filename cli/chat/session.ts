@@ -5,13 +5,13 @@
  */
 import { createTranslator } from "use-intl/core";
 import type { ApiClient, ApiFailure } from "@/lib/api-client";
-import { detectLanguage, type Lang } from "@/lib/chat/language";
 import { describeOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import { parseCommand } from "@/lib/chat-client/commands";
 import { followApproval, followOutcome, isUnsettled } from "@/lib/chat-client/follow";
 import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { conversationText, messagesFor } from "@/lib/i18n/messages";
+import { detectLanguage, type Locale } from "@/lib/text/language";
 import { renderCard } from "./card";
 import { terminalText } from "./terminal";
 
@@ -26,7 +26,7 @@ type Role = "customer" | "staff";
 
 type State = {
   role: Role;
-  lang: Lang;
+  lang: Locale;
   chatId: string | null;
   /** The last chat /analyze looked at (staff have no chat of their own). */
   analyzed: string | null;
@@ -56,7 +56,7 @@ export async function runConsole({
   client: ApiClient;
   io: ConsoleIO;
   role: Role;
-  lang?: Lang;
+  lang?: Locale;
   /** Continue this chat instead of starting a new one. */
   chatId?: string | null;
 }): Promise<void> {
@@ -87,7 +87,7 @@ export async function runConsole({
     messages: messagesFor(lang),
     namespace: "conversation.commands",
   });
-  function speak(next: Lang) {
+  function speak(next: Locale) {
     state.lang = next;
     t = createTranslator({ locale: next, messages: messagesFor(next), namespace: "console" });
     tCommands = createTranslator({

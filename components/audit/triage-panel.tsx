@@ -1,5 +1,5 @@
 import { useTranslations } from "next-intl";
-import type { StoredTriage } from "@/lib/ai/triage-schema";
+import type { StoredTriage } from "@/lib/api/triage";
 import { own } from "@/lib/own";
 import { TriageButton } from "./triage-button";
 import { UtcTime } from "./utc-time";

@@ -4,12 +4,12 @@ import { useRouter } from "next/navigation";
 import { useLocale, useMessages, useTranslations } from "next-intl";
 import { type ReactNode, useRef, useState } from "react";
 import { IssuedIdText } from "@/components/issued-id-text";
+import { createChat, decideAction } from "@/lib/api-client/browser";
 import {
   type CardOutcome,
   describeOutcome,
   outcomeFromDecision,
 } from "@/lib/chat-client/action-view";
-import { createChat, decideAction } from "@/lib/chat-client/api";
 import { type ParsedCommand, parseCommand } from "@/lib/chat-client/commands";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { Composer } from "./composer";

@@ -3,7 +3,7 @@
 import "@/lib/chat-client/zod-jitless";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
-import { fetchChats } from "@/lib/chat-client/api";
+import { fetchChats } from "@/lib/api-client/browser";
 import type { ChatSnapshot, ChatSummary } from "@/lib/chat-client/schemas";
 import type { Locale } from "@/lib/i18n/locales";
 import type { ConversationMessages } from "@/lib/i18n/messages";

@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
-import { createChat } from "@/lib/chat-client/api";
+import { createChat } from "@/lib/api-client/browser";
 
 /** Starts a fresh chat (the server retires proposals still open in the other chats). */
 export function NewChatButton() {

@@ -1,7 +1,7 @@
 "use client";
 import { useChat } from "@ai-sdk/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { fetchChatSnapshot } from "@/lib/chat-client/api";
+import { fetchChatSnapshot } from "@/lib/api-client/browser";
 import { type ChatProblem, isRequestRejected, toChatProblem } from "@/lib/chat-client/errors";
 import type { ChatMessage, ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
 import { createChatTransport, messageText } from "@/lib/chat-client/transport";

@@ -1,7 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { reviseAction } from "@/lib/chat-client/api";
+import { reviseAction } from "@/lib/api-client/browser";
 import type { PendingAction } from "@/lib/chat-client/schemas";
 
 type Fields = NonNullable<PendingAction["edit"]>["fields"];

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect } from "react";
+import { fetchAction } from "@/lib/api-client/browser";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
-import { fetchAction } from "@/lib/chat-client/api";
 import { followApproval } from "@/lib/chat-client/follow";
 
 /**

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import { fetchAction } from "@/lib/chat-client/api";
+import { fetchAction } from "@/lib/api-client/browser";
 import { followOutcome, isUnsettled, type OutcomeNote } from "@/lib/chat-client/follow";
 
 /**

@@ -50,7 +50,7 @@ export async function getActionForStaff({ id }: { id: string }): Promise<StaffAc
   return getDb().select().from(pendingActions).where(eq(pendingActions.id, id)).then(first);
 }
 
-/** Stores the triage JSON (already validated by lib/ai/triage-schema.ts). */
+/** Stores the triage JSON (already validated by lib/api/triage.ts). */
 export async function saveChatTriage({
   chatId,
   triage,

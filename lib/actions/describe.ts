@@ -5,8 +5,8 @@
  * which works outside React.
  */
 import { createFormatter } from "use-intl/core";
-import type { Lang } from "@/lib/chat/language";
 import { formats } from "@/lib/i18n/formats";
+import type { Locale } from "@/lib/text/language";
 import { toolTranslator } from "@/lib/tools/catalogue";
 import type { DescribeContext, WriteTool } from "@/lib/tools/types";
 import type { ActionDescription, EffectState } from "@/lib/tools/view";
@@ -15,9 +15,9 @@ import type { ActionDescription, EffectState } from "@/lib/tools/view";
  * One formatter per language for the process: it keeps the Intl objects it builds, which a new
  * formatter per card built again (docs/benchmarks.md).
  */
-const formatters = new Map<Lang, ReturnType<typeof createFormatter>>();
+const formatters = new Map<Locale, ReturnType<typeof createFormatter>>();
 
-export function describeContext(toolName: string, lang: Lang): DescribeContext {
+export function describeContext(toolName: string, lang: Locale): DescribeContext {
   const t = toolTranslator(toolName, lang);
   if (!t) throw new Error(`messages/${lang}.json has no texts for tool ${toolName}`);
   // The app's formatter and named formats (the same "day" as the orders page). Order dates are
@@ -42,7 +42,7 @@ export function describeContext(toolName: string, lang: Lang): DescribeContext {
 export function describeAction(
   tool: WriteTool,
   action: { arguments: unknown; plan: unknown; result?: unknown },
-  lang: Lang,
+  lang: Locale,
   effects: readonly EffectState[] = [],
 ): ActionDescription {
   return tool.describe(

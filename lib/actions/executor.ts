@@ -7,7 +7,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { AuditStatus } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { errorFields, log } from "@/lib/log";
 import { annotateActiveSpan } from "@/lib/telemetry/tracer";
 import { withoutNul } from "@/lib/text/nul";

@@ -7,7 +7,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { chatBelongsToUser, insertPendingAction, listPendingForUser } from "@/db/queries/actions";
 import { writeTransaction } from "@/db/queries/tx";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import type { Planned, ToolContext, WriteResult, WriteTool } from "@/lib/tools/types";
 import { requiresApproval } from "./approval";

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { getActionForUser as getActionRowForUser, insertPendingAction } from "@/db/queries/actions";
 import { writeTransaction } from "@/db/queries/tx";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { ToolBusinessError } from "@/lib/tools/types";

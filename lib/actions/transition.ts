@@ -7,7 +7,7 @@ import "server-only";
 import { type ActionRow, getActionById, transitionAction } from "@/db/queries/actions";
 import { writeTransaction } from "@/db/queries/tx";
 import type { ActionStatus, AuditStatus } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 
 const AUDIT_FOR: Record<Exclude<ActionStatus, "pending" | "executing">, AuditStatus> = {
   executed: "success",

@@ -13,7 +13,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText } from "ai";
 import { z } from "zod";
-import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/chat/parts";
+import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/api/parts";
 import { own } from "@/lib/own";
 import { aiTelemetry } from "@/lib/telemetry/tracer";
 import { getTool } from "@/lib/tools/registry";

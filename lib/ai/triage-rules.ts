@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import type { StaffActionRow } from "@/db/queries/audit-transcript";
+import { clip, NEXT_STEP_MAX, SUMMARY_MAX, TRIAGE, type Triage } from "@/lib/api/triage";
 import type { TranscriptMessage } from "@/lib/audit/transcript";
 import { getTool } from "@/lib/tools/registry";
 import type { WriteTool } from "@/lib/tools/types";
-import { clip, NEXT_STEP_MAX, SUMMARY_MAX, TRIAGE, type Triage } from "./triage-schema";
 
 const has = (text: string, words: RegExp) => words.test(text);
 const NEGATIVE =

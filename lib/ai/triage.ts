@@ -7,8 +7,15 @@
 import "server-only";
 import { generateText, Output } from "ai";
 import { saveChatTriage } from "@/db/queries/audit-transcript";
-import { recordAudit } from "@/lib/audit/record";
+import {
+  normalizeTriage,
+  STORED_TRIAGE,
+  type StoredTriage,
+  TRIAGE_OUTPUT,
+  type Triage,
+} from "@/lib/api/triage";
 import { loadTranscript, type Transcript } from "@/lib/audit/transcript";
+import { recordAudit } from "@/lib/audit-log/record";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { aiTelemetry } from "@/lib/telemetry/tracer";
@@ -17,13 +24,6 @@ import { getChatModel } from "./models";
 import { modelInfo } from "./models/info";
 import { TRIAGE_PROMPT_VERSION, TRIAGE_SYSTEM, transcriptText } from "./triage-prompt";
 import { triageByRules } from "./triage-rules";
-import {
-  normalizeTriage,
-  STORED_TRIAGE,
-  type StoredTriage,
-  TRIAGE_OUTPUT,
-  type Triage,
-} from "./triage-schema";
 
 const MODEL_TIMEOUT_MS = 30_000;
 

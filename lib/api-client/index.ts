@@ -15,7 +15,12 @@ import {
   uiMessageChunkSchema,
 } from "ai";
 import type { z } from "zod";
-import { type ApiErrorInfo, parseApiError } from "@/lib/chat-client/errors";
+import {
+  type ApiErrorInfo,
+  type ApiFailure,
+  type ApiResult,
+  parseApiError,
+} from "@/lib/chat-client/errors";
 import { pendingActionOf } from "@/lib/chat-client/messages";
 import {
   ChatListSchema,
@@ -40,16 +45,7 @@ import {
   TriageResponseSchema,
 } from "./schemas";
 
-export type { ApiErrorInfo };
-
-export type ApiFailure = {
-  ok: false;
-  /** 0 when no answer arrived (network). */
-  status: number;
-  /** The API's `error` object, when the body was one. */
-  error: ApiErrorInfo | null;
-};
-export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
+export type { ApiErrorInfo, ApiFailure, ApiResult };
 
 export type ApiClientOptions = {
   /** "" in the browser (same origin); "http://localhost:3000" from Node. */

@@ -5,7 +5,7 @@
  * The authoritative shapes are lib/api/schemas.ts (the OpenAPI document).
  */
 import { z } from "zod";
-import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
+import { STORED_TRIAGE } from "@/lib/api/triage";
 import {
   CancelResponseSchema as CardCancelResponse,
   ConfirmResponseSchema as CardConfirmResponse,

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description of the HTTP API, served at GET /api/openapi.json. Rendered by
  * zod-openapi from the schemas the handlers validate requests with (message body, audit query)
  * and the response schemas of lib/api/schemas.ts, so the document cannot drift from the code
- * without the contract tests noticing (tests/helpers/contract.ts).
+ * without the contract tests noticing (harness/contract.ts).
  *
  * Each operation lists the error codes it can answer; they are grouped by HTTP status here, so
  * a code is documented under exactly the status lib/errors.ts gives it.
@@ -10,9 +10,9 @@
 import "server-only";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
-import { sendMessageBody } from "@/app/api/chats/[id]/messages/schema";
-import { auditFilterParams, auditListParams } from "@/lib/audit/query";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { auditFilterParams, auditListParams } from "./audit-params";
+import { sendMessageBody } from "./message";
 import {
   ActionDetail,
   ApiErrorBody,

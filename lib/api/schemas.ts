@@ -8,15 +8,14 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES, OUTCOME_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
-import { STORED_TRIAGE } from "@/lib/ai/triage-schema";
 import {
-  OUTCOME_STATUSES,
   PendingActionPartSchema,
   type PendingActionPart as PendingActionPartType,
   WriteResultSchema,
-} from "@/lib/chat/parts";
+} from "@/lib/api/parts";
+import { STORED_TRIAGE } from "@/lib/api/triage";
 import { EFFECT_KINDS } from "@/lib/effects/kinds";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { TOOLS } from "@/lib/tools/registry";

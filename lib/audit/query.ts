@@ -4,7 +4,7 @@
  * the same rows everywhere.
  */
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
 import {
   type AuditFilters,
   type AuditKey,
@@ -12,39 +12,14 @@ import {
   keyOf,
   listAuditEvents,
 } from "@/db/queries/audit";
-import { AUDIT_STATUSES } from "@/db/schema";
+import { auditFilterParams, auditListParams } from "@/lib/api/audit-params";
 import type { AuditEvent } from "@/lib/api/schemas";
 import { AppError } from "@/lib/errors";
 import { describeZodError } from "@/lib/http/respond";
 
-const id = z.string().trim().min(1).max(200);
-const dateTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-
-/** Filters shared by the list and the export. */
-const filterShape = {
-  status: z.enum(AUDIT_STATUSES).optional(),
-  tool: id.optional(),
-  chatId: id.optional(),
-  userId: id.optional(),
-  from: dateTime.optional(),
-  to: dateTime.optional(),
-};
-
-const orderedRange = (p: { from?: Date; to?: Date }) => !p.from || !p.to || p.from < p.to;
-const rangeMessage = { message: "from must be before to", path: ["from"] };
-
-/** Unknown parameters are refused, not ignored: a typo such as `stauts=` would otherwise
- *  silently return every event. */
-export const auditFilterParams = z.object(filterShape).strict().refine(orderedRange, rangeMessage);
-
-export const auditListParams = z
-  .object({
-    ...filterShape,
-    cursor: z.string().max(100).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-  })
-  .strict()
-  .refine(orderedRange, rangeMessage);
+// The query-string schemas are the API's contract (lib/api/audit-params.ts); the page and the
+// export use them through here.
+export { auditFilterParams, auditListParams };
 
 /** Query string -> object; a repeated parameter is ambiguous, so it is an error too. */
 export function parseSearchParams<S extends z.ZodType>(

@@ -4,7 +4,7 @@
  * the chat (AI SDK UIMessage parts); they are parsed here, never trusted as typed, so an odd or
  * old part shows up as "other" instead of breaking the page.
  */
-import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/chat/parts";
+import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/api/parts";
 import "server-only";
 import { z } from "zod";
 import { getPeopleByIds, type PersonRow } from "@/db/queries/audit";
@@ -15,7 +15,7 @@ import {
   type StaffActionRow,
   TRANSCRIPT_MESSAGE_LIMIT,
 } from "@/db/queries/audit-transcript";
-import { parseStoredTriage, type StoredTriage } from "@/lib/ai/triage-schema";
+import { parseStoredTriage, type StoredTriage } from "@/lib/api/triage";
 
 export type TranscriptItem =
   | { kind: "text"; text: string }

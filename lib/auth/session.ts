@@ -1,6 +1,6 @@
 import "server-only";
+import { isLocale, type Locale } from "@/db/constants";
 import { AppError } from "../errors";
-import { isLocale, type Locale } from "../i18n/locales";
 import { getAuth } from "./auth";
 
 export type Role = "customer" | "staff";

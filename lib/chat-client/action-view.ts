@@ -7,7 +7,7 @@
 import { createTranslator } from "use-intl/core";
 import type { Locale } from "@/lib/i18n/locales";
 import type { ConversationMessages } from "@/lib/i18n/messages";
-import type { Decision } from "./api";
+import type { Decision } from "./decision";
 import { ACTION_STATUSES, type ActionStatus, type PendingAction } from "./schemas";
 
 /** The tool's note on an executed action (created, or already there). */

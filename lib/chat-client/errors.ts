@@ -18,6 +18,16 @@ const ApiErrorBody = z.object({
 });
 export type ApiErrorInfo = z.infer<typeof ApiErrorBody>["error"];
 
+/** What every call of the typed client (lib/api-client) answers; nothing throws. */
+export type ApiFailure = {
+  ok: false;
+  /** 0 when no answer arrived (network). */
+  status: number;
+  /** The API's `error` object, when the body was one. */
+  error: ApiErrorInfo | null;
+};
+export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
+
 export type ChatProblem =
   | { kind: "too_long" }
   | { kind: "rate_limited"; retryAfterSeconds: number }

@@ -5,7 +5,7 @@
  * already is. Shared by the confirm card and the terminal chat; no React, no timers of its own
  * beyond the one it schedules, so it can be unit-tested with a fake `load`.
  */
-import type { ApiResult } from "@/lib/api-client";
+import type { ApiResult } from "./errors";
 import type { PendingAction } from "./schemas";
 
 export type OutcomeNote = NonNullable<PendingAction["view"]["outcome"]>;

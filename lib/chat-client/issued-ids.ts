@@ -1,6 +1,6 @@
 /**
  * Ids the app issues to a customer and quotes in the conversation: a return request (`RR-…`,
- * lib/tools/create-return-request.ts) or a cancellation (`CN-…`, lib/tools/cancel-order.ts), two
+ * lib/tools/create-return-request/) or a cancellation (`CN-…`, lib/tools/cancel-order/), two
  * capitals, a dash and eight characters. They are data like an order number, not words of any
  * language: the page marks them translate="no", so a browser's translator leaves them alone and
  * the language checks of the e2e suite (tests/e2e/language.ts) skip them.

@@ -3,7 +3,7 @@
  * and the quiet one-line notes for tool activity.
  */
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
-import { conversationLanguage, type Lang } from "@/lib/chat/language";
+import { conversationLanguage, type Locale } from "@/lib/text/language";
 import {
   type ActionOutcomeData,
   ActionOutcomeSchema,
@@ -99,7 +99,7 @@ export function toolNote(part: Part): ToolNote | null {
 }
 
 /** The language of the customer's latest message with letters in this chat; "en" when there is none. */
-export function chatLanguage(messages: Pick<UIMessage, "role" | "parts">[]): Lang {
+export function chatLanguage(messages: Pick<UIMessage, "role" | "parts">[]): Locale {
   return conversationLanguage(
     messages
       .filter((m) => m.role === "user")

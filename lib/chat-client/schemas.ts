@@ -2,7 +2,7 @@
  * What the browser accepts from the chat API. The server is ours, but the pending-action data
  * travels through a stream the model's turn produced, so the card renders only what parses here.
  */
-// First: zod must be configured before any schema below (or in lib/chat/parts.ts) is built.
+// First: zod must be configured before any schema below (or in lib/api/parts.ts) is built.
 import "./zod-jitless";
 import type { UIMessage } from "ai";
 import { z } from "zod";
@@ -13,11 +13,11 @@ import {
   type PendingActionPart,
   PendingActionPartSchema,
   WriteResultSchema,
-} from "@/lib/chat/parts";
+} from "@/lib/api/parts";
 
 export { ACTION_STATUSES, type ActionStatus } from "@/db/constants";
 
-/** The data parts are declared once, in lib/chat/parts.ts; the browser parses the same schemas. */
+/** The data parts are declared once, in lib/api/parts.ts; the browser parses the same schemas. */
 export const PendingActionSchema = PendingActionPartSchema;
 export type PendingAction = PendingActionPart;
 

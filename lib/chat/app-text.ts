@@ -7,14 +7,14 @@
  */
 import { createTranslator } from "use-intl/core";
 import { messagesFor } from "@/lib/i18n/messages";
-import type { Lang } from "./language";
+import type { Locale } from "@/lib/text/language";
 
-export function overrunText(lang: Lang): string {
+export function overrunText(lang: Locale): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
   return t("overrun");
 }
 
-export function modelErrorText(lang: Lang): string {
+export function modelErrorText(lang: Locale): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
   return t("modelError");
 }
@@ -25,7 +25,7 @@ export function modelErrorText(lang: Lang): string {
  */
 export function approvalNote(
   status: "awaiting_approval" | "rejected" | "expired",
-  lang: Lang,
+  lang: Locale,
   reason: string | null,
 ): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "approval" });
@@ -35,7 +35,7 @@ export function approvalNote(
 }
 
 /** The transcript's line when the customer edits a proposal on its card. */
-export function revisionNote(lang: Lang, revision: number): string {
+export function revisionNote(lang: Locale, revision: number): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "approval" });
   return t("note.revised", { revision });
 }

@@ -4,13 +4,13 @@
  * nobody decided within APPROVAL_TTL_HOURS (the sweep tells us, lib/startup.ts).
  */
 import "server-only";
+import type { Locale as Lang } from "@/db/constants";
 import { usersByIds } from "@/db/queries/users";
 import type { PendingActionDto } from "@/lib/actions";
 import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
 import { onApprovalExpired } from "@/lib/actions/lifecycle";
+import type { PendingActionPart } from "@/lib/api/parts";
 import { errorFields, log } from "@/lib/log";
-import type { Lang } from "./language";
-import type { PendingActionPart } from "./parts";
 import { presentAction, storedChatLanguage } from "./present";
 import { recordOutcome } from "./service";
 

@@ -3,14 +3,15 @@
  * model turn (and the UI after a reload) know what happened.
  */
 import "server-only";
+import type { ActionOutcomeStatus } from "@/db/constants";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
+import type { PendingActionPart } from "@/lib/api/parts";
 import type { DecisionAudit } from "@/lib/api/schemas";
 import { decisionAudit } from "@/lib/audit/decision";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { inSpanAsync } from "@/lib/telemetry/tracer";
 import type { WriteResult } from "@/lib/tools/types";
-import type { ActionOutcomeStatus, PendingActionPart } from "./parts";
 import { presentAction, storedChatLanguage } from "./present";
 import { recordOutcome } from "./service";
 

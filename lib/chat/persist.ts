@@ -10,13 +10,13 @@ import { listEffectsForActions } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import { getActionsForUser } from "@/lib/actions";
 import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
+import { type ChatUIMessage, STORED_PART_KEYS } from "@/lib/api/parts";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
+import { conversationLanguage, type Locale } from "@/lib/text/language";
 import { withoutNul } from "@/lib/text/nul";
 import type { EffectState } from "@/lib/tools/view";
-import { conversationLanguage, type Lang } from "./language";
-import { type ChatUIMessage, STORED_PART_KEYS } from "./parts";
 import { presentAction } from "./present";
 
 const PART = z.looseObject({ type: z.string() });
@@ -59,7 +59,7 @@ export async function loadTurnHistory(chat: ChatRow): Promise<ChatUIMessage[]> {
 export async function withCurrentActions(
   messages: ChatUIMessage[],
   userId: string,
-  lang: Lang,
+  lang: Locale,
 ): Promise<ChatUIMessage[]> {
   const ids = messages.flatMap((m) =>
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
@@ -85,7 +85,7 @@ export async function withCurrentActions(
 
 /**
  * The most a stored assistant message may hold, as JSON characters. A turn's text, its tool calls
- * and their arguments are bounded by the output guard (lib/ai/output-guard.ts) to well below it.
+ * and their arguments are bounded by the output guard (lib/chat/output-guard.ts) to well below it.
  */
 export const MAX_STORED_MESSAGE_CHARS = 256_000;
 

@@ -9,15 +9,15 @@ import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
 import { MAX_REVISIONS } from "@/lib/actions/revise";
+import type { PendingActionPart } from "@/lib/api/parts";
+import { detectLanguage, type Locale } from "@/lib/text/language";
 import { toolTranslator } from "@/lib/tools/catalogue";
 import { COMMENT_MAX_CHARS } from "@/lib/tools/normalize";
 import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
-import { detectLanguage, type Lang } from "./language";
-import type { PendingActionPart } from "./parts";
 
 export function actionDescription(
   action: PendingActionDto,
-  lang: Lang,
+  lang: Locale,
   effects: readonly EffectState[] = [],
 ): ActionDescription {
   return describeAction(writeToolOf({ tool: action.tool, id: action.id }), action, lang, effects);
@@ -29,7 +29,7 @@ export function actionDescription(
  */
 export function presentAction(
   action: PendingActionDto,
-  lang: Lang,
+  lang: Locale,
   effects: readonly EffectState[] = [],
 ): PendingActionPart {
   const {
@@ -50,7 +50,7 @@ export function presentAction(
  * for a choice, the values its schema allows worded by the tool's own catalogue
  * (rows.<field>Value). Null once the action is decided or its chain has no revisions left.
  */
-function editForm(action: PendingActionDto, lang: Lang): PendingActionPart["edit"] {
+function editForm(action: PendingActionDto, lang: Locale): PendingActionPart["edit"] {
   if (action.status !== "pending" || action.revision >= MAX_REVISIONS) return null;
   const tool = writeToolOf({ tool: action.tool, id: action.id });
   if (tool.editable.length === 0) return null;
@@ -81,7 +81,7 @@ function editForm(action: PendingActionDto, lang: Lang): PendingActionPart["edit
  * The chat's language as the server can tell it: the customer's latest message with letters
  * among the newest ones stored, else English. The same detector as everywhere else.
  */
-export async function storedChatLanguage(chatId: string): Promise<Lang> {
+export async function storedChatLanguage(chatId: string): Promise<Locale> {
   const last = await lastUserMessage({ chatId });
   const parts = Array.isArray(last?.parts) ? (last.parts as unknown[]) : [];
   const text = parts

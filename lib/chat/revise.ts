@@ -6,8 +6,8 @@
 import "server-only";
 import { appendMessages } from "@/db/queries/chats";
 import { reviseAction } from "@/lib/actions/revise";
+import type { PendingActionPart } from "@/lib/api/parts";
 import { revisionNote } from "./app-text";
-import type { PendingActionPart } from "./parts";
 import { presentAction, storedChatLanguage } from "./present";
 
 export async function revise({

@@ -21,12 +21,12 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
+import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "@/lib/api/parts";
 import type { ChatSummary } from "@/lib/api/schemas";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { conversationLanguage } from "@/lib/text/language";
 import { approvalNote } from "./app-text";
-import { conversationLanguage } from "./language";
-import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "./parts";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";
 

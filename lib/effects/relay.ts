@@ -29,7 +29,7 @@ import {
 } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import type { AuditStatus } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";

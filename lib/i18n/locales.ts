@@ -4,16 +4,12 @@
  * sign-in), then Accept-Language, then English.
  */
 import Negotiator from "negotiator";
-import { LOCALES, type Locale } from "@/db/constants";
+import { isLocale, LOCALES, type Locale } from "@/db/constants";
 
-export { LOCALES, type Locale };
+export { isLocale, LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = "en";
 /** The browser's choice before (and besides) sign-in. */
 export const LOCALE_COOKIE = "locale";
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
-}
 
 export function resolveLocale(input: {
   saved?: string | null;

@@ -7,8 +7,7 @@
 import "server-only";
 import { getOrderStatusById, shipOrderIfProcessing } from "@/db/queries/orders";
 import { writeTransaction } from "@/db/queries/tx";
-import type { ShipOrderResponse } from "@/lib/api/schemas";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { AppError } from "@/lib/errors";
 
 /** The audit's name for this staff operation (it is not a tool the model can call). */
@@ -22,7 +21,7 @@ export async function markOrderShipped({
   orderId: string;
   staffId: string;
   now?: Date;
-}): Promise<ShipOrderResponse> {
+}) {
   const shipped = await writeTransaction(async () => {
     const current = await getOrderStatusById({ orderId });
     if (!current) return undefined;
@@ -48,7 +47,7 @@ export async function markOrderShipped({
   return {
     order: {
       id: shipped.id,
-      status: "shipped",
+      status: "shipped" as const,
       version: shipped.version,
       shippedAt: (shipped.shippedAt ?? now).toISOString(),
     },

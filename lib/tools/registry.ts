@@ -1,14 +1,21 @@
 /**
- * The allowlist: the only tools the model can call. Adding a tool = one file + one line here.
+ * The allowlist: the only tools the model can call. Adding a tool = one folder under lib/tools/
+ * + one line here + one in manifests.ts (its pure data, which the catalogues load without the
+ * database); the module refuses to load if the two lists differ.
  */
 import { z } from "zod";
 import { cancelOrder } from "./cancel-order";
 import { createReturnRequest } from "./create-return-request";
 import { getOrderStatus } from "./get-order-status";
 import { getReturnPolicy } from "./get-return-policy";
+import { TOOL_METAS } from "./manifests";
 import type { AnyTool } from "./types";
 
 export const TOOLS = [getOrderStatus, getReturnPolicy, createReturnRequest, cancelOrder] as const;
+
+if (TOOLS.map((t) => t.name).join() !== TOOL_METAS.map((m) => m.name).join()) {
+  throw new Error("lib/tools/registry.ts and lib/tools/manifests.ts must list the same tools");
+}
 
 export type ToolName = (typeof TOOLS)[number]["name"];
 export type WriteToolName = Extract<(typeof TOOLS)[number], { access: "write" }>["name"];

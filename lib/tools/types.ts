@@ -1,5 +1,5 @@
 /**
- * What a tool is. Each tool lives in one file under lib/tools/ and is listed once in registry.ts
+ * What a tool is. Each tool lives in one folder under lib/tools/ and is listed once in registry.ts
  * (the allowlist). `access` is a required literal on purpose: there is no default that could let a
  * write tool run without the customer's confirmation.
  *
@@ -11,11 +11,11 @@
  */
 import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
-import type { Lang } from "@/lib/chat/language";
 import type { EffectRequest } from "@/lib/effects/kinds";
+import type { Locale } from "@/lib/text/language";
+import type { ToolTriageCategory } from "./manifests";
+import type { OfflineWriteRows } from "./offline-types";
 import type { ActionDescription, EffectState } from "./view";
-
-export type ToolAccess = "read" | "write";
 
 /** Who is asking. Built by the server from the session, never from model output. */
 export type ToolContext = {
@@ -78,7 +78,7 @@ export type Translate = ((key: string, values?: Record<string, string | number>)
 };
 
 export type DescribeContext = {
-  lang: Lang;
+  lang: Locale;
   t: Translate;
   /** Minor units in the chat's locale, e.g. "€249.00" / "249,00 €". */
   money(amount: number, currency: string): string;
@@ -159,13 +159,19 @@ export type WriteTool<
   /** Crash recovery: the effect recorded under this operation id (the action id), or null. */
   findEffect(operationId: string): Promise<z.output<Result> | null>;
   /**
-   * Staff triage without a model: the chat's category (one of lib/ai/triage-schema.ts's) when
+   * Staff triage without a model: the chat's category (its meta.ts's triage.category) when
    * this tool acted, and one sentence each on what happened and what staff should do next.
    */
   triage: {
-    category: "return_request" | "order_cancellation";
+    category: ToolTriageCategory;
     story(action: StaffStoryInput): { summary: string; next: string };
   };
+  /**
+   * Its rows for the offline model (its folder's offline.ts): phrases, arguments and replies, run
+   * by the same rules as every other tool's. Absent: the offline model never proposes it (the
+   * return request, whose multi-turn dialogue the model still runs by its own rules).
+   */
+  offline?: OfflineWriteRows;
   /** The card, the confirmation message and the outcome note, in the chat's language. */
   describe(
     action: {

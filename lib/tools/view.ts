@@ -4,7 +4,7 @@
  * no knowledge of the tool. Client-safe (zod only): the browser parses the same schema.
  */
 import { z } from "zod";
-import type { EffectStatus } from "@/db/constants";
+import type { EffectStatus, NoteKind } from "@/db/constants";
 import type { EffectKind } from "@/lib/effects/kinds";
 
 /** One fact on the card. `key` names it for tests and styling (data-testid="confirm-<key>"). */
@@ -77,17 +77,6 @@ export type ActionDescription = Omit<ActionView, "outcome"> & {
   confirmation: string;
   /** Given a result: the card's note on what was done (and its effects' progress). */
   outcome: OutcomeNote | null;
-  /** The app's chat message after each decision ("existed": executed with createdNow false). */
+  /** The app's chat message after each decision (the kinds: db/constants.ts NOTE_KINDS). */
   notes: Record<NoteKind, string>;
 };
-
-export const NOTE_KINDS = [
-  "executed",
-  "existed",
-  "cancelled",
-  "expired",
-  "stale",
-  "superseded",
-  "failed",
-] as const;
-export type NoteKind = (typeof NOTE_KINDS)[number];

@@ -127,6 +127,13 @@ function declaresName(st: ts.FunctionDeclaration | ts.ImportDeclaration, name: s
 }
 
 /** A write tool's module: `name: "snake_case"` next to `access: "write"` in one object. */
+/** The `name: "…"` of the meta.ts next to a tool folder's module. */
+function metaName(file: string): string | null {
+  const meta = path.join(path.dirname(file), "meta.ts");
+  if (!fs.existsSync(meta)) return null;
+  return fs.readFileSync(meta, "utf8").match(/\bname: "([a-z_]+)"/)?.[1] ?? null;
+}
+
 function toolName(sf: ts.SourceFile): string | null {
   let found: string | null = null;
   const visit = (n: ts.Node) => {
@@ -138,7 +145,12 @@ function toolName(sf: ts.SourceFile): string | null {
             ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === k,
         );
       const access = literal(prop("access")?.initializer);
-      const name = literal(prop("name")?.initializer);
+      const init = prop("name")?.initializer;
+      // A tool folder's definition names itself by its meta.ts (`name: meta.name`).
+      const name =
+        init && ts.isPropertyAccessExpression(init) && init.getText(sf) === "meta.name"
+          ? metaName(sf.fileName)
+          : literal(init);
       if (access === "write" && name) found = name;
     }
     ts.forEachChild(n, visit);

@@ -1,6 +1,6 @@
 /**
  * Issue 20: a confirmed cancellation's refund goes through the effects outbox and the relay, to
- * Stripe (the real `stripe` SDK against the loopback server of tests/helpers/stripe-server.ts,
+ * Stripe (the real `stripe` SDK against the loopback server of bench/lib/stripe-server.ts,
  * misbehaving on command) and to the built-in ledger. Real database (SQLite, and PostgreSQL in
  * the postgres project), real executor, confirm and relay; only the provider is faked, at its
  * wire protocol. In every case the provider ends with at most one refund per confirmed
@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as confirmRoute } from "@/app/api/actions/[id]/confirm/route";
 import { GET as getActionRoute } from "@/app/api/actions/[id]/route";
+import { type StripeServer, startStripeServer } from "@/bench/lib/stripe-server";
 import {
   claimDueEffects,
   type EffectRow,
@@ -25,7 +26,6 @@ import { stripeProvider } from "@/lib/effects/providers/stripe";
 import { runDueEffects, startRelay, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { call, signIn } from "../helpers/http";
-import { type StripeServer, startStripeServer } from "../helpers/stripe-server";
 import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
 
 const RELAY_ENV = {

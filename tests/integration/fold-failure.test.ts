@@ -1,5 +1,5 @@
 /**
- * foldLongChat runs after a turn without being awaited (lib/ai/turn.ts), so it must never reject:
+ * foldLongChat runs after a turn without being awaited (lib/chat/turn.ts), so it must never reject:
  * in Node an unhandled rejection stops the process. A real failure of its first read (the
  * messages table is gone) must come back as "nothing folded" and one log line.
  */

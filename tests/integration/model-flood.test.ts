@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { getChatForUser } from "@/db/queries/chats";
 import { messages, pendingActions } from "@/db/schema";
-import { MODEL_OUTPUT_LIMITS } from "@/lib/ai/output-guard";
+import { MODEL_OUTPUT_LIMITS } from "@/lib/chat/output-guard";
 import { MAX_STORED_MESSAGE_CHARS, saveTurn } from "@/lib/chat/persist";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";

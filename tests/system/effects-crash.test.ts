@@ -11,7 +11,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpCustomer, pendingActionOf } from "@/bench/lib/client";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
-import { type StripeServer, startStripeServer } from "../helpers/stripe-server";
+import { type StripeServer, startStripeServer } from "@/bench/lib/stripe-server";
 import { openReadOnly } from "./lib/db-snapshot";
 import { DIST_DIR } from "./lib/world";
 

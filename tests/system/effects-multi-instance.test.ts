@@ -17,13 +17,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpCustomer } from "@/bench/lib/client";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
+import { type StripeServer, startStripeServer } from "@/bench/lib/stripe-server";
 import { closeDb, getDb } from "@/db";
 import { chats, orderItems, orders } from "@/db/schema";
 import { seedDemoLikeUser } from "@/db/seed";
 import { executeToolCall } from "@/lib/actions/executor";
 import { resetEnv } from "@/lib/env";
 import { createPostgresDatabase } from "../helpers/db";
-import { type StripeServer, startStripeServer } from "../helpers/stripe-server";
 import { DIST_DIR } from "./lib/world";
 
 const INSTANCES = 3;

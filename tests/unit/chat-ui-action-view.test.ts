@@ -4,8 +4,8 @@ import {
   outcomeFromDecision,
   outcomeFromStatus,
 } from "@/lib/chat-client/action-view";
-import { decisionFromError } from "@/lib/chat-client/api";
 import { formatRemaining, remainingMinutes } from "@/lib/chat-client/countdown";
+import { decisionFromError } from "@/lib/chat-client/decision";
 import { conversationText } from "@/lib/i18n/messages";
 
 const en = conversationText("en");

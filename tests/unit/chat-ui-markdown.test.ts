@@ -4,7 +4,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "@/components/chat/markdown";
 import { splitIssuedIds } from "@/lib/chat-client/issued-ids";
-import en from "@/messages/en.json";
+import { messagesFor } from "@/lib/i18n/messages";
+
+const en = messagesFor("en");
 
 const html = (text: string) =>
   renderToStaticMarkup(

@@ -7,9 +7,12 @@ import {
   toolNote,
   toolNoteValues,
 } from "@/lib/chat-client/messages";
-import en from "@/messages/en.json";
-import ru from "@/messages/ru.json";
+import { messagesFor } from "@/lib/i18n/messages";
 import { proposal } from "./chat-ui-fixtures";
+
+// The catalogues as the app serves them: messages/*.json plus every tool's own texts.
+const en = messagesFor("en");
+const ru = messagesFor("ru");
 
 type Part = UIMessage["parts"][number];
 const assistant = (id: string, parts: unknown[]): UIMessage => ({

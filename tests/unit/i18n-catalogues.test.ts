@@ -7,9 +7,12 @@
 import path from "node:path";
 import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import { describe, expect, it } from "vitest";
-import en from "@/messages/en.json";
-import ru from "@/messages/ru.json";
+import { messagesFor } from "@/lib/i18n/messages";
 import { flatten, scanKeyUses } from "../helpers/i18n-keys";
+
+// The catalogues as the app serves them: messages/*.json plus every tool's own texts.
+const en = messagesFor("en");
+const ru = messagesFor("ru");
 
 const root = path.resolve(import.meta.dirname, "../..");
 const catalogues = { en: flatten(en), ru: flatten(ru) };
@@ -55,7 +58,15 @@ describe("message catalogues", () => {
 
   it("every key is used somewhere", () => {
     const used = new Set(uses.map((u) => u.key));
-    const isUsed = (key: string) => used.has(key) || [...used].some((u) => key.startsWith(`${u}.`)); // t.raw("group")
+    // A tool's note texts (tools.<name>.note.*) and category label (tools.<name>.triageCategory)
+    // are read by lib/i18n/messages.ts, which joins them into conversation.toolNote and
+    // audit.triage.categories: used when those are.
+    const isUsed = (key: string) =>
+      used.has(key) ||
+      [...used].some((u) => key.startsWith(`${u}.`)) || // t.raw("group")
+      (/^tools\.[a-z_]+\.note\.(running|done|failed)$/.test(key) &&
+        used.has(`conversation.toolNote.${key.split(".").at(-1)}`)) ||
+      (/^tools\.[a-z_]+\.triageCategory$/.test(key) && used.has("audit.triage.categories"));
     expect([...catalogues.en.keys()].filter((k) => !isUsed(k))).toEqual([]);
   });
 

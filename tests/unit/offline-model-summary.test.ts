@@ -9,7 +9,7 @@ import { confirmAction } from "@/lib/actions";
 import { createOpenAIChatModel } from "@/lib/ai/models/openai";
 import { buildSystemPrompt, SUMMARY_PROMPT } from "@/lib/ai/prompts";
 import { offlineSummary, summarizeConversation } from "@/lib/ai/summary";
-import type { ChatUIMessage } from "@/lib/chat/parts";
+import type { ChatUIMessage } from "@/lib/api/parts";
 import { presentAction } from "@/lib/chat/present";
 import { RETURN_REQUEST_RESULT } from "@/lib/tools/shapes";
 import { startOpenAIServer } from "../helpers/openai-server";

@@ -7,9 +7,9 @@
  * Reproduce: npx vitest run tests/unit/offline-model-utterances.test.ts
  */
 import { beforeAll, expect, it } from "vitest";
+import { UTTERANCES } from "@/eval/utterances.table";
 import { type Core, newChat, setupCore } from "../integration/action-core/fixtures";
 import { Chat, replyLanguage, type Turn } from "./offline-model-harness";
-import { UTTERANCES } from "./offline-model-utterances.table";
 
 let core: Core;
 beforeAll(async () => {

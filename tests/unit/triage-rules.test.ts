@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StaffActionRow } from "@/db/queries/audit-transcript";
 import { triageByRules } from "@/lib/ai/triage-rules";
-import { TRIAGE } from "@/lib/ai/triage-schema";
+import { TRIAGE } from "@/lib/api/triage";
 import type { TranscriptItem, TranscriptMessage } from "@/lib/audit/transcript";
 
 let seq = 0;

@@ -5,11 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { describeAction } from "@/lib/actions/describe";
+import { messagesFor } from "@/lib/i18n/messages";
 import { TOOLS } from "@/lib/tools/registry";
 import type { WriteTool } from "@/lib/tools/types";
-import en from "@/messages/en.json";
-import ru from "@/messages/ru.json";
 import { SAMPLES } from "./write-tool-samples";
+
+// The catalogues as the app serves them: messages/*.json plus every tool's own texts.
+const en = messagesFor("en");
+const ru = messagesFor("ru");
 
 const WRITE_TOOLS = TOOLS.filter(
   (t): t is (typeof TOOLS)[number] & WriteTool => t.access === "write",
@@ -29,7 +32,7 @@ describe.each(WRITE_TOOLS.map((t) => [t.name, t] as const))("%s describes itself
 
   it.each(["en", "ru"] as const)("in %s: every text filled in, no placeholder left", (lang) => {
     const sample = SAMPLES[name];
-    expect(sample, `tests/unit/write-tool-samples.ts has no sample for ${name}`).toBeDefined();
+    expect(sample, `lib/tools/<folder>/test-table.ts has no sample for ${name}`).toBeDefined();
     for (const result of [null, sample!.result, { ...sample!.result, createdNow: false }]) {
       const d = describeAction(tool, { ...sample!, result }, lang);
       const texts = [

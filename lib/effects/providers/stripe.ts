@@ -2,7 +2,7 @@
  * Stripe, through the official SDK. The relay owns retries, so the SDK's own are off
  * (maxNetworkRetries 0), and every request has a timeout (STRIPE_TIMEOUT_MS) after which its
  * outcome counts as unknown. STRIPE_API_BASE points the client at a Stripe-compatible server
- * (its host, port and protocol; the tests' loopback server in tests/helpers/stripe-server.ts).
+ * (its host, port and protocol; the loopback server of the tests and the benchmark, bench/lib/stripe-server.ts).
  *
  * A refund is POST /v1/refunds {payment_intent, amount, metadata[operation_id|action_id|
  * order_id]} with the effect's Idempotency-Key. Reconciliation lists the refunds of the payment

@@ -1,8 +1,8 @@
 import { stepCountIs, streamText } from "ai";
 import { z } from "zod";
 import { getChatModel, MODEL_CALL_SETTINGS } from "@/lib/ai/models";
-import { MAX_STEPS } from "@/lib/ai/turn";
 import { benchOrderTools } from "@/lib/bench/order-tool";
+import { MAX_STEPS } from "@/lib/chat/turn";
 import { env } from "@/lib/env";
 import { unknownEndpoint } from "@/lib/http/methods";
 import { AppError, errorResponse } from "@/lib/http/respond";

@@ -5,11 +5,12 @@
  * another tool call by what a tool returned.
  */
 import { z } from "zod";
-import { has } from "./classify";
+import { mentionsTool } from "./classify";
 import type { Conversation } from "./conversation";
 import type { Decision } from "./decide";
 import { type Fact, readFact } from "./facts";
 import { REPLIES } from "./replies";
+import { rowsOf, TOOL_ROWS } from "./tool-rows";
 
 const ORDER_INPUT = z.object({ orderId: z.string() });
 
@@ -20,38 +21,48 @@ export function answerFromResults(c: Conversation): Decision {
     return {
       fact: readFact(o.toolName, o.output),
       orderId: input.success ? input.data.orderId : null,
+      tool: o.toolName,
     };
   });
   const policy = facts.find((f) => f.fact.kind === "policy")?.fact;
   const windowDays = policy?.kind === "policy" ? policy.policy.windowDays : null;
   const aboutOrders = facts.some((f) => f.fact.kind === "order");
-  // The customer asked whether an order can still be cancelled: say so for each order named.
-  const aboutCancelling = c.last !== null && has(c.last, "cancel_request", "cancel_question");
+  // The customer asked whether a write tool's action is still possible ("can I still cancel
+  // 3004?"): say so for each order named, in that tool's words.
+  const last = c.last;
+  const askedAbout = last ? TOOL_ROWS.filter((t) => mentionsTool(last, t.name)) : [];
 
   const sentences: string[] = [];
   const add = (s: string) => {
     if (s && !sentences.includes(s)) sentences.push(s);
   };
   const phrase: {
-    [K in Fact["kind"]]: (f: Extract<Fact, { kind: K }>, id: string | null) => void;
+    [K in Fact["kind"]]: (f: Extract<Fact, { kind: K }>, id: string | null, tool: string) => void;
   } = {
     order: (f) => {
       add(r.order(f.order));
       if (policy) add(r.orderReturnability(f.order, windowDays));
-      if (aboutCancelling) add(r.cancellability(f.order));
+      for (const t of askedAbout) add(t.rows.replies[c.lang].possible(f.order));
     },
     // With an order in the answer, its own window says more than the general rules.
     policy: (f) => {
       if (!aboutOrders) add(r.policy(f.policy));
     },
     return: (f) => add(r.existingReturn(f.request)),
-    cancellation: (f) => add(r.existingCancellation(f.cancellation)),
-    proposed: (_, id) => add(r.proposed(id)),
-    error: (f, id) => add(r.businessError(f.code, id)),
+    existing: (f, _, tool) =>
+      add(rowsOf(tool)?.rows.replies[c.lang].existing(f.result) ?? r.toolFailed),
+    proposed: (_, id, tool) =>
+      add(rowsOf(tool)?.rows.replies[c.lang].proposed(id) ?? r.proposed(id)),
+    error: (f, id, tool) => {
+      const order = id ? r.orderNamed(id) : r.thatOrder;
+      const own = rowsOf(tool)?.rows.replies[c.lang].errors;
+      const phrased = own && Object.hasOwn(own, f.code) ? own[f.code] : undefined;
+      add(phrased ? phrased(order, cap(order)) : r.businessError(f.code, id));
+    },
     failed: () => add(r.toolFailed),
   };
-  for (const { fact, orderId } of facts) {
-    (phrase[fact.kind] as (f: Fact, id: string | null) => void)(fact, orderId);
+  for (const { fact, orderId, tool } of facts) {
+    (phrase[fact.kind] as (f: Fact, id: string | null, tool: string) => void)(fact, orderId, tool);
   }
   // Say how to ask for a return only when one could be asked for: every lookup worked and a
   // named order is delivered and not yet returned.
@@ -62,4 +73,8 @@ export function answerFromResults(c: Conversation): Decision {
     add(r.howToAsk(returnable.length === 1 ? returnable[0]!.orderId : null));
   }
   return { behaviour: "answer", text: sentences.join(" ") || r.toolFailed };
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }

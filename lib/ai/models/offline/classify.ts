@@ -3,8 +3,12 @@
  * numbers, reason, comment). No decisions here: decide.ts weighs the cues against the conversation.
  */
 import { canonical, extractOrderNumbers, extractReason, type ReasonSlot } from "./extract";
-import { CUES, type Cue } from "./lexicon-intents";
+import { CUES, type Cue as IntentCue } from "./lexicon-intents";
 import { detectLanguage, type Lang, re } from "./text";
+import { TOOL_ROWS, type ToolCue, type ToolCueKind, toolCue } from "./tool-rows";
+
+/** A cue of the shared lexicon, or of one write tool's rows (`cancel_order:request`). */
+export type Cue = IntentCue | ToolCue;
 
 export type Utterance = {
   text: string;
@@ -22,7 +26,7 @@ const CUE_RES = Object.fromEntries(
     cue,
     [...byLang.en, ...byLang.ru].map((s) => re(s)),
   ]),
-) as Record<Cue, RegExp[]>;
+) as Record<IntentCue, RegExp[]>;
 
 /**
  * classify() is pure and runs ~120 regexes, and the model reads the whole conversation on every
@@ -49,8 +53,13 @@ export function classify(text: string): Utterance {
 function classifyText(text: string): Utterance {
   const canon = canonical(text);
   const cues = new Set<Cue>();
-  for (const [cue, patterns] of Object.entries(CUE_RES) as [Cue, RegExp[]][]) {
+  for (const [cue, patterns] of Object.entries(CUE_RES) as [IntentCue, RegExp[]][]) {
     if (patterns.some((p) => p.test(canon))) cues.add(cue);
+  }
+  for (const tool of TOOL_ROWS) {
+    for (const [kind, patterns] of Object.entries(tool.patterns) as [ToolCueKind, RegExp[]][]) {
+      if (patterns.some((p) => p.test(canon))) cues.add(toolCue(tool.name, kind));
+    }
   }
   const lang = detectLanguage(text);
   const { ids, malformed } = extractOrderNumbers(text);
@@ -59,16 +68,15 @@ function classifyText(text: string): Utterance {
 
 /** A message that only answers a question: an order number and/or a reason, nothing else asked. */
 export function isFragment(u: Utterance): boolean {
-  const asks = [
+  const asks: Cue[] = [
     "return_request",
     "return_question",
-    "cancel_request",
-    "cancel_question",
     "order_status",
     "forbidden",
     "unsupported",
+    ...TOOL_ROWS.flatMap((t) => [toolCue(t.name, "request"), toolCue(t.name, "question")]),
   ];
-  return (u.ids.length > 0 || u.reason !== null) && !asks.some((c) => u.cues.has(c as Cue));
+  return (u.ids.length > 0 || u.reason !== null) && !asks.some((c) => u.cues.has(c));
 }
 
 export const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has(c));
@@ -77,9 +85,21 @@ export const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has
 export const requests = (u: Utterance) =>
   has(u, "return_request") && !has(u, "asking", "not_requesting");
 
-/** An explicit request to cancel an order, not a question or a "don't". */
-export const requestsCancel = (u: Utterance) =>
-  has(u, "cancel_request") && !has(u, "cancel_question", "asking", "not_requesting", "unsupported");
+/** An explicit request for a write tool's action, not a question about it or a "don't". */
+export const requestsTool = (u: Utterance, tool: string) =>
+  has(u, toolCue(tool, "request")) &&
+  !has(
+    u,
+    toolCue(tool, "question"),
+    toolCue(tool, "negation"),
+    "asking",
+    "not_requesting",
+    "unsupported",
+  );
+
+/** Asking about a write tool's action, or saying not to do it. */
+export const mentionsTool = (u: Utterance, tool: string) =>
+  has(u, toolCue(tool, "request"), toolCue(tool, "question"), toolCue(tool, "negation"));
 
 /** Part of a conversation about a return: a request, a question, a "yes", or just its details. */
 export const isReturnRelated = (u: Utterance) =>

@@ -8,16 +8,18 @@ import {
   has,
   isFragment,
   isReturnRelated,
+  mentionsTool,
   requests,
-  requestsCancel,
+  requestsTool,
   type Utterance,
 } from "./classify";
 import { splitCompound } from "./compound";
 import { type Conversation, lastMentionedOrder } from "./conversation";
-import { cancelReason } from "./lexicon-cancel";
+import { extractOrderNumbers } from "./extract";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 import { re } from "./text";
+import { TOOL_ROWS, type ToolRows, toolCue } from "./tool-rows";
 
 export type Behaviour =
   | "small_talk"
@@ -129,37 +131,87 @@ function propose(x: Ctx): Decision {
   };
 }
 
-/** We asked "which order?" for a cancellation. */
-const cancelOpen = (c: Conversation) => {
+/** What the rows see of a message. */
+const message = (u: Utterance, lang: Conversation["lang"]) => ({
+  text: u.text,
+  canon: u.canon,
+  lang: u.lang ?? lang,
+});
+
+/** The order numbers of a message, read only where the tool says they are (not in an address). */
+function orderIdsFor(tool: ToolRows, u: Utterance, c: Conversation): Utterance["ids"] {
+  if (!tool.rows.orderPart) return u.ids;
+  return extractOrderNumbers(tool.rows.orderPart(message(u, c.lang))).ids;
+}
+
+/** Our last answer asked this tool's question (which order, or a missing argument). */
+const toolOpen = (tool: ToolRows, c: Conversation) => {
   const t = c.thread[0];
-  return t !== undefined && requestsCancel(t) && t.ids.length === 0;
+  return t !== undefined && requestsTool(t, tool.name);
 };
 
-/** An explicit cancellation: the order from this message (or the one we asked for), never guessed. */
-function proposeCancel(x: Ctx): Decision {
-  const ask = (text: string): Decision => ({ behaviour: "clarify", text });
-  const asked = x.c.thread[0];
-  const request = requestsCancel(x.u) ? x.u : (asked ?? x.u);
-  const ids = x.u.ids;
-  if (ids.length > 1) return ask(x.r.askWhichOrderToCancel(ids));
-  const orderId = ids[0];
-  if (!orderId && x.u.malformed[0]) return ask(x.r.malformedNumber(x.u.malformed[0]));
-  if (!orderId) return ask(x.r.askOrderForCancel);
-  const reason =
-    cancelReason(x.u.canon) !== "other" ? cancelReason(x.u.canon) : cancelReason(request.canon);
-  return {
-    behaviour: "propose",
-    calls: [{ toolName: "cancel_order", input: { orderId, reason, comment: null } }],
+/**
+ * An explicit request for a write tool: its order from this message, else the one of the request
+ * we asked about, else the single order of the previous message when this one refers back ("Where
+ * is 3004?" then "Then cancel it"); never a guess between several. Then the tool's own arguments,
+ * or one question for the first one missing.
+ */
+function proposeWith(tool: ToolRows) {
+  return (x: Ctx): Decision => {
+    const ask = (text: string): Decision => ({ behaviour: "clarify", text });
+    const r = tool.rows.replies[x.c.lang];
+    const asked = x.c.thread[0];
+    const isRequest = requestsTool(x.u, tool.name);
+    const request = isRequest ? null : (asked ?? null);
+    const here = orderIdsFor(tool, x.u, x.c);
+    const before = request ? orderIdsFor(tool, request, x.c) : [];
+    const ids = here.length ? here : before.length ? before : previousOrder(x);
+    if (ids.length > 1) return ask(r.askWhich(ids));
+    const orderId = ids[0];
+    if (!orderId && x.u.malformed[0]) return ask(x.r.malformedNumber(x.u.malformed[0]));
+    if (!orderId) return ask(r.askOrder);
+    const read = tool.rows.args(message(x.u, x.c.lang), request && message(request, x.c.lang));
+    if (!read.args) return ask(r.askMissing(read.missing, orderId));
+    return {
+      behaviour: "propose",
+      calls: [{ toolName: tool.name, input: { orderId, ...read.args } }],
+    };
   };
 }
 
-/** Asking whether an order can be cancelled (or saying not to): look it up, never propose. */
-function cancelInfo(x: Ctx): Decision {
-  if (has(x.u, "not_requesting") && !has(x.u, "cancel_question"))
-    return { behaviour: "small_talk", text: x.r.notCancelling };
-  if (x.u.ids.length) return { behaviour: "status", calls: lookups(x.u.ids) };
-  return { behaviour: "clarify", text: x.r.askOrderForCancelQuestion };
+/** Asking whether the tool's action is possible (or saying not to): look it up, never propose. */
+function infoWith(tool: ToolRows) {
+  return (x: Ctx): Decision => {
+    const r = tool.rows.replies[x.c.lang];
+    const negated = has(x.u, toolCue(tool.name, "negation"), "not_requesting");
+    if (negated && !has(x.u, toolCue(tool.name, "question")))
+      return { behaviour: "small_talk", text: r.notDoing };
+    const ids = orderIdsFor(tool, x.u, x.c);
+    if (ids.length) return { behaviour: "status", calls: lookups(ids) };
+    return { behaviour: "clarify", text: r.askOrderForQuestion };
+  };
 }
+
+/** The same three rules for every write tool with rows, in registry order. */
+const toolRules = (): Rule[] =>
+  TOOL_ROWS.flatMap((tool) => [
+    {
+      name: `asking about ${tool.name}, or saying not to`,
+      when: ({ u }: Ctx) =>
+        mentionsTool(u, tool.name) && !requestsTool(u, tool.name) && !has(u, "unsupported"),
+      act: infoWith(tool),
+    },
+    {
+      name: `explicit ${tool.name} request`,
+      when: ({ u }: Ctx) => requestsTool(u, tool.name),
+      act: proposeWith(tool),
+    },
+    {
+      name: `answers our ${tool.name} question`,
+      when: ({ u, c }: Ctx) => isFragment(u) && u.ids.length > 0 && toolOpen(tool, c),
+      act: proposeWith(tool),
+    },
+  ]);
 
 const lookups = (ids: string[]): PlannedCall[] =>
   ids
@@ -194,18 +246,7 @@ export const RULES: Rule[] = [
     when: ({ u }) => has(u, "forbidden"),
     act: say("refuse", (r) => r.forbidden),
   },
-  {
-    name: "asking about cancelling, or saying not to",
-    when: ({ u }) =>
-      has(u, "cancel_request", "cancel_question") && !requestsCancel(u) && !has(u, "unsupported"),
-    act: cancelInfo,
-  },
-  { name: "explicit cancel request", when: ({ u }) => requestsCancel(u), act: proposeCancel },
-  {
-    name: "answers our cancel question",
-    when: ({ u, c }) => isFragment(u) && u.ids.length > 0 && cancelOpen(c),
-    act: proposeCancel,
-  },
+  ...toolRules(),
   {
     name: "no tool for it",
     when: ({ u }) => has(u, "unsupported"),

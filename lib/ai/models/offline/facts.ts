@@ -7,6 +7,7 @@
 import type { LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { z } from "zod";
 import { own } from "@/lib/own";
+import { rowsOf } from "./tool-rows";
 
 const ITEM = z.object({ name: z.string(), quantity: z.number().optional() });
 const MONEY = z.object({ amount: z.number(), currency: z.string() });
@@ -41,14 +42,8 @@ export const RETURN_FACTS = z.object({
 });
 export type ReturnFacts = z.infer<typeof RETURN_FACTS>;
 
-export const CANCELLATION_FACTS = z.object({
-  cancellationId: z.string(),
-  orderId: z.string(),
-  createdNow: z.boolean(),
-  cancelledAt: z.string().nullish(),
-  refund: z.object({ amount: z.number(), currency: z.string(), destination: z.string() }).nullish(),
-});
-export type CancellationFacts = z.infer<typeof CANCELLATION_FACTS>;
+/** A write tool's result (with rows of its own: they phrase it), already done before. */
+const WRITE_RESULT = z.looseObject({ orderId: z.string(), createdNow: z.boolean() });
 
 const ENVELOPE = z.union([
   z.object({ ok: z.literal(true), status: z.literal("confirmation_required") }),
@@ -60,7 +55,7 @@ export type Fact =
   | { kind: "order"; order: OrderFacts }
   | { kind: "policy"; policy: PolicyFacts }
   | { kind: "return"; request: ReturnFacts }
-  | { kind: "cancellation"; cancellation: CancellationFacts }
+  | { kind: "existing"; result: unknown }
   | { kind: "proposed" }
   | { kind: "error"; code: string }
   /** Errors without a code (the SDK's tool-error text, a denied call) and unknown shapes. */
@@ -105,10 +100,14 @@ export function readFact(
       const r = RETURN_FACTS.safeParse(e.data);
       return r.success ? { kind: "return", request: r.data } : null;
     },
-    cancel_order: () => {
-      const r = CANCELLATION_FACTS.safeParse(e.data);
-      return r.success ? { kind: "cancellation", cancellation: r.data } : null;
-    },
   };
-  return own(readers, toolName)?.() ?? { kind: "failed" };
+  const reader =
+    own(readers, toolName) ??
+    (rowsOf(toolName)
+      ? () =>
+          WRITE_RESULT.safeParse(e.data).success
+            ? { kind: "existing" as const, result: e.data }
+            : null
+      : undefined);
+  return reader?.() ?? { kind: "failed" };
 }

@@ -4,7 +4,9 @@
  * `\b` meaning a Unicode word boundary. To teach the model a new phrasing, add a line here and a
  * row to the utterance table in tests/unit/offline-model-utterances.test.ts.
  *
- * Which intent wins when several match is decided by the rule table in decide.ts, not here.
+ * Which intent wins when several match is decided by the rule table in decide.ts, not here. A
+ * write tool's own phrases (asking for it, asking about it, saying not to) are in its folder
+ * (lib/tools/<tool>/offline.ts), not here.
  */
 import type { Lang } from "./text";
 
@@ -13,10 +15,6 @@ export type Cue =
   | "forbidden"
   /** Reasonable wishes with no tool: change an order, stop a return, talk to a human. */
   | "unsupported"
-  /** An explicit request to cancel an order. */
-  | "cancel_request"
-  /** A question about cancelling: whether it is still possible. Asking is not requesting. */
-  | "cancel_question"
   /** "I don't want to return it", "just asking": never a request. */
   | "not_requesting"
   /** An explicit request to create a return. */
@@ -99,44 +97,12 @@ export const CUES: CueTable = {
       String.raw`\b(just|only) (asking|curious|wondering|checking|want to know)\b`,
       String.raw`\b(hypothetically|just in case|if i wanted to|if i decide|in theory)\b`,
       String.raw`\bwithout (creating|filing|opening|submitting)\b`,
-      String.raw`\b(don't|dont|do not|never|no need to)\b.{0,10}\bcancel\b`,
-      String.raw`\b(not|don't|dont|do not)\b.{0,15}\b(want|going|need|planning)\b.{0,15}\bcancel\b`,
     ],
     ru: [
       String.raw`\bне\s+(хочу|хотим|надо|нужно|собираюсь|планирую|буду|прошу)\b.{0,25}\b(возвр|верн|оформ|созда|сдава)\p{L}*`,
       String.raw`\b(просто|только|пока только)\s+(спрашиваю|интересуюсь|уточняю|узнаю|хочу узнать|узнать)\b`,
       String.raw`\bне\s+(оформляйте|создавайте|оформляй|создавай|надо оформлять|нужно оформлять)\b`,
       String.raw`\b(гипотетически|на всякий случай|если вдруг|если я захочу|в теории)\b`,
-      String.raw`\bне\s+(отменяйте|отменяй|отменяйте его|надо отменять|нужно отменять|отменять|хочу отменять|собираюсь отменять)\b`,
-    ],
-  },
-  cancel_request: {
-    en: [
-      String.raw`^(please |pls |kindly )?cancel\b`,
-      String.raw`\b(please|pls|plz|kindly|want to|wanna|i'd like to|id like to|would like to|need to|have to|let's|lets|go ahead and)\b.{0,20}\bcancel\b`,
-      String.raw`\bcancel\b.{0,25}\b(order|it|this|that|#?\d{4})\b.{0,20}(please|pls|plz|asap|now)?`,
-      String.raw`\b(cancellation|cancel)\b.{0,15}\b(for|of)\b.{0,10}\b(order|#?\d{4})\b`,
-    ],
-    ru: [
-      String.raw`\b(отмени|отмените|отменить|отменяйте|аннулируйте|аннулировать)\b.{0,30}\b(заказ\p{L}*|его|ее|\d{4})`,
-      String.raw`\b(хочу|хотел\p{L}*|хотим|нужно|надо|прошу|можете)\b.{0,20}\b(отменить|отмену|аннулировать)\b`,
-      String.raw`\bотмен\p{L}* заказ\p{L}*`,
-    ],
-  },
-  cancel_question: {
-    en: [
-      String.raw`\b(can|could|may)\s+(i|we)\s+(still\s+)?cancel\b`,
-      String.raw`\bis it (still )?(possible|too late|ok|okay)\b.{0,25}\bcancel`,
-      String.raw`\b(how|when|until when|how long)\b.{0,30}\bcancel`,
-      String.raw`\b(if|suppose|what if)\s+(i|we)\b.{0,15}\bcancel`,
-      String.raw`\bwould\b.{0,30}\bcancel`,
-      String.raw`\b(cancellable|cancelable|can be cancell?ed|still be cancell?ed)\b`,
-    ],
-    ru: [
-      String.raw`\b(можно|могу|может|можем|возможно|успею|успеваю)\b.{0,25}\bотмен\p{L}*`,
-      String.raw`\bотмен\p{L}*.{0,40}\b(ли|еще можно|ещё можно|не поздно)\b`,
-      String.raw`\b(как|когда|до какого)\b.{0,30}\bотмен\p{L}*`,
-      String.raw`\b(если|а если)\s+(я|мы)\b.{0,15}\bотмен\p{L}*`,
     ],
   },
   return_request: {

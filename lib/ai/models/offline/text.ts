@@ -2,15 +2,10 @@
  * Text plumbing for the offline model: normalisation, language guess, typo-tolerant stems and a
  * Unicode-aware `\b` (JavaScript's `\b` only knows ASCII letters, so it fails on Cyrillic).
  */
-export { detectLanguage, type Lang } from "@/lib/chat/language";
+// `Lang` is the offline model's local name for the one Locale type (db/constants.ts).
+export { detectLanguage, type Locale as Lang } from "@/lib/text/language";
 
-const LETTER_OR_DIGIT = String.raw`[\p{L}\p{N}]`;
-const BOUNDARY = `(?:(?<!${LETTER_OR_DIGIT})(?=${LETTER_OR_DIGIT})|(?<=${LETTER_OR_DIGIT})(?!${LETTER_OR_DIGIT}))`;
-
-/** Builds a case-insensitive Unicode regex in which `\b` is a real word boundary in any script. */
-export function re(source: string, flags = "iu"): RegExp {
-  return new RegExp(source.replaceAll(String.raw`\b`, BOUNDARY), flags);
-}
+export { re } from "@/lib/text/regex";
 
 /**
  * Lower case, ё -> е, typographic apostrophes -> ', punctuation -> spaces (keeping # and № for

@@ -1,7 +1,7 @@
 import { own } from "@/lib/own";
+import { alternatives, day, items, money, plusDays } from "@/lib/text/format";
 import type { OrderFacts } from "../facts";
 import type { Reason } from "../lexicon-reasons";
-import { alternatives, day, items, money, plusDays } from "./format";
 import type { Replies } from "./types";
 
 const REASON: Record<Reason, string> = {
@@ -59,33 +59,8 @@ export const en: Replies = {
       ? `I'm sorry to hear that. Would you like me to prepare a return request for order ${id} (${own(REASON, reason) ?? reason})? You'll confirm it before anything happens.`
       : "I'm sorry to hear that. If you'd like to return it, which order is it? Please send me the four-digit order number.",
 
-  askOrderForCancel: "Which order should I cancel? Please send me its four-digit number.",
-  askOrderForCancelQuestion:
-    "Which order do you mean? Send me its four-digit number and I'll check whether it can still be cancelled.",
-  askWhichOrderToCancel: (ids) =>
-    `Which order should I cancel: ${alternatives(ids, "en")}? I can do one at a time.`,
-  notCancelling: "All right, I won't cancel anything. Is there anything else I can help with?",
-  cancellability: (o) => {
-    switch (o.status) {
-      case "processing":
-        return `It hasn't shipped yet, so it can still be cancelled: just say "cancel order ${o.orderId}" and confirm on the card.`;
-      case "shipped":
-      case "in_transit":
-        return "It has already shipped, so it can't be cancelled any more; once it's delivered you can ask for a return.";
-      case "delivered":
-        return "It has already been delivered, so it can't be cancelled, but you can ask me for a return instead.";
-      case "cancelled":
-        return "It is already cancelled.";
-      default:
-        return "";
-    }
-  },
-  existingCancellation: (c) => {
-    const refund = c.refund
-      ? ` The refund of ${money(c.refund.amount, c.refund.currency, "en")} goes to ${c.refund.destination}.`
-      : "";
-    return `Order ${c.orderId} is already cancelled (${c.cancellationId}), so there is nothing more to do.${refund}`;
-  },
+  orderNamed: (id) => `order ${id}`,
+  thatOrder: "that order",
 
   order: (o) => {
     const ret = o.returnRequest
@@ -129,10 +104,6 @@ export const en: Replies = {
       not_delivered: `${cap(order)} hasn't been delivered yet, so a return can't be requested for it yet.`,
       order_cancelled: `${cap(order)} was cancelled, so there is nothing to return.`,
       return_window_passed: `${cap(order)} was delivered too long ago: it is outside the return window, so I can't request a return for it. I'm sorry.`,
-      already_cancelled: `${cap(order)} is already cancelled.`,
-      already_shipped: `${cap(order)} has already shipped, so it can't be cancelled any more. Once it's delivered, you can ask me for a return.`,
-      already_delivered: `${cap(order)} has already been delivered, so it can't be cancelled, but it can be returned: tell me the reason and I'll prepare a return request for you to confirm.`,
-      already_delivered_not_returnable: `${cap(order)} has already been delivered, so it can't be cancelled, and its return window has ended. I'm sorry.`,
       invalid_arguments:
         "Sorry, I couldn't process that request. Could you tell me the order number and the reason again?",
       unknown_tool: "Sorry, I can't do that.",

@@ -1,7 +1,7 @@
 import { own } from "@/lib/own";
+import { alternatives, day, items, money, plusDays } from "@/lib/text/format";
 import type { OrderFacts } from "../facts";
 import type { Reason } from "../lexicon-reasons";
-import { alternatives, day, items, money, plusDays } from "./format";
 import type { Replies } from "./types";
 
 const REASON: Record<Reason, string> = {
@@ -66,33 +66,8 @@ export const ru: Replies = {
       ? `Очень жаль. Подготовить заявку на возврат заказа ${id} (${own(REASON, reason) ?? reason})? Вы подтвердите её, прежде чем что-то произойдёт.`
       : "Очень жаль. Если хотите вернуть товар, подскажите, какой это заказ? Пришлите, пожалуйста, четырёхзначный номер заказа.",
 
-  askOrderForCancel: "Какой заказ отменить? Пришлите, пожалуйста, его четырёхзначный номер.",
-  askOrderForCancelQuestion:
-    "Какой заказ вы имеете в виду? Пришлите его четырёхзначный номер, и я проверю, можно ли его ещё отменить.",
-  askWhichOrderToCancel: (ids) =>
-    `Какой заказ отменить: ${alternatives(ids, "ru")}? Я оформляю по одному.`,
-  notCancelling: "Хорошо, ничего отменять не буду. Могу ли я помочь чем-то ещё?",
-  cancellability: (o) => {
-    switch (o.status) {
-      case "processing":
-        return `Он ещё не отправлен, поэтому его можно отменить: напишите «отмените заказ ${o.orderId}» и подтвердите на карточке.`;
-      case "shipped":
-      case "in_transit":
-        return "Он уже отправлен, поэтому отменить его нельзя; после доставки можно оформить возврат.";
-      case "delivered":
-        return "Он уже доставлен, поэтому отменить его нельзя, но можно оформить возврат.";
-      case "cancelled":
-        return "Он уже отменён.";
-      default:
-        return "";
-    }
-  },
-  existingCancellation: (c) => {
-    const refund = c.refund
-      ? ` Возврат ${money(c.refund.amount, c.refund.currency, "ru")} поступит на ${c.refund.destination}.`
-      : "";
-    return `Заказ ${c.orderId} уже отменён (${c.cancellationId}), больше ничего делать не нужно.${refund}`;
-  },
+  orderNamed: (id) => `заказ ${id}`,
+  thatOrder: "этот заказ",
 
   order: (o) => {
     const ret = o.returnRequest
@@ -143,10 +118,6 @@ export const ru: Replies = {
       not_delivered: `${Order} ещё не доставлен, поэтому оформить возврат пока нельзя.`,
       order_cancelled: `${Order} отменён, поэтому возвращать нечего.`,
       return_window_passed: `${Order} доставлен слишком давно: срок возврата истёк, поэтому оформить возврат нельзя. Сожалею.`,
-      already_cancelled: `${Order} уже отменён.`,
-      already_shipped: `${Order} уже отправлен, поэтому отменить его нельзя. После доставки можно оформить возврат.`,
-      already_delivered: `${Order} уже доставлен, поэтому отменить его нельзя, но можно вернуть: назовите причину, и я подготовлю заявку на возврат.`,
-      already_delivered_not_returnable: `${Order} уже доставлен, поэтому отменить его нельзя, и срок возврата тоже истёк. Сожалею.`,
       invalid_arguments:
         "Извините, не получилось обработать запрос. Назовите, пожалуйста, ещё раз номер заказа и причину.",
       unknown_tool: "Извините, я не могу этого сделать.",

@@ -2,7 +2,7 @@
  * Everything the offline model can say, one table per language with the same keys. Adding a
  * language = one more file implementing Replies; the compiler lists anything left out.
  */
-import type { CancellationFacts, OrderFacts, PolicyFacts, ReturnFacts } from "../facts";
+import type { OrderFacts, PolicyFacts, ReturnFacts } from "../facts";
 import type { Reason } from "../lexicon-reasons";
 
 export type Replies = {
@@ -30,14 +30,9 @@ export type Replies = {
   /** A complaint without an explicit request: offer, never act. */
   offerReturn: (orderId: string | null, reason: Reason) => string;
 
-  askOrderForCancel: string;
-  askOrderForCancelQuestion: string;
-  askWhichOrderToCancel: (ids: string[]) => string;
-  /** "Don't cancel it": nothing happens. */
-  notCancelling: string;
-  /** Added after the order sentence when the customer asked whether it can still be cancelled. */
-  cancellability: (o: OrderFacts) => string;
-  existingCancellation: (c: CancellationFacts) => string;
+  /** "order 3004" / "заказ 3004", and without a number, for a write tool's own error texts. */
+  orderNamed: (orderId: string) => string;
+  thatOrder: string;
 
   order: (o: OrderFacts) => string;
   /** Added after the order sentence when the customer asked about returning that order. */

@@ -1,3 +1,4 @@
+import type { ShipOrderResponse } from "@/lib/api/schemas";
 import { requireStaff } from "@/lib/auth/session";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
@@ -13,9 +14,10 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
-  return json(await markOrderShipped({ orderId: id, staffId: staff.id }), {
-    headers: { "Cache-Control": "no-store" },
-  });
+  // The answer is the contract's shape (checked here, at the boundary: lib/orders sits below
+  // lib/api, which the tools' test tables, calling markOrderShipped, must not reach).
+  const body: ShipOrderResponse = await markOrderShipped({ orderId: id, staffId: staff.id });
+  return json(body, { headers: { "Cache-Control": "no-store" } });
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

@@ -2,10 +2,13 @@
  * The one language detector. The offline model, the app's own chat messages, the card's view and
  * the chat chrome all ask it, so they never disagree about the same message. Client-safe.
  */
-export type Lang = "en" | "ru";
+import type { Locale } from "@/db/constants";
+
+/** The one Locale type is db/constants.ts's (the interface languages); a language is one of them. */
+export type { Locale };
 
 /** Cyrillic letters outnumbering Latin ones means Russian; null when the text has no letters. */
-export function detectLanguage(text: string): Lang | null {
+export function detectLanguage(text: string): Locale | null {
   const cyrillic = text.match(/\p{Script=Cyrillic}/gu)?.length ?? 0;
   const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
   if (cyrillic === 0 && latin === 0) return null;
@@ -13,7 +16,7 @@ export function detectLanguage(text: string): Lang | null {
 }
 
 /** The language to answer a text in: its own, else English. */
-export function languageOf(text: string): Lang {
+export function languageOf(text: string): Locale {
   return detectLanguage(text) ?? "en";
 }
 
@@ -22,7 +25,7 @@ export function languageOf(text: string): Lang {
  * keeps the language of the conversation), else English. `texts` are the customer's messages,
  * oldest first.
  */
-export function conversationLanguage(texts: readonly string[]): Lang {
+export function conversationLanguage(texts: readonly string[]): Locale {
   for (let i = texts.length - 1; i >= 0; i--) {
     const lang = detectLanguage(texts[i]!);
     if (lang) return lang;

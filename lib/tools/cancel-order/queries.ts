@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { first, getDb } from "../index";
-import { orderCancellations, orders } from "../schema";
+import { first, getDb } from "@/db";
+import { orderCancellations, orders } from "@/db/schema";
 
 export type CancellationRow = typeof orderCancellations.$inferSelect;
 export type NewCancellation = typeof orderCancellations.$inferInsert;

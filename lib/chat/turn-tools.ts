@@ -8,7 +8,7 @@ import { jsonSchema, type ToolSet, tool } from "ai";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
-import { recordAudit } from "@/lib/audit/record";
+import { recordAudit } from "@/lib/audit-log/record";
 import { toolDescriptors } from "@/lib/tools/registry";
 import type { DroppedCalls, RejectedCall } from "./output-guard";
 

@@ -5,8 +5,9 @@
 import { z } from "zod";
 import { RETURN_REASONS } from "@/db/schema";
 import { RETURN_WINDOW_DAYS } from "@/lib/tools/return-policy";
-import { COMMENT_MAX_CHARS } from "./normalize";
-import type { ReadTool } from "./types";
+import { COMMENT_MAX_CHARS } from "../normalize";
+import type { ReadTool } from "../types";
+import { meta } from "./meta";
 
 const args = z.strictObject({});
 
@@ -20,7 +21,7 @@ const result = z.strictObject({
 });
 
 export const getReturnPolicy: ReadTool<"get_return_policy", typeof args, typeof result> = {
-  name: "get_return_policy",
+  name: meta.name,
   access: "read",
   description:
     "The store's return policy: the return window, accepted reasons, how refunds work and what " +

@@ -5,7 +5,7 @@
  */
 import type { UIMessage } from "ai";
 import { z } from "zod";
-import { ACTION_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, OUTCOME_STATUSES } from "@/db/constants";
 import { ActionViewSchema } from "@/lib/tools/view";
 
 /** Every write result says whether this call wrote it; the rest is the tool's own shape. */
@@ -54,19 +54,6 @@ export const PendingActionPartSchema = z.object({
   view: ActionViewSchema,
 });
 export type PendingActionPart = z.infer<typeof PendingActionPartSchema>;
-
-export const OUTCOME_STATUSES = [
-  "executed",
-  /** The customer confirmed; staff approval is next (issue 22). */
-  "awaiting_approval",
-  "rejected",
-  "cancelled",
-  "expired",
-  "stale",
-  "superseded",
-  "failed",
-] as const;
-export type ActionOutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
 /** `data-action-outcome`: appended after a decision, so the UI (on reload) and the model know. */
 export const ActionOutcomePartSchema = z.object({

@@ -4,10 +4,10 @@
  * state change, so the change and its audit commit or roll back together.
  */
 import "server-only";
+import type { ToolAccess } from "@/db/constants";
 import { insertAuditEvent } from "@/db/queries/audit-write";
 import type { AuditStatus } from "@/db/schema";
 import { withoutNul } from "@/lib/text/nul";
-import type { ToolAccess } from "@/lib/tools/types";
 
 export type AuditInput = {
   tool: string;

@@ -1,3 +1,7 @@
+/**
+ * The body of POST /api/chats/{id}/messages, declared once: the route parses it, the OpenAPI
+ * document (openapi.ts) describes it, and the chat turn normalises its text.
+ */
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 

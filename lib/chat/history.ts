@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { convertToModelMessages, type ModelMessage } from "ai";
-import type { ChatUIMessage } from "@/lib/chat/parts";
+import type { ChatUIMessage } from "@/lib/api/parts";
 
 /**
  * Only token-like values (ids, enum values, numbers) go into a note: a customer's free-text

@@ -6,6 +6,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
+import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
+import { COMMENT, ORDER_ID } from "../normalize";
+import { returnEligibility } from "../return-policy";
+import { ISO_DATE, MONEY, REFUND } from "../shapes";
+import { ToolBusinessError, type Translate, type WriteTool } from "../types";
+import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
+import { writeEffectOnce } from "../write-effect";
+import { meta } from "./meta";
+import { offline } from "./offline";
 import {
   type CancellationRow,
   cancelOrderIfUnchanged,
@@ -13,15 +23,7 @@ import {
   getCancellationByOrderId,
   getCancellationForUser,
   insertCancellationIfAbsent,
-} from "@/db/queries/cancellations";
-import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
-import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
-import { COMMENT, ORDER_ID } from "./normalize";
-import { returnEligibility } from "./return-policy";
-import { ISO_DATE, MONEY, REFUND } from "./shapes";
-import { ToolBusinessError, type Translate, type WriteTool } from "./types";
-import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "./view";
-import { writeEffectOnce } from "./write-effect";
+} from "./queries";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -105,7 +107,7 @@ function refusal(order: OrderWithItems, now: Date): ToolBusinessError | null {
 }
 
 export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, typeof PLAN> = {
-  name: "cancel_order",
+  name: meta.name,
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof z.output<typeof args>)[],
@@ -225,8 +227,10 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     return row ? toResult(row, true) : null;
   },
 
+  offline,
+
   triage: {
-    category: "order_cancellation",
+    category: meta.triage.category,
     story({ args, result, status, errorCode }) {
       const order = typeof args.orderId === "string" ? args.orderId : "(unknown)";
       const reason = typeof args.reason === "string" ? ` (${args.reason})` : "";

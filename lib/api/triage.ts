@@ -5,15 +5,15 @@
  * store, after the text fields are cut to one line of bounded length.
  */
 import { z } from "zod";
+import { TOOL_TRIAGE, type ToolTriageCategory } from "@/lib/tools/manifests";
 
+/** The categories the write tools bring (their folders' meta.ts), then the ones of no tool. */
+const GENERAL_CATEGORIES = ["order_status", "return_policy", "out_of_scope", "general"] as const;
+export type TriageCategory = ToolTriageCategory | (typeof GENERAL_CATEGORIES)[number];
 export const TRIAGE_CATEGORIES = [
-  "return_request",
-  "order_cancellation",
-  "order_status",
-  "return_policy",
-  "out_of_scope",
-  "general",
-] as const;
+  ...TOOL_TRIAGE.map((t) => t.category),
+  ...GENERAL_CATEGORIES,
+] as unknown as [TriageCategory, ...TriageCategory[]];
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 export const URGENCIES = ["low", "medium", "high"] as const;
 

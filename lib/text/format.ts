@@ -6,7 +6,7 @@
  * condition, where next-intl's root entry pulls in client hooks that do not exist.
  */
 import { createFormatter } from "use-intl/core";
-import type { Lang } from "../text";
+import type { Locale as Lang } from "@/db/constants";
 
 const DAY_MS = 86_400_000;
 // onError rethrows: an unknown currency falls back to plain digits below instead of a logged error.

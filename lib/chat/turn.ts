@@ -1,8 +1,11 @@
 /**
- * One chat turn: history from the database (never from the request), the AI SDK tool loop
- * with the registry's tools, and the UI message stream back to the browser. A proposed write
- * stops the loop; the app writes the confirmation sentence and a `data-pending-action` part.
- * The turn is persisted only when it completes: a failed turn leaves the history untouched.
+ * One chat turn, in one place. `takeTurn` is its one entry: the route authenticates the customer,
+ * parses the body and calls it; it checks the chat and the rate limit and owns the chat's turn
+ * lease from taking it to releasing it. Then: history from the database (never from the
+ * request), the AI SDK tool loop with the registry's tools, and the UI message stream back to the
+ * browser. A proposed write stops the loop; the app writes the confirmation sentence and a
+ * `data-pending-action` part. The turn is persisted only when it completes: a failed turn leaves
+ * the history untouched.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
@@ -20,30 +23,94 @@ import {
 import type { ChatRow } from "@/db/queries/chats";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { modelErrorText, overrunText } from "@/lib/chat/app-text";
-import { foldLongChat } from "@/lib/chat/fold";
-import { conversationLanguage } from "@/lib/chat/language";
-import type { ChatUIMessage } from "@/lib/chat/parts";
-import { loadTurnHistory, saveTurn, userTexts } from "@/lib/chat/persist";
-import { actionDescription, presentAction } from "@/lib/chat/present";
-import { errorFields, log } from "@/lib/log";
-import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
-import { toModelMessages } from "./history";
 import {
   describeSteps,
   ModelCallMeter,
   type ModelCallRecord,
   recordModelCall,
-} from "./model-calls";
-import { getChatModel, MODEL_CALL_SETTINGS } from "./models";
+} from "@/lib/ai/model-calls";
+import { getChatModel, MODEL_CALL_SETTINGS } from "@/lib/ai/models";
+import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "@/lib/ai/prompts";
+import { normalizeMessageText } from "@/lib/api/message";
+import type { ChatUIMessage } from "@/lib/api/parts";
+import { env } from "@/lib/env";
+import { rateLimit } from "@/lib/http/rate-limit";
+import { errorFields, log } from "@/lib/log";
+import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
+import { conversationLanguage } from "@/lib/text/language";
+import { modelErrorText, overrunText } from "./app-text";
+import { foldLongChat } from "./fold";
+import { toModelMessages } from "./history";
 import { createOutputGuard } from "./output-guard";
-import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "./prompts";
-import { auditDroppedCalls, auditRejectedCall, auditUnroutableCall, buildAiTools } from "./tools";
+import { loadTurnHistory, saveTurn, userTexts } from "./persist";
+import { actionDescription, presentAction } from "./present";
+import {
+  beginTurn,
+  endTurn as endLease,
+  requireChat,
+  type TurnLease,
+  turnDeadlineMs,
+} from "./service";
+import {
+  auditDroppedCalls,
+  auditRejectedCall,
+  auditUnroutableCall,
+  buildAiTools,
+} from "./turn-tools";
 
 /** The loop's bound: reads feed back into the model at most this many times. */
 export const MAX_STEPS = 5;
 
-export async function runChatTurn({
+/**
+ * The chat turn for a signed-in customer's new message (`text` as the body gave it). Loads the chat
+ * only if it is theirs (404 otherwise), normalises the text, applies the per-user message rate
+ * limit and takes the turn lease (409 while another turn or a proposal holds the chat): every
+ * refusal comes before anything is stored or any model is called. `slot` is the instance's
+ * admission slot the route waited for; from here the turn owns it and the lease, and releases
+ * both when its stream is done, or at once when it fails to start.
+ */
+export async function takeTurn({
+  userId,
+  chatId,
+  text,
+  slot,
+}: {
+  userId: string;
+  chatId: string;
+  text: string;
+  slot: { release(): void };
+}): Promise<Response> {
+  let lease: TurnLease;
+  let chat: ChatRow;
+  let clean: string;
+  try {
+    chat = await requireChat({ chatId, userId });
+    clean = normalizeMessageText(text);
+    await rateLimit(`chat:${userId}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
+    lease = await beginTurn({ chatId: chat.id, userId });
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
+  try {
+    return await runChatTurn({
+      userId,
+      chat,
+      text: clean,
+      deadlineMs: turnDeadlineMs(),
+      endTurn: async () => {
+        slot.release();
+        return await endLease(lease);
+      },
+    });
+  } catch (err) {
+    slot.release();
+    await endLease(lease);
+    throw err;
+  }
+}
+
+async function runChatTurn({
   userId,
   chat,
   text,

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { first, getDb } from "../index";
-import { orders, returnRequests } from "../schema";
+import { first, getDb } from "@/db";
+import { orders, returnRequests } from "@/db/schema";
 
 export type ReturnRequestRow = typeof returnRequests.$inferSelect;
 export type NewReturnRequest = typeof returnRequests.$inferInsert;

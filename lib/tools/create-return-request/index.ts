@@ -6,18 +6,19 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getOrderForUser } from "@/db/queries/orders";
+import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
+import { COMMENT, ORDER_ID } from "../normalize";
+import { returnEligibility } from "../return-policy";
+import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
+import { ToolBusinessError, type WriteTool } from "../types";
+import { writeEffectOnce } from "../write-effect";
+import { meta } from "./meta";
 import {
   bumpOrderVersion,
   getReturnRequestByOperationId,
   getReturnRequestByOrderId,
   insertReturnRequestIfAbsent,
-} from "@/db/queries/returns";
-import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
-import { COMMENT, ORDER_ID } from "./normalize";
-import { returnEligibility } from "./return-policy";
-import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "./shapes";
-import { ToolBusinessError, type WriteTool } from "./types";
-import { writeEffectOnce } from "./write-effect";
+} from "./queries";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -52,7 +53,7 @@ export const createReturnRequest: WriteTool<
   typeof RETURN_REQUEST_RESULT,
   typeof RETURN_PLAN
 > = {
-  name: "create_return_request",
+  name: meta.name,
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],
@@ -161,7 +162,7 @@ export const createReturnRequest: WriteTool<
   },
 
   triage: {
-    category: "return_request",
+    category: meta.triage.category,
     story({ args, plan, result, status, errorCode }) {
       const order = typeof args.orderId === "string" ? args.orderId : "(unknown)";
       const reason = typeof args.reason === "string" ? ` (${args.reason})` : "";

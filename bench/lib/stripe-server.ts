@@ -1,7 +1,9 @@
 /**
- * A loopback HTTP server that speaks Stripe's refund endpoints, for tests: the payment provider
- * is the only thing faked, and only at its wire protocol (the real `stripe` SDK talks to it
- * through STRIPE_API_BASE).
+ * A loopback HTTP server that speaks Stripe's refund endpoints, for the tests and the effects
+ * benchmark (`npm run bench:effects`): the payment provider is the only thing faked, and only at its
+ * wire protocol (the real `stripe` SDK talks to it through STRIPE_API_BASE). It lives in bench/lib,
+ * which both import (as they import the HTTP customer and the server starter), so no benchmark or
+ * eval depends on the test suite.
  *
  * - POST /v1/refunds (form-encoded: payment_intent, amount, metadata[...]) with Stripe's
  *   idempotency semantics: the same Idempotency-Key with the same parameters gets the stored

@@ -5,9 +5,10 @@
 import { z } from "zod";
 import { getOrderForUser } from "@/db/queries/orders";
 import { ORDER_STATUSES } from "@/db/schema";
-import { ORDER_ID } from "./normalize";
-import { ISO_DATE, MONEY, toReturnRequestResult } from "./shapes";
-import { type ReadTool, ToolBusinessError } from "./types";
+import { ORDER_ID } from "../normalize";
+import { ISO_DATE, MONEY, toReturnRequestResult } from "../shapes";
+import { type ReadTool, ToolBusinessError } from "../types";
+import { meta } from "./meta";
 
 const args = z.strictObject({ orderId: ORDER_ID });
 
@@ -33,7 +34,7 @@ const result = z.strictObject({
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const getOrderStatus: ReadTool<"get_order_status", typeof args, typeof result> = {
-  name: "get_order_status",
+  name: meta.name,
   access: "read",
   description:
     "Look up one of the signed-in customer's orders by its four-digit number: status, items, dates, " +

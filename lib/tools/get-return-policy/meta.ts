@@ -1,0 +1,13 @@
+/**
+ * get_return_policy's pure data: its name, and its catalogue texts (one file per language).
+ * No server modules: the message catalogues and the browser read it
+ * (lib/tools/manifests.ts).
+ */
+import type { ToolMeta } from "../meta-types";
+import en from "./en.json";
+import ru from "./ru.json";
+
+export const meta = {
+  name: "get_return_policy",
+  texts: { en, ru },
+} as const satisfies ToolMeta;

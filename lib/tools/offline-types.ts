@@ -1,0 +1,74 @@
+/**
+ * A write tool's rows for the offline model (lib/ai/models/offline): what customers say to ask for
+ * it, to ask about it and to say not to do it, how the rest of its arguments are read from a
+ * message, and what the model answers. The model runs the same rules for every tool that has
+ * rows (decide.ts: a question or a "don't" proposes nothing, a request proposes once its order and
+ * arguments are known, a missing one gets one question, "then do it" reaches back one message).
+ *
+ * Pure data and functions of text: nothing here imports the model (lib/ai imports lib/tools,
+ * never the other way round). Patterns are sources for the model's `re()`: case-insensitive,
+ * Unicode, with `\b` a real word boundary in any script, run on normalised text (lower case,
+ * ё -> е, punctuation stripped, typos corrected, transliterated Russian turned to Cyrillic).
+ */
+import type { Locale as Lang } from "@/db/constants";
+
+export type Phrases = Record<Lang, string[]>;
+
+/** One customer message as the rows see it. */
+export type OfflineMessage = {
+  /** What the customer typed. */
+  text: string;
+  /** Normalised (see above). */
+  canon: string;
+  lang: Lang;
+};
+
+/** An order as the model read it from get_order_status (loosely: only what a reply needs). */
+export type OfflineOrder = {
+  orderId: string;
+  status: string;
+  deliveryAddress?: Record<string, unknown> | null;
+};
+
+/** The arguments beyond `orderId` a message carries, or the one thing still missing. */
+export type OfflineArgs = { args: Record<string, unknown> } | { missing: string; args?: undefined };
+
+export type OfflineWriteReplies = {
+  /** A request without an order number. */
+  askOrder: string;
+  /** A request naming several orders: one at a time. */
+  askWhich: (ids: string[]) => string;
+  /** A question about the tool without an order number. */
+  askOrderForQuestion: string;
+  /** The argument named by `args()`'s `missing`, for this order. */
+  askMissing: (slot: string, orderId: string) => string;
+  /** "Don't do it": nothing happens. */
+  notDoing: string;
+  /** Added after the order's status when the customer asked whether this is still possible. */
+  possible: (order: OfflineOrder) => string;
+  /** The card is shown: check and confirm. */
+  proposed: (orderId: string | null) => string;
+  /** The result the tool returns when it was already done (createdNow: false), or null if unreadable. */
+  existing: (result: unknown) => string | null;
+  /** This tool's business error codes; `order` is "order 3004" / "заказ 3004" (or "that order"). */
+  errors: Record<string, (order: string, Order: string) => string>;
+};
+
+export type OfflineWriteRows = {
+  lexicon: {
+    /** An explicit request ("cancel 3004", "call off my order"). */
+    request: Phrases;
+    /** A question about it ("can I still cancel?"): asking is not requesting. */
+    question: Phrases;
+    /** Saying not to ("don't cancel it"). */
+    negation: Phrases;
+  };
+  /**
+   * Where in the message the order number is (default: the whole text). A tool whose arguments
+   * hold digits of their own (a postal code) names the part before them.
+   */
+  orderPart?: (m: OfflineMessage) => string;
+  /** The other arguments, from this message (or, answering our question, the request before it). */
+  args: (m: OfflineMessage, request: OfflineMessage | null) => OfflineArgs;
+  replies: Record<Lang, OfflineWriteReplies>;
+};
