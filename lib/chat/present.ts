@@ -54,7 +54,10 @@ function editForm(action: PendingActionDto, lang: Locale): PendingActionPart["ed
   if (action.status !== "pending" || action.revision >= MAX_REVISIONS) return null;
   const tool = writeToolOf({ tool: action.tool, id: action.id });
   if (tool.editable.length === 0) return null;
-  const t = toolTranslator(tool.name, lang);
+  // The keys follow the tool's field names (rows.<field>, rows.<field>Value), so they are not
+  // literals the catalogue check can follow: each is looked up with has() and falls back to the
+  // field's own name or value.
+  const wording = toolTranslator(tool.name, lang);
   const shape = (tool.args as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   const args = action.arguments as Record<string, unknown>;
   return {
@@ -64,11 +67,13 @@ function editForm(action: PendingActionDto, lang: Locale): PendingActionPart["ed
       const value = args[name];
       return {
         name,
-        label: t?.has(`rows.${name}`) ? t(`rows.${name}`) : name,
+        label: wording?.has(`rows.${name}`) ? wording(`rows.${name}`) : name,
         options:
           choices?.map((v) => ({
             value: v,
-            label: t?.has(`rows.${name}Value`) ? t(`rows.${name}Value`, { [name]: v }) : v,
+            label: wording?.has(`rows.${name}Value`)
+              ? wording(`rows.${name}Value`, { [name]: v })
+              : v,
           })) ?? null,
         value: typeof value === "string" ? value : null,
         maxLength: choices ? null : COMMENT_MAX_CHARS,
