@@ -47,6 +47,15 @@ export async function AppHeader({
         )}
         {user.role === "staff" && (
           <Link
+            href="/audit/approvals"
+            className="shrink-0 text-sm text-slate-700 hover:underline"
+            data-testid="nav-approvals"
+          >
+            {t("approvals")}
+          </Link>
+        )}
+        {user.role === "staff" && (
+          <Link
             href="/audit/metrics"
             className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
             data-testid="nav-metrics"

@@ -61,6 +61,18 @@ export type DemoOrder = {
 };
 
 export const DEMO_ORDERS: DemoOrder[] = [
+  // Above APPROVAL_THRESHOLD_MINOR (€500 by default): its refund waits for staff (issue 22).
+  {
+    id: "2890",
+    owner: "anna",
+    status: "delivered",
+    placedDaysAgo: 8,
+    shippedDaysAgo: 6,
+    deliveredDaysAgo: 3,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 4242",
+    items: [{ name: "Road bike", quantity: 1, unitPriceMinor: 129000 }],
+  },
   {
     id: "7718",
     owner: "anna",

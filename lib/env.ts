@@ -19,6 +19,16 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(86_400).default(900),
     ),
+    /** A refund above this (minor units) waits for staff approval after the confirm; 0 = never. */
+    APPROVAL_THRESHOLD_MINOR: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(1_000_000_000).default(50_000),
+    ),
+    /** How long a confirmed action waits for staff approval before it ends `expired`. */
+    APPROVAL_TTL_HOURS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(8_760).default(48),
+    ),
     BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
     BETTER_AUTH_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: z.preprocess(

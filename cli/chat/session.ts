@@ -5,9 +5,9 @@
  */
 import { createTranslator } from "use-intl/core";
 import type { ApiClient, ApiFailure } from "@/lib/api-client";
-import { describeOutcome } from "@/lib/chat-client/action-view";
+import { describeOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import { parseCommand } from "@/lib/chat-client/commands";
-import { followOutcome, isUnsettled } from "@/lib/chat-client/follow";
+import { followApproval, followOutcome, isUnsettled } from "@/lib/chat-client/follow";
 import { announcedHandoff, followHandoff } from "@/lib/chat-client/handoff";
 import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
@@ -132,12 +132,17 @@ export async function runConsole({
     if (verb === "confirm") {
       const r = await client.confirmAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
+      const waiting = r.data.action.status === "awaiting_approval";
       const outcome = describeOutcome(
-        { kind: "executed", note: r.data.action.view.outcome },
+        waiting
+          ? { kind: "awaiting_approval" }
+          : { kind: "executed", note: r.data.action.view.outcome },
         conversationText(state.lang),
       );
       say(outcome.text, t("auditStatus", { status: r.data.audit?.status ?? "-" }));
-      if (isUnsettled(r.data.action.view.outcome)) follow(r.data.action.id);
+      // Above the approval threshold: staff decide; their decision is printed when it comes.
+      if (waiting) followApprovalDecision(r.data.action.id);
+      else if (isUnsettled(r.data.action.view.outcome)) follow(r.data.action.id);
     } else {
       const r = await client.cancelAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
@@ -186,6 +191,20 @@ export async function runConsole({
       },
     });
     stopStaff = stop;
+    followers.add(stop);
+  }
+
+  /** Polls an action that waits for staff approval until they decide, then prints how. */
+  function followApprovalDecision(actionId: string): void {
+    const stop = followApproval({
+      load: () => client.getAction(actionId),
+      onDecided: (a) => {
+        followers.delete(stop);
+        const outcome = outcomeFromStatus(a.status, a.view.outcome, a);
+        if (outcome) notify(describeOutcome(outcome, conversationText(state.lang)).text);
+        if (a.status === "executed" && isUnsettled(a.view.outcome)) follow(actionId);
+      },
+    });
     followers.add(stop);
   }
 

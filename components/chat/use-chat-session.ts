@@ -106,6 +106,15 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     void sendMessage({ text });
   }
 
+  /** The chat as the server has it now (after the customer edited a proposal, issue 22). */
+  const reload = useCallback(() => {
+    void fetchChatSnapshot(chatId).then((r) => {
+      if (!r.ok) return;
+      setMessages(r.data.messages);
+      setServerPending(r.data.pendingAction);
+    });
+  }, [chatId, setMessages]);
+
   /** Drops the banner if it is of this kind (e.g. "decide first" once the card is decided). */
   const dismissProblem = useCallback((kind: ChatProblem["kind"]) => {
     setProblem((p) => (p?.kind === kind ? null : p));
@@ -130,6 +139,7 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     handoff: following ? (handoff ?? { status: "waiting" as const, since: "" }) : null,
     send,
     retry,
+    reload,
     dismissProblem,
   };
 }

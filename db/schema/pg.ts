@@ -400,6 +400,21 @@ export const pendingActions = pgTable(
     expiresAt: ms("expires_at").notNull(),
     decidedAt: ms("decided_at"),
     decidedBy: text("decided_by"),
+    /**
+     * Decided with the plan (lib/actions/approval.ts): a refund above APPROVAL_THRESHOLD_MINOR
+     * waits in `awaiting_approval` for staff after the customer's confirm. Stored, so the card
+     * that said so and the confirm that acts on it agree whatever the setting is later.
+     */
+    requiresApproval: boolean("requires_approval").notNull().default(false),
+    /** The action this one revised (the customer edited it), and how many edits the chain has. */
+    revisionOf: text("revision_of"),
+    revision: integer("revision").notNull().default(0),
+    /** When the customer confirmed an action that then waited for staff approval. */
+    confirmedAt: ms("confirmed_at"),
+    /** The staff member who approved (and so executed) or rejected it. */
+    approvedBy: text("approved_by"),
+    /** The staff member's reason for a rejection. */
+    rejectReason: text("reject_reason"),
   },
   (t) => [
     index("pending_actions_chat_status_idx").on(t.chatId, t.status),
@@ -430,6 +445,8 @@ export const auditEvents = pgTable(
     tool: text("tool").notNull(),
     access: text("access", { enum: ["read", "write"] }),
     status: text("status", { enum: AUDIT_STATUSES }).notNull(),
+    /** Who decided, when it was not the customer: the staff member who approved or rejected. */
+    actorId: text("actor_id"),
     errorCode: text("error_code"),
     durationMs: integer("duration_ms"),
     arguments: json("arguments"),

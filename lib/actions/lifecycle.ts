@@ -133,22 +133,38 @@ export async function withdrawProposal({
   );
 }
 
-/** The sweep: expires every pending action past its TTL. Returns how many it expired. */
+/**
+ * Told about each action the sweep expired while it waited for staff approval, so the customer
+ * hears of it in their chat. The chat layer registers it at start-up (lib/startup.ts): the
+ * action core does not depend on the chat.
+ */
+type ExpiredListener = (action: PendingActionDto) => Promise<void>;
+const g = globalThis as unknown as { __returnsDeskApprovalExpired?: ExpiredListener };
+
+export function onApprovalExpired(listener: ExpiredListener): void {
+  g.__returnsDeskApprovalExpired = listener;
+}
+
+/**
+ * The sweep: expires every pending action past its TTL, and every action whose wait for staff
+ * approval (APPROVAL_TTL_HOURS) has ended. Returns how many it expired.
+ */
 export async function expireDueActions(now: Date = new Date()): Promise<number> {
   let n = 0;
   for (;;) {
     const due = await listDuePendingActions({ now, limit: 100 });
     for (const row of due) {
-      if (
-        await transition(row, {
-          from: "pending",
-          to: "expired",
-          now,
-          decidedBy: "system",
-          onlyIfExpired: true,
-        })
-      )
-        n++;
+      const expired = await transition(row, {
+        from: row.status,
+        to: "expired",
+        now,
+        decidedBy: "system",
+        onlyIfExpired: true,
+      });
+      if (!expired) continue;
+      n++;
+      if (row.status === "awaiting_approval")
+        await g.__returnsDeskApprovalExpired?.(toPendingActionDto(expired));
     }
     if (due.length < 100) return n;
   }

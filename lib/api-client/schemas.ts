@@ -95,3 +95,19 @@ export const StaffReplySchema = z.looseObject({
 
 /** POST /api/staff/chats/{id}/release (staff only). */
 export const ReleaseSchema = z.looseObject({ handoff: z.null() });
+/** GET /api/staff/approvals: actions awaiting staff approval (issue 22). */
+export const ApprovalsSchema = z.object({
+  approvals: z.array(
+    z.object({
+      action: PendingActionSchema,
+      customer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      confirmedAt: z.string(),
+    }),
+  ),
+});
+/** POST /api/staff/actions/{id}/approve: the action as executed (or null result if not). */
+export const ApproveResponseSchema = z.object({
+  action: PendingActionSchema,
+  result: z.looseObject({ createdNow: z.boolean() }).nullable(),
+});
+export const RejectResponseSchema = z.object({ action: PendingActionSchema });

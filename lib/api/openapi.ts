@@ -17,6 +17,8 @@ import {
   ActionDetail,
   ApiErrorBody,
   ApiErrorObject,
+  ApprovalsResponse,
+  ApproveResponse,
   AuditPageResponse,
   CancelResponse,
   ChatCreatedResponse,
@@ -26,8 +28,12 @@ import {
   HandoffQueueResponse,
   HealthResponse,
   ReceiveReturnResponse,
+  RejectRequestSchema,
+  RejectResponse,
   ReleaseResponse,
   ResolveEffectBody,
+  ReviseRequestSchema,
+  ReviseResponse,
   ShipOrderResponse,
   SignInBody,
   SignInResponse,
@@ -350,8 +356,80 @@ export function buildOpenApiDocument() {
               "customer's own; a 500 means nothing was written and the action is `failed`.",
             requestParams: { path: idParam },
             responses: {
-              "200": json(ConfirmResponse, "Executed"),
+              "200": json(
+                ConfirmResponse,
+                "Executed; or, for an action with requiresApproval, now `awaiting_approval` (result null, nothing executed)",
+              ),
               ...errors(DECISION_ERRORS),
+            },
+          }),
+        },
+        "/api/actions/{id}/revise": {
+          post: op({
+            tags: ["actions"],
+            operationId: "reviseAction",
+            summary: "Edit a pending proposal's editable fields (owner only; the model cannot)",
+            description:
+              "Only the fields the tool declares (returns and cancellations: `reason`, `comment`); " +
+              "anything else, the order included, is 400 `invalid_request`. The result is validated " +
+              "by the tool's schema and planned and checked by the policy again (409 `conflict` when " +
+              "it no longer holds), then stored as a new pending action with a new hash; the old " +
+              "one ends `superseded`, audited with the reason `revised`. At most 5 revisions per " +
+              "chain (409 `revision_limit`).",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: ReviseRequestSchema } } },
+            responses: {
+              "200": json(ReviseResponse, "The new pending action"),
+              ...errors([
+                ...DECISION_ERRORS,
+                "conflict",
+                "revision_limit",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
+            },
+          }),
+        },
+        "/api/staff/approvals": {
+          get: op({
+            tags: ["staff"],
+            operationId: "listApprovals",
+            summary: "Actions awaiting staff approval, oldest confirm first (staff only)",
+            responses: {
+              "200": json(ApprovalsResponse, "The queue"),
+              ...errors(SIGNED_IN),
+            },
+          }),
+        },
+        "/api/staff/actions/{id}/approve": {
+          post: op({
+            tags: ["staff"],
+            operationId: "approveAction",
+            summary:
+              "Approve an action awaiting approval: executes exactly the stored arguments, once (staff only; a customer gets 403)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ApproveResponse, "Executed; the approver is recorded"),
+              ...errors([...DECISION_ERRORS, "conflict"]),
+            },
+          }),
+        },
+        "/api/staff/actions/{id}/reject": {
+          post: op({
+            tags: ["staff"],
+            operationId: "rejectAction",
+            summary:
+              "Reject an action awaiting approval, with a reason the customer reads (staff only)",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: RejectRequestSchema } } },
+            responses: {
+              "200": json(RejectResponse, "Rejected; nothing was executed"),
+              ...errors([
+                ...DECISION_ERRORS,
+                "conflict",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
             },
           }),
         },

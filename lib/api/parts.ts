@@ -26,6 +26,31 @@ export const PendingActionPartSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** Issue 22; optional so cards stored before it still parse. */
+  requiresApproval: z.boolean().optional(),
+  revision: z.number().int().optional(),
+  revisionOf: z.string().nullable().optional(),
+  confirmedAt: z.string().nullable().optional(),
+  rejectReason: z.string().nullable().optional(),
+  /**
+   * What the customer may change on the card (the tool's editable fields, with their choices),
+   * while the action is pending and its chain has revisions left; null otherwise.
+   */
+  edit: z
+    .object({
+      fields: z.array(
+        z.object({
+          name: z.string(),
+          label: z.string(),
+          /** A choice (with the tool's own wording of each value), or free text. */
+          options: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
+          value: z.string().nullable(),
+          maxLength: z.number().int().nullable(),
+        }),
+      ),
+    })
+    .nullable()
+    .optional(),
   view: ActionViewSchema,
 });
 export type PendingActionPart = z.infer<typeof PendingActionPartSchema>;

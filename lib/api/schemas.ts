@@ -11,6 +11,7 @@ import { z } from "zod";
 import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES, OUTCOME_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import {
+  PendingActionPartSchema,
   type PendingActionPart as PendingActionPartType,
   WriteResultSchema,
 } from "@/lib/api/parts";
@@ -92,6 +93,23 @@ function pendingActionFor(tool: AnyWriteTool) {
     createdAt: isoDateTime,
     expiresAt: isoDateTime,
     decidedAt: isoDateTime.nullable(),
+    requiresApproval: z.boolean().optional().meta({
+      description:
+        "Issue 22: above APPROVAL_THRESHOLD_MINOR; Confirm then only moves it to `awaiting_approval` and staff decide.",
+    }),
+    revision: z.number().int().optional().meta({
+      description: "How many times the customer edited this proposal's chain (at most 5).",
+    }),
+    revisionOf: z.string().nullable().optional().meta({
+      description: "The action this revision replaced (now `superseded`, reason `revised`).",
+    }),
+    confirmedAt: isoDateTime.nullable().optional().meta({
+      description: "When the customer confirmed an action that needs approval.",
+    }),
+    rejectReason: z.string().nullable().optional().meta({
+      description: "Staff's reason when the action is `rejected`.",
+    }),
+    edit: PendingActionPartSchema.shape.edit,
     /** Once executed: what the write returned. */
     result: tool.result.nullable(),
     /** The action as its tool describes it, in the chat's language (what the card shows). */
@@ -183,7 +201,13 @@ export const DecisionAudit = z
 export type DecisionAudit = z.infer<typeof DecisionAudit>;
 
 export const ConfirmResponse = z
-  .object({ action: PendingAction, result: ActionResult, audit: DecisionAudit.nullable() })
+  .object({
+    action: PendingAction,
+    result: ActionResult.nullable().meta({
+      description: "Null when the action now awaits staff approval (nothing was executed).",
+    }),
+    audit: DecisionAudit.nullable(),
+  })
   .meta({ id: "ConfirmResponse" });
 export const CancelResponse = z
   .object({ action: PendingAction, audit: DecisionAudit.nullable() })
@@ -223,6 +247,9 @@ export const AuditEvent = z
     id: z.string(),
     at: isoDateTime,
     userId: z.string().nullable(),
+    actorId: z.string().nullable().meta({
+      description: "The staff member who approved or rejected (issue 22); null otherwise.",
+    }),
     chatId: z.string().nullable(),
     actionId: z.string().nullable(),
     toolCallId: z.string().nullable(),
@@ -469,3 +496,36 @@ export const SignInResponse = z
   .meta({ id: "SignInResponse" });
 
 export const SignOutResponse = z.looseObject({ success: z.boolean() });
+
+// ---------------------------------------------------------------- people in the loop (issue 22)
+
+/** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
+export const ReviseRequestSchema = z.strictObject({
+  args: z.record(z.string(), z.unknown()).meta({
+    description: "The changed fields only; for returns and cancellations reason and comment.",
+  }),
+});
+
+/** POST /api/staff/actions/{id}/reject: the reason the customer will read. */
+export const RejectRequestSchema = z.strictObject({
+  reason: z.string().trim().min(1).max(500),
+});
+
+export const ReviseResponse = z
+  .object({ pendingAction: PendingAction })
+  .meta({ id: "ReviseResponse" });
+
+export const ApprovalItem = z
+  .object({
+    action: PendingAction,
+    customer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+    confirmedAt: isoDateTime,
+  })
+  .meta({ id: "ApprovalItem" });
+export const ApprovalsResponse = z
+  .object({ approvals: z.array(ApprovalItem) })
+  .meta({ id: "ApprovalsResponse" });
+export const ApproveResponse = z
+  .object({ action: PendingAction, result: ActionResult.nullable() })
+  .meta({ id: "ApproveResponse" });
+export const RejectResponse = z.object({ action: PendingAction }).meta({ id: "RejectResponse" });

@@ -72,8 +72,11 @@ export const CreatedChatSchema = z.object({ chat: ChatSummarySchema });
 
 export const ConfirmResponseSchema = z.object({
   action: PendingActionSchema,
-  result: ActionResultSchema,
+  /** Null when the action now waits for staff approval (issue 22): nothing was executed. */
+  result: ActionResultSchema.nullable(),
 });
+/** POST /api/actions/{id}/revise: the new pending action (the edited proposal). */
+export const ReviseResponseSchema = z.object({ pendingAction: PendingActionSchema });
 export const CancelResponseSchema = z.object({ action: PendingActionSchema });
 
 /**

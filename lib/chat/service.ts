@@ -27,6 +27,7 @@ import { getHandoffView } from "@/lib/chat/handoff";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { conversationLanguage } from "@/lib/text/language";
+import { approvalNote } from "./app-text";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";
 
@@ -146,16 +147,23 @@ export async function recordOutcome({
   action: PendingActionDto;
   outcome: ActionOutcome;
 }): Promise<void> {
-  const id = `outcome-${action.id}`;
+  // Waiting for staff is a step, not the end: the final outcome still gets its own note.
+  const id =
+    outcome.status === "awaiting_approval" ? `approval-${action.id}` : `outcome-${action.id}`;
   if (await messageExists({ id })) return;
+  const lang = await storedChatLanguage(action.chatId);
   const { notes } = actionDescription(
     { ...action, result: outcome.result ?? action.result } as PendingActionDto,
-    await storedChatLanguage(action.chatId),
+    lang,
   );
   const note =
-    outcome.status === "executed" && outcome.result?.createdNow === false
-      ? notes.existed
-      : notes[outcome.status];
+    outcome.status === "awaiting_approval" ||
+    outcome.status === "rejected" ||
+    (outcome.status === "expired" && action.confirmedAt)
+      ? approvalNote(outcome.status, lang, action.rejectReason)
+      : outcome.status === "executed" && outcome.result?.createdNow === false
+        ? notes.existed
+        : notes[outcome.status];
   try {
     await appendMessages({
       chatId: action.chatId,

@@ -130,6 +130,8 @@ export const changeDeliveryAddress: WriteTool<
 > = {
   name: meta.name,
   access: "write",
+  // The customer may correct the new address before confirming, never which order (issue 22).
+  editable: ["address"] satisfies (keyof ChangeAddressArgs)[],
   description:
     "Propose sending one of the customer's orders that has not shipped yet (status processing) to " +
     "another delivery address. Use it only when the customer explicitly asks to change the " +

@@ -307,7 +307,7 @@ describe("one return per order", () => {
     await core.db.insert(pendingActions).values({ ...row, id: `${a.id}-copy` });
     const first = await confirmAction({ actionId: a.id, userId: core.anna });
     const second = await confirmAction({ actionId: `${a.id}-copy`, userId: core.anna });
-    expect(first.result.createdNow).toBe(true);
+    expect(first.result?.createdNow).toBe(true);
     expect(second.result).toEqual({ ...first.result, createdNow: false });
     expect(second.action.status).toBe("executed");
     expect(await returnsFor(core.db, "7718")).toHaveLength(1);
