@@ -10,10 +10,13 @@ import { defineConfig } from "vitest/config";
  */
 const POSTGRES_SUITES = [
   "tests/integration/action-core/{cancel-order-policy,concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
+  // Issue 22: revisions and four-eyes approval, racing approvals and the sweep.
+  "tests/integration/approvals/*.test.ts",
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/cancel-order.test.ts",
+  "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",
   "tests/integration/nul-ids.test.ts",
   "tests/integration/effects.test.ts",
@@ -22,6 +25,8 @@ const POSTGRES_SUITES = [
   "tests/integration/effect-metrics.test.ts",
   "tests/integration/refund-note.test.ts",
   "tests/integration/turn-lock.test.ts",
+  "tests/integration/handoff.test.ts",
+  "tests/integration/handoff-model.test.ts",
   "tests/integration/unique-violation.test.ts",
   "tests/system/multi-instance.test.ts",
   // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or

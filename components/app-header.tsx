@@ -47,6 +47,15 @@ export async function AppHeader({
         )}
         {user.role === "staff" && (
           <Link
+            href="/audit/approvals"
+            className="shrink-0 text-sm text-slate-700 hover:underline"
+            data-testid="nav-approvals"
+          >
+            {t("approvals")}
+          </Link>
+        )}
+        {user.role === "staff" && (
+          <Link
             href="/audit/metrics"
             className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
             data-testid="nav-metrics"
@@ -70,6 +79,15 @@ export async function AppHeader({
             data-testid="nav-queue"
           >
             {t("queue")}
+          </Link>
+        )}
+        {user.role === "staff" && (
+          <Link
+            href="/audit/handoffs"
+            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
+            data-testid="nav-handoffs"
+          >
+            {t("handoffs")}
           </Link>
         )}
         <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">

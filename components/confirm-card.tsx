@@ -11,6 +11,8 @@ import {
 import type { PendingAction } from "@/lib/chat-client/schemas";
 import { ActionFacts } from "./confirm-card/action-facts";
 import { Countdown } from "./confirm-card/countdown";
+import { EditForm } from "./confirm-card/edit-form";
+import { useApprovalWait } from "./confirm-card/use-approval-wait";
 import { useLiveNote } from "./confirm-card/use-live-note";
 import { IssuedIdText } from "./issued-id-text";
 
@@ -22,6 +24,8 @@ type Props = {
   onOutcome: (actionId: string, outcome: CardOutcome) => void;
   /** Where "Sign in again" leads back to. */
   signInHref: string;
+  /** The customer edited it: the chat reloads and shows the new proposal (issue 22). */
+  onRevised?: () => void;
 };
 
 const TONE = {
@@ -36,8 +40,10 @@ const TONE = {
  * proposal into a change. Its chrome speaks the conversation's language (the chat's provider,
  * components/chat/conversation-language.tsx), like the tool's own texts in `view`.
  */
-export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
+export function ConfirmCard({ action, outcome, onOutcome, signInHref, onRevised }: Props) {
   const t = useTranslations("conversation.card");
+  const ta = useTranslations("conversation.approval");
+  const [editing, setEditing] = useState(false);
   const locale = useLocale();
   const messages = useMessages();
   const titleId = useId();
@@ -84,6 +90,9 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
     }
   }
 
+  // Waiting for staff: the card follows the action until they decide, without a reload.
+  useApprovalWait(action.id, outcome?.kind === "awaiting_approval", onOutcome);
+
   // An executed action's note follows its refund (processing, then refunded or failed).
   const note = useLiveNote(action.id, outcome?.kind === "executed" ? outcome.note : null);
   const shown: CardOutcome | null =
@@ -115,6 +124,14 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
         </p>
       )}
       <ActionFacts view={facts} />
+      {open && action.requiresApproval && (
+        <p
+          className="mt-2 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-900"
+          data-testid="confirm-approval-notice"
+        >
+          {ta("notice")}
+        </p>
+      )}
       {view ? (
         <p
           ref={outcomeRef}
@@ -150,6 +167,17 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
                     })}
             </p>
           )}
+          {editing && action.edit ? (
+            <EditForm
+              actionId={action.id}
+              fields={action.edit.fields}
+              onClose={() => setEditing(false)}
+              onSaved={() => {
+                setEditing(false);
+                onRevised?.();
+              }}
+            />
+          ) : null}
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
@@ -170,6 +198,17 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref }: Props) {
             >
               {t(busy === "cancel" ? "cancelling" : "cancel")}
             </button>
+            {action.edit && !editing && onRevised && (
+              <button
+                type="button"
+                onClick={() => setEditing(true)}
+                disabled={busy !== null}
+                className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:border-slate-400 disabled:opacity-60"
+                data-testid="edit-button"
+              >
+                {ta("edit")}
+              </button>
+            )}
           </div>
         </div>
       )}

@@ -1,5 +1,6 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 import type { OrderWithItems } from "@/db/queries/orders";
+import { addressLine, orderAddress } from "@/lib/orders/address";
 import { own } from "@/lib/own";
 
 const STATUS_STYLE: Record<OrderWithItems["status"], string> = {
@@ -47,6 +48,7 @@ export async function OrderList({ orders }: { orders: OrderWithItems[] }) {
               <li key={i.name}>{t("item", { quantity: i.quantity, name: i.name })}</li>
             ))}
           </ul>
+          <OrderAddress order={o} label={t("deliverTo")} />
           <p className="mt-2 text-xs text-slate-600">
             {t("placed", { date: day(o.placedAt) })}
             {o.deliveredAt && <> · {t("delivered", { date: day(o.deliveredAt) })}</>}
@@ -57,5 +59,16 @@ export async function OrderList({ orders }: { orders: OrderWithItems[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Where the order goes, on one line; nothing for an order without an address on record. */
+function OrderAddress({ order, label }: { order: OrderWithItems; label: string }) {
+  const address = orderAddress(order);
+  if (!address) return null;
+  return (
+    <p className="mt-2 text-sm text-slate-700" data-testid="order-address">
+      <span className="text-slate-600">{label}</span> {addressLine(address)}
+    </p>
   );
 }

@@ -5,6 +5,8 @@
  */
 export const ACTION_STATUSES = [
   "pending",
+  /** The customer confirmed; staff must approve before it executes (issue 22). */
+  "awaiting_approval",
   "executing",
   "executed",
   "cancelled",
@@ -12,12 +14,17 @@ export const ACTION_STATUSES = [
   "superseded",
   "stale",
   "failed",
+  /** Staff declined an `awaiting_approval` action; nothing was executed. */
+  "rejected",
 ] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
 /** The statuses a decided action can end in: what a `data-action-outcome` part reports. */
 export const OUTCOME_STATUSES = [
   "executed",
+  /** The customer confirmed; staff approval is next (issue 22). */
+  "awaiting_approval",
+  "rejected",
   "cancelled",
   "expired",
   "stale",
@@ -80,6 +87,10 @@ export const AUDIT_STATUSES = [
   "expired",
   "superseded",
   "stale",
+  /** The customer confirmed an action that waits for staff approval. */
+  "awaiting_approval",
+  /** Staff rejected an action that waited for approval. */
+  "approval_rejected",
 ] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 
@@ -111,3 +122,14 @@ export type EffectStatus = (typeof EFFECT_STATUSES)[number];
 
 export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
 export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];
+
+/** Who wrote a stored chat message; `staff` is a person replying in a handed-off chat. */
+export const MESSAGE_ROLES = ["user", "assistant", "system", "staff"] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/**
+ * A handoff's life (lib/chat/handoff): `waiting` for a person after the customer asked for one,
+ * `active` once staff replied, `released` when staff handed the chat back to the assistant.
+ */
+export const HANDOFF_STATUSES = ["waiting", "active", "released"] as const;
+export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];

@@ -14,6 +14,36 @@ export const DEMO_USERS: DemoUser[] = [
   { key: "staff", name: "Sam Support", email: "staff@example.com", role: "staff" },
 ];
 
+/** Where each demo customer's orders go (every order of theirs starts at this address). */
+export const DEMO_ADDRESSES: Record<
+  string,
+  {
+    name: string;
+    line1: string;
+    line2: string | null;
+    postalCode: string;
+    city: string;
+    country: string;
+  }
+> = {
+  anna: {
+    name: "Anna Petrova",
+    line1: "Hauptstraße 12",
+    line2: null,
+    postalCode: "10115",
+    city: "Berlin",
+    country: "DE",
+  },
+  boris: {
+    name: "Boris Ivanov",
+    line1: "Mariahilfer Straße 45",
+    line2: "Top 7",
+    postalCode: "1060",
+    city: "Wien",
+    country: "AT",
+  },
+};
+
 export type DemoOrder = {
   id: string;
   owner: string;
@@ -31,6 +61,18 @@ export type DemoOrder = {
 };
 
 export const DEMO_ORDERS: DemoOrder[] = [
+  // Above APPROVAL_THRESHOLD_MINOR (€500 by default): its refund waits for staff (issue 22).
+  {
+    id: "2890",
+    owner: "anna",
+    status: "delivered",
+    placedDaysAgo: 8,
+    shippedDaysAgo: 6,
+    deliveredDaysAgo: 3,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 4242",
+    items: [{ name: "Road bike", quantity: 1, unitPriceMinor: 129000 }],
+  },
   {
     id: "7718",
     owner: "anna",

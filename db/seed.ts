@@ -8,7 +8,13 @@ import { hashPassword } from "better-auth/crypto";
 import { count } from "drizzle-orm";
 import { first, getDb } from "./index";
 import { account, orderCancellations, orderItems, orders, user } from "./schema";
-import { DEMO_ORDERS, DEMO_PASSWORD, DEMO_USERS, type DemoOrder } from "./seed-data";
+import {
+  DEMO_ADDRESSES,
+  DEMO_ORDERS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  type DemoOrder,
+} from "./seed-data";
 import { writeTransaction } from "./transaction";
 
 const DAY = 86_400_000;
@@ -44,6 +50,19 @@ function userRows(
  */
 export const demoPaymentRef = (orderId: string) => `pi_demo${orderId}`;
 
+/** The owner's demo address as the orders table's columns (none for an owner without one). */
+function deliveryColumns(owner: string) {
+  const a = Object.hasOwn(DEMO_ADDRESSES, owner) ? DEMO_ADDRESSES[owner] : undefined;
+  return {
+    deliveryName: a?.name ?? null,
+    deliveryLine1: a?.line1 ?? null,
+    deliveryLine2: a?.line2 ?? null,
+    deliveryPostalCode: a?.postalCode ?? null,
+    deliveryCity: a?.city ?? null,
+    deliveryCountry: a?.country ?? null,
+  };
+}
+
 function orderRow(o: DemoOrder, userId: string, now: number) {
   const daysAgo = (d?: number) => (d === undefined ? null : new Date(now - d * DAY));
   const total = o.items.reduce((s, i) => s + i.quantity * i.unitPriceMinor, 0);
@@ -60,6 +79,7 @@ function orderRow(o: DemoOrder, userId: string, now: number) {
     paymentMethod: o.paymentMethod,
     paymentRef: demoPaymentRef(o.id),
     deliveryNote: o.deliveryNote ?? null,
+    ...deliveryColumns(o.owner),
     version: 1,
     updatedAt: new Date(now),
   };

@@ -4,6 +4,7 @@
  * tools come from the registry: a card of any registered write tool the row did not ask for is
  * an unrequested write.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { TurnResult } from "../harness/stream";
 import type { Row } from "./utterances.table";
 
@@ -20,7 +21,7 @@ export type Observed = {
 
 // A clarifying question asks about the order, its number or the reason; a refusal says it cannot.
 const CLARIFYING =
-  /which order|number|reason|prepare a return request|какой|какого|номер|причин|подготовить заявку/i;
+  /which order|number|reason|address|prepare a return request|какой|какого|номер|причин|адрес|подготовить заявку/i;
 const REFUSAL = /sorry|apolog|can't|cannot|unable|not able|извин|не могу|не смогу|к сожалению/i;
 
 export function observe(turn: TurnResult, writeTools: ReadonlySet<string>): Observed {
@@ -66,11 +67,12 @@ const sameSet = (a: string[], b: string[]) =>
 /**
  * The model asked for the requested write with the requested order and reason (the comment is
  * the model's wording): a card, or a call the policy then refused (an order not yet delivered),
- * which is the right call all the same.
+ * which is the right call all the same. Compared deeply: an argument can be an object (an address).
  */
 function writeMatches(o: Observed, tool: string, args: Record<string, unknown>): boolean {
   const same = (got: Record<string, unknown> | undefined) =>
-    got !== undefined && Object.entries(args).every(([k, v]) => k === "comment" || got[k] === v);
+    got !== undefined &&
+    Object.entries(args).every(([k, v]) => k === "comment" || isDeepStrictEqual(got[k], v));
   return o.writes.some((w) => w.tool === tool && same(w.input as Record<string, unknown>));
 }
 

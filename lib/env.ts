@@ -19,6 +19,16 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(86_400).default(900),
     ),
+    /** A refund above this (minor units) waits for staff approval after the confirm; 0 = never. */
+    APPROVAL_THRESHOLD_MINOR: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(1_000_000_000).default(50_000),
+    ),
+    /** How long a confirmed action waits for staff approval before it ends `expired`. */
+    APPROVAL_TTL_HOURS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(8_760).default(48),
+    ),
     BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
     BETTER_AUTH_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: z.preprocess(
@@ -109,6 +119,25 @@ const schema = z
     ),
     // Where the .eml files go without SMTP_URL.
     MAIL_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/mail")),
+    // The warehouse's webhook (change_delivery_address): unset, no webhook is sent (the change is
+    // still made). Signed with WAREHOUSE_WEBHOOK_SECRET, the Standard Webhooks way.
+    WAREHOUSE_WEBHOOK_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL")
+        .optional(),
+    ),
+    WAREHOUSE_WEBHOOK_SECRET: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(
+          /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/,
+          "must be a Standard Webhooks secret: whsec_ followed by base64",
+        )
+        .optional(),
+    ),
     // The effects relay (lib/effects/relay.ts): attempts per effect before needs_attention...
     EFFECTS_MAX_ATTEMPTS: z.preprocess(
       emptyToUndefined,
@@ -172,6 +201,13 @@ const schema = z
         code: "custom",
         path: ["EFFECTS_LEASE_SECONDS"],
         message: `must be more than twice STRIPE_TIMEOUT_MS (${e.STRIPE_TIMEOUT_MS} ms)`,
+      });
+    }
+    if (e.WAREHOUSE_WEBHOOK_URL && !e.WAREHOUSE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["WAREHOUSE_WEBHOOK_SECRET"],
+        message: "is required when WAREHOUSE_WEBHOOK_URL is set (whsec_…: the webhooks are signed)",
       });
     }
     if (e.MODEL_PROVIDER === "openai" && !e.OPENAI_API_KEY) {

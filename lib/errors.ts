@@ -16,6 +16,10 @@ export const ERROR_STATUS = {
   /** The target is not in a state that allows this (e.g. shipping an order that is not processing). */
   conflict: 409,
   superseded: 409,
+  /** A staff reply or release for a chat no person has taken over (or already handed back). */
+  not_handed_off: 409,
+  /** A proposal's chain was already edited the most times allowed (issue 22). */
+  revision_limit: 409,
   expired: 410,
   message_too_long: 413,
   payload_too_large: 413,

@@ -5,12 +5,15 @@
 import { initDatabase } from "@/db/init";
 import { startActionCore } from "@/lib/actions/sweeper";
 import { authSecret } from "@/lib/auth/secret";
+import { noteApprovalExpiries } from "@/lib/chat/approvals";
 import { startRelay } from "@/lib/effects/relay";
 
 export async function startServer(): Promise<void> {
   await initDatabase();
   // A missing session secret is created now; an unusable one stops the start with its message.
   authSecret();
+  // Before the first sweep: an approval that expires is noted in the customer's chat.
+  noteApprovalExpiries();
   await startActionCore();
   // After recovery: the outbox's effects (a confirmed cancellation's refund) go out from here.
   startRelay();

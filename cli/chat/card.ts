@@ -50,7 +50,14 @@ export function cardRows(
   }
   const left = new Date(action.expiresAt).getTime() - now.getTime();
   rows.push([t("expiresIn"), formatRemaining(left)]);
-  const summary = view.warning ? `${view.summary} ${view.warning}` : view.summary;
+  const a = createTranslator({
+    locale: lang,
+    messages: messagesFor(lang),
+    namespace: "conversation.approval",
+  });
+  // Said before Confirm, as on the web card: staff approve a refund above the threshold.
+  const notes = [view.summary, view.warning, action.requiresApproval ? a("notice") : null];
+  const summary = notes.filter(Boolean).join(" ");
   return { title: view.title, rows, summary };
 }
 

@@ -5,9 +5,10 @@
  */
 import { createTranslator } from "use-intl/core";
 import type { ApiClient, ApiFailure } from "@/lib/api-client";
-import { describeOutcome } from "@/lib/chat-client/action-view";
+import { describeOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import { parseCommand } from "@/lib/chat-client/commands";
-import { followOutcome, isUnsettled } from "@/lib/chat-client/follow";
+import { followApproval, followOutcome, isUnsettled } from "@/lib/chat-client/follow";
+import { announcedHandoff, followHandoff } from "@/lib/chat-client/handoff";
 import { chatLanguage } from "@/lib/chat-client/messages";
 import type { ChatMessage, PendingAction } from "@/lib/chat-client/schemas";
 import { conversationText, messagesFor } from "@/lib/i18n/messages";
@@ -105,6 +106,10 @@ export async function runConsole({
       if (r.data.messages.length > 0) speak(chatLanguage(r.data.messages));
       say(t("chatStarted", { id: chatId }));
       if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
+      if (r.data.chat.handoff) {
+        say(t("handoffWaiting"));
+        followStaff(r.data.messages.map((m) => m.id));
+      }
     } else {
       const r = await client.createChat();
       if (!r.ok) return say(apiMessage(r));
@@ -127,12 +132,17 @@ export async function runConsole({
     if (verb === "confirm") {
       const r = await client.confirmAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
+      const waiting = r.data.action.status === "awaiting_approval";
       const outcome = describeOutcome(
-        { kind: "executed", note: r.data.action.view.outcome },
+        waiting
+          ? { kind: "awaiting_approval" }
+          : { kind: "executed", note: r.data.action.view.outcome },
         conversationText(state.lang),
       );
       say(outcome.text, t("auditStatus", { status: r.data.audit?.status ?? "-" }));
-      if (isUnsettled(r.data.action.view.outcome)) follow(r.data.action.id);
+      // Above the approval threshold: staff decide; their decision is printed when it comes.
+      if (waiting) followApprovalDecision(r.data.action.id);
+      else if (isUnsettled(r.data.action.view.outcome)) follow(r.data.action.id);
     } else {
       const r = await client.cancelAction(pending.id);
       if (!r.ok) return say(apiMessage(r));
@@ -154,10 +164,56 @@ export async function runConsole({
     followers.add(stop);
   }
 
+  /**
+   * A person has the chat: their replies (and the hand-back) arrive without a turn, so the chat
+   * is polled (lib/chat-client/handoff.ts) and each new one printed, like a settled refund.
+   * `seen`: the messages already on screen.
+   */
+  let stopStaff: (() => void) | null = null;
+  function followStaff(seen: string[]): void {
+    if (stopStaff || !state.chatId) return;
+    const printed = new Set(seen);
+    const chatId = state.chatId;
+    const stop = followHandoff({
+      load: () => client.getChat(chatId),
+      onSnapshot: (s) => {
+        for (const m of s.messages) {
+          if (printed.has(m.id)) continue;
+          printed.add(m.id);
+          const staff = m.parts.find((p) => p.type === "data-staff");
+          if (staff) notify(t("staffReply", { name: staff.data.name, text: messageText(m) }));
+          else if (announcedHandoff(m.parts) === "released") notify(messageText(m));
+        }
+        if (!s.chat.handoff) {
+          followers.delete(stop);
+          stopStaff = null;
+        }
+      },
+    });
+    stopStaff = stop;
+    followers.add(stop);
+  }
+
+  /** Polls an action that waits for staff approval until they decide, then prints how. */
+  function followApprovalDecision(actionId: string): void {
+    const stop = followApproval({
+      load: () => client.getAction(actionId),
+      onDecided: (a) => {
+        followers.delete(stop);
+        const outcome = outcomeFromStatus(a.status, a.view.outcome, a);
+        if (outcome) notify(describeOutcome(outcome, conversationText(state.lang)).text);
+        if (a.status === "executed" && isUnsettled(a.view.outcome)) follow(actionId);
+      },
+    });
+    followers.add(stop);
+  }
+
   async function newChat(): Promise<void> {
     const before = await pendingNow();
     const r = await client.createChat();
     if (!r.ok) return say(apiMessage(r));
+    stopStaff?.();
+    stopStaff = null;
     state.chatId = r.data.id;
     say(t("newChat", { id: r.data.id }));
     // Starting a chat supersedes what was pending in the others (docs/api.md), so say so.
@@ -210,6 +266,11 @@ export async function runConsole({
     if (!final.startsWith(printed)) say(final);
     if (r.data.errorText) say(t("modelFailed", { text: r.data.errorText }));
     if (r.data.pendingAction) say(renderCard(r.data.pendingAction, state.lang));
+    if (r.data.message && announcedHandoff(r.data.message.parts) === "waiting" && !stopStaff) {
+      // What is on screen now is not news: only what staff write from here on is printed.
+      const now = await client.getChat(state.chatId);
+      followStaff(now.ok ? now.data.messages.map((m) => m.id) : []);
+    }
   }
 
   prompt();

@@ -15,6 +15,8 @@ export const STATUS_STYLE: Record<AuditStatus, { badge: string; bar: string }> =
   cancelled: { badge: "bg-slate-200 text-slate-800", bar: "bg-slate-500" },
   expired: { badge: "bg-zinc-200 text-zinc-800", bar: "bg-zinc-500" },
   superseded: { badge: "bg-violet-100 text-violet-900", bar: "bg-violet-500" },
+  awaiting_approval: { badge: "bg-indigo-100 text-indigo-900", bar: "bg-indigo-500" },
+  approval_rejected: { badge: "bg-pink-100 text-pink-900", bar: "bg-pink-500" },
 };
 
 export function StatusBadge({ status }: { status: AuditStatus }) {

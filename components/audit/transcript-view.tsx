@@ -62,6 +62,12 @@ function Item({ item }: { item: TranscriptItem }) {
           })}
         </p>
       );
+    case "staff":
+      return (
+        <p className="text-xs font-medium text-emerald-800" data-testid="transcript-staff">
+          {t("staffAuthor", { name: item.name })}
+        </p>
+      );
     default:
       return <p className="text-xs text-slate-500">[{item.type}]</p>;
   }
@@ -76,7 +82,7 @@ export function TranscriptView({ messages }: { messages: TranscriptMessage[] }) 
       {messages.map((m) => (
         <li
           key={m.id}
-          className={`rounded-xl border p-3 text-sm ${m.role === "user" ? "border-brand-100 bg-brand-50" : "border-slate-200 bg-white"}`}
+          className={`rounded-xl border p-3 text-sm ${m.role === "user" ? "border-brand-100 bg-brand-50" : m.role === "staff" ? "border-emerald-200 bg-emerald-50" : "border-slate-200 bg-white"}`}
           data-testid="transcript-message"
           data-role={m.role}
         >

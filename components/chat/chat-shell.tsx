@@ -1,6 +1,6 @@
 "use client";
 import { useLocale } from "next-intl";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { ConfirmCard } from "@/components/confirm-card";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import {
@@ -16,6 +16,7 @@ import { ChatComposer } from "./chat-composer";
 import { ChatError } from "./chat-error";
 import { ConversationLanguage } from "./conversation-language";
 import { EmptyChat } from "./empty-chat";
+import { HandoffBanner } from "./handoff-banner";
 import { MessageList } from "./message-list";
 import { useChatSession } from "./use-chat-session";
 
@@ -43,13 +44,21 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
   // Final states decided in this page (click, countdown). They win over the stored status, which
   // was read before the decision.
   const [decided, setDecided] = useState<Record<string, CardOutcome>>({});
-  const { dismissProblem } = session;
+  const awaited = useRef(new Set<string>());
+  const { dismissProblem, reload } = session;
   const onOutcome = useCallback(
     (id: string, outcome: CardOutcome) => {
-      setDecided((d) => (d[id] ? d : { ...d, [id]: outcome }));
+      // A decision is final, except waiting for staff approval, which the staff decision ends.
+      setDecided((d) =>
+        d[id] && d[id].kind !== "awaiting_approval" ? d : { ...d, [id]: outcome },
+      );
       dismissProblem("action_pending");
+      // The approval step writes the chat's notes on the server (waiting for our team, then
+      // the staff decision): show them as they come, the conversation is free meanwhile.
+      if (outcome.kind === "awaiting_approval" || awaited.current.has(id)) reload();
+      if (outcome.kind === "awaiting_approval") awaited.current.add(id);
     },
-    [dismissProblem],
+    [dismissProblem, reload],
   );
 
   const stored = useMemo(() => collectOutcomes(messages), [messages]);
@@ -64,7 +73,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
     const appended = stored.get(action.id);
     // A stored outcome message is newer than a card whose data still says "pending".
     const status = action.status === "pending" && appended ? appended.status : action.status;
-    const outcome = decided[action.id] ?? outcomeFromStatus(status, action.view.outcome);
+    const outcome = decided[action.id] ?? outcomeFromStatus(status, action.view.outcome, action);
     return (
       <ConfirmCard
         key={action.id}
@@ -72,6 +81,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
         outcome={outcome}
         onOutcome={onOutcome}
         signInHref={signInHref}
+        onRevised={session.reload}
       />
     );
   };
@@ -98,6 +108,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
             )
           }
         />
+        {session.handoff && <HandoffBanner handoff={session.handoff} />}
         <ChatComposer
           open={open}
           onOutcome={onOutcome}

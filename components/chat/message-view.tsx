@@ -29,6 +29,21 @@ export function MessageView({ message, renderAction }: Props) {
     );
   }
   if (message.role !== "assistant") return null;
+  const staff = message.parts.find((p) => p.type === "data-staff");
+  if (staff) {
+    // A person's reply (role staff on the server): their name, their words as written.
+    const text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+    return (
+      <div className="space-y-1" data-testid="message-staff">
+        <p className="text-xs font-medium text-emerald-800">
+          {t("handoff.staff", { name: staff.data.name })}
+        </p>
+        <p className="max-w-[95%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-bl-sm bg-emerald-50 px-4 py-2 ring-1 ring-emerald-200">
+          {text}
+        </p>
+      </div>
+    );
+  }
 
   const body: ReactNode[] = [];
   const cards: ReactNode[] = [];

@@ -3,7 +3,8 @@ import { useChat } from "@ai-sdk/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { fetchChatSnapshot } from "@/lib/api-client/browser";
 import { type ChatProblem, isRequestRejected, toChatProblem } from "@/lib/chat-client/errors";
-import type { ChatMessage, ChatSnapshot, PendingAction } from "@/lib/chat-client/schemas";
+import { announcedHandoff, followHandoff } from "@/lib/chat-client/handoff";
+import type { ChatMessage, ChatSnapshot, Handoff, PendingAction } from "@/lib/chat-client/schemas";
 import { createChatTransport, messageText } from "@/lib/chat-client/transport";
 
 /**
@@ -34,6 +35,28 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
   const [problem, setProblem] = useState<ChatProblem | null>(null);
   const [retryAt, setRetryAt] = useState<number | null>(null);
   const [serverPending, setServerPending] = useState<PendingAction | null>(snapshot.pendingAction);
+
+  // A person has taken over: staff replies come without a turn, so the page polls the chat
+  // (lib/chat-client/handoff.ts) while it is handed off, and takes the server's messages
+  // between turns. A turn's stream announces a new handoff with its data-handoff part.
+  const [handoff, setHandoff] = useState<Handoff | null>(snapshot.chat.handoff ?? null);
+  const announced = announcedHandoff(messages.at(-1)?.parts ?? []);
+  const following = handoff !== null || announced === "waiting";
+  const between = useRef({ status, count: messages.length });
+  between.current = { status, count: messages.length };
+  useEffect(() => {
+    if (!following) return;
+    return followHandoff({
+      load: () => fetchChatSnapshot(chatId),
+      onSnapshot: (s) => {
+        setHandoff(s.chat.handoff ?? null);
+        const now = between.current;
+        // Never under a turn that is streaming; and only when the server has something new.
+        if ((now.status === "ready" || now.status === "error") && s.messages.length > now.count)
+          setMessages(s.messages);
+      },
+    });
+  }, [following, chatId, setMessages]);
 
   useEffect(() => {
     if (!error) return;
@@ -83,6 +106,15 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     void sendMessage({ text });
   }
 
+  /** The chat as the server has it now (after the customer edited a proposal, issue 22). */
+  const reload = useCallback(() => {
+    void fetchChatSnapshot(chatId).then((r) => {
+      if (!r.ok) return;
+      setMessages(r.data.messages);
+      setServerPending(r.data.pendingAction);
+    });
+  }, [chatId, setMessages]);
+
   /** Drops the banner if it is of this kind (e.g. "decide first" once the card is decided). */
   const dismissProblem = useCallback((kind: ChatProblem["kind"]) => {
     setProblem((p) => (p?.kind === kind ? null : p));
@@ -104,8 +136,10 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     problem,
     retryAt,
     serverPending,
+    handoff: following ? (handoff ?? { status: "waiting" as const, since: "" }) : null,
     send,
     retry,
+    reload,
     dismissProblem,
   };
 }

@@ -112,7 +112,7 @@ export async function listPendingForUser({
     .orderBy(asc(pendingActions.createdAt));
 }
 
-/** Pending actions whose TTL has passed, oldest first. */
+/** Pending and awaiting-approval actions whose TTL has passed, oldest first. */
 export async function listDuePendingActions({
   now,
   limit,
@@ -123,7 +123,12 @@ export async function listDuePendingActions({
   return getDb()
     .select()
     .from(pendingActions)
-    .where(and(eq(pendingActions.status, "pending"), lte(pendingActions.expiresAt, now)))
+    .where(
+      and(
+        inArray(pendingActions.status, ["pending", "awaiting_approval"]),
+        lte(pendingActions.expiresAt, now),
+      ),
+    )
     .orderBy(asc(pendingActions.expiresAt))
     .limit(limit);
 }
@@ -137,17 +142,22 @@ export async function listActionsByStatus({
 }
 
 /**
- * The claim of a confirm: pending -> executing only if still pending, owned by this user and not
- * expired. The database decides, so of many concurrent confirms exactly one gets `true`.
+ * The claim of a confirm or an approval: `from` (pending for the customer's confirm,
+ * awaiting_approval for staff's approval) -> executing, only if still in `from`, owned by `userId`
+ * when given, and not expired. The database decides, so of many concurrent claims exactly one
+ * gets `true`.
  */
 export async function claimPendingAction({
   id,
   userId,
   now,
+  from = "pending",
 }: {
   id: string;
-  userId: string;
+  /** The owner; omitted only for staff approving an action that awaits them. */
+  userId?: string;
   now: Date;
+  from?: "pending" | "awaiting_approval";
 }): Promise<boolean> {
   const res = await getDb()
     .update(pendingActions)
@@ -155,8 +165,8 @@ export async function claimPendingAction({
     .where(
       and(
         eq(pendingActions.id, id),
-        eq(pendingActions.userId, userId),
-        eq(pendingActions.status, "pending"),
+        userId === undefined ? undefined : eq(pendingActions.userId, userId),
+        eq(pendingActions.status, from),
         gt(pendingActions.expiresAt, now),
       ),
     )
@@ -165,8 +175,9 @@ export async function claimPendingAction({
 }
 
 /**
- * Moves an action out of `from` into a final state. Conditional, so a transition happens at most
- * once even when a sweep, a confirm and a cancel race: the caller audits only when this is true.
+ * Moves an action out of `from` into its next state. Conditional, so a transition happens at most
+ * once even when a sweep, a confirm, an approval and a cancel race: the caller audits only when
+ * this is true.
  */
 export async function transitionAction({
   id,
@@ -177,20 +188,27 @@ export async function transitionAction({
   result,
   errorCode,
   expiredBy,
+  liveAt,
+  set,
 }: {
   id: string;
   from: ActionStatus | ActionStatus[];
   to: ActionStatus;
-  decidedAt: Date;
-  decidedBy: string;
+  /** Null for a step that decides nothing yet (the customer's confirm of an awaited action). */
+  decidedAt: Date | null;
+  decidedBy: string | null;
   result?: unknown;
   errorCode?: string | null;
   /** Only if the TTL has passed at this time (lazy expiry must not expire a live action). */
   expiredBy?: Date;
+  /** Only if the TTL has not passed at this time (a confirm must not revive an expired one). */
+  liveAt?: Date;
+  /** The approval fields this step records (lib/actions/transition.ts). */
+  set?: Partial<Pick<ActionRow, "expiresAt" | "confirmedAt" | "approvedBy" | "rejectReason">>;
 }): Promise<boolean> {
   const res = await getDb()
     .update(pendingActions)
-    .set({ status: to, decidedAt, decidedBy, result, errorCode: errorCode ?? null })
+    .set({ status: to, decidedAt, decidedBy, result, errorCode: errorCode ?? null, ...set })
     .where(
       and(
         eq(pendingActions.id, id),
@@ -198,8 +216,19 @@ export async function transitionAction({
           ? inArray(pendingActions.status, from)
           : eq(pendingActions.status, from),
         expiredBy ? lte(pendingActions.expiresAt, expiredBy) : undefined,
+        liveAt ? gt(pendingActions.expiresAt, liveAt) : undefined,
       ),
     )
     .returning({ id: pendingActions.id });
   return res.length === 1;
+}
+
+/** Actions waiting for staff approval, oldest confirm first (the staff queue). */
+export async function listAwaitingApproval({ limit }: { limit: number }): Promise<ActionRow[]> {
+  return getDb()
+    .select()
+    .from(pendingActions)
+    .where(eq(pendingActions.status, "awaiting_approval"))
+    .orderBy(asc(pendingActions.confirmedAt), asc(pendingActions.id))
+    .limit(limit);
 }

@@ -9,7 +9,7 @@ export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = {
   id: string;
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "staff";
   parts: unknown[];
   model?: string | null;
   promptVersion?: string | null;
@@ -132,6 +132,13 @@ export async function appendMessages({
   // of failing the lock upgrade after a completed turn.
   await writeTransaction(async () => {
     const tx = getDb();
+    // The chat's row first: on PostgreSQL this UPDATE locks it until COMMIT, so two writers of
+    // one chat (a staff reply and the customer's message in a handoff) take turns here instead of
+    // both reading the same max(seq) and one failing on the UNIQUE (chat_id, seq).
+    await tx
+      .update(chats)
+      .set({ updatedAt: now, ...(title ? { title: sql`coalesce(${chats.title}, ${title})` } : {}) })
+      .where(eq(chats.id, chatId));
     const last = await tx
       .select({ seq: max(messages.seq) })
       .from(messages)
@@ -152,10 +159,6 @@ export async function appendMessages({
         createdAt: now,
       });
     }
-    await tx
-      .update(chats)
-      .set({ updatedAt: now, ...(title ? { title: sql`coalesce(${chats.title}, ${title})` } : {}) })
-      .where(eq(chats.id, chatId));
   });
 }
 

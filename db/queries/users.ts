@@ -38,3 +38,15 @@ export async function getUserContact({
     .limit(1);
   return rows[0] ?? null;
 }
+
+/** Names and emails by id, for staff lists (the approvals queue names each customer). */
+export async function usersByIds(
+  ids: string[],
+): Promise<Map<string, { name: string; email: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await getDb()
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .where(inArray(user.id, ids));
+  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
+}

@@ -22,6 +22,7 @@ export const {
   orderItems,
   returnRequests,
   orderCancellations,
+  deliveryAddressChanges,
   chats,
   messages,
   pendingActions,
@@ -31,6 +32,7 @@ export const {
   auditStatusCounts,
   effects,
   refundsLedger,
+  handoffs,
 } = s;
 
 /** Every table, for drizzle's relational layer and better-auth's adapter. */
@@ -45,9 +47,11 @@ export const tables = {
   orderItems,
   returnRequests,
   orderCancellations,
+  deliveryAddressChanges,
   chats,
   messages,
   pendingActions,
+  handoffs,
   auditEvents,
   modelCalls,
   metricsDaily,

@@ -25,7 +25,9 @@ import {
   type AuditStatus,
   CANCEL_REASONS,
   EFFECT_STATUSES,
+  HANDOFF_STATUSES,
   LOCALES,
+  MESSAGE_ROLES,
   MODEL_CALL_KINDS,
   ORDER_STATUSES,
   RETURN_REASONS,
@@ -159,6 +161,17 @@ export const orders = pgTable(
     paymentRef: text("payment_ref"),
     /** Written by the customer at checkout: untrusted text that reaches the model as data. */
     deliveryNote: text("delivery_note"),
+    /**
+     * Where the order goes (null on orders that predate addresses). Changed only by
+     * change_delivery_address, while the order is processing.
+     */
+    deliveryName: text("delivery_name"),
+    deliveryLine1: text("delivery_line1"),
+    deliveryLine2: text("delivery_line2"),
+    deliveryPostalCode: text("delivery_postal_code"),
+    /** ISO 3166-1 alpha-2. */
+    deliveryCountry: text("delivery_country"),
+    deliveryCity: text("delivery_city"),
     /** Bumped by every change; the compare-and-set target of a confirm. */
     version: integer("version").notNull().default(1),
     updatedAt: ms("updated_at").notNull(),
@@ -239,6 +252,39 @@ export const orderCancellations = pgTable(
   ],
 );
 
+/** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
+type StoredAddress = {
+  name: string;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  country: string;
+};
+
+/** change_delivery_address's record: one row per change of an order's delivery address. */
+export const deliveryAddressChanges = pgTable(
+  "delivery_address_changes",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    /** The address before the change (null: none on record). */
+    fromAddress: json("from_address").$type<StoredAddress | null>(),
+    toAddress: json("to_address").$type<StoredAddress>().notNull(),
+    /** The pending action whose confirm made the change. */
+    actionId: text("action_id"),
+    /** UNIQUE: one change per action; crash recovery finds the change by it. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("delivery_address_changes_order_idx").on(t.orderId, t.createdAt)],
+);
+
 // ---------------------------------------------------------------- chat
 
 export const chats = pgTable(
@@ -277,7 +323,8 @@ export const messages = pgTable(
       .references(() => chats.id, { onDelete: "cascade" }),
     /** Position in the chat; UNIQUE with chat_id so two writers cannot interleave a turn. */
     seq: integer("seq").notNull(),
-    role: text("role", { enum: ["user", "assistant", "system"] }).notNull(),
+    /** `staff`: a support person's reply while the chat is handed off (lib/chat/handoff). */
+    role: text("role", { enum: MESSAGE_ROLES }).notNull(),
     /** AI SDK UIMessage parts, JSON. */
     parts: json("parts").notNull(),
     model: text("model"),
@@ -286,6 +333,37 @@ export const messages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("messages_chat_seq_uq").on(t.chatId, t.seq)],
+);
+
+/**
+ * A person taking over a chat (docs/api.md, "Handoff"): one row per request for a human. While
+ * `status` is `waiting` or `active` the assistant does not answer in the chat; `released` hands it
+ * back. At most one open row per chat (the partial UNIQUE index), so two requests cannot both
+ * open one; replies and release are conditional updates on this row.
+ */
+export const handoffs = pgTable(
+  "handoffs",
+  {
+    id: text("id").primaryKey(),
+    chatId: text("chat_id")
+      .notNull()
+      .references(() => chats.id, { onDelete: "cascade" }),
+    /** The customer who asked. */
+    userId: text("user_id").notNull(),
+    status: text("status", { enum: HANDOFF_STATUSES }).notNull().default("waiting"),
+    requestedAt: ms("requested_at").notNull(),
+    /** The first staff reply: the metrics' time to first reply is this minus requestedAt. */
+    firstReplyAt: ms("first_reply_at"),
+    /** The staff member who replied last (the name the customer sees). */
+    staffId: text("staff_id"),
+    releasedAt: ms("released_at"),
+    releasedBy: text("released_by"),
+  },
+  (t) => [
+    uniqueIndex("handoffs_open_chat_uq").on(t.chatId).where(sql`status <> 'released'`),
+    index("handoffs_status_requested_idx").on(t.status, t.requestedAt),
+    index("handoffs_requested_idx").on(t.requestedAt),
+  ],
 );
 
 // ---------------------------------------------------------------- safety core
@@ -322,6 +400,21 @@ export const pendingActions = pgTable(
     expiresAt: ms("expires_at").notNull(),
     decidedAt: ms("decided_at"),
     decidedBy: text("decided_by"),
+    /**
+     * Decided with the plan (lib/actions/approval.ts): a refund above APPROVAL_THRESHOLD_MINOR
+     * waits in `awaiting_approval` for staff after the customer's confirm. Stored, so the card
+     * that said so and the confirm that acts on it agree whatever the setting is later.
+     */
+    requiresApproval: boolean("requires_approval").notNull().default(false),
+    /** The action this one revised (the customer edited it), and how many edits the chain has. */
+    revisionOf: text("revision_of"),
+    revision: integer("revision").notNull().default(0),
+    /** When the customer confirmed an action that then waited for staff approval. */
+    confirmedAt: ms("confirmed_at"),
+    /** The staff member who approved (and so executed) or rejected it. */
+    approvedBy: text("approved_by"),
+    /** The staff member's reason for a rejection. */
+    rejectReason: text("reject_reason"),
   },
   (t) => [
     index("pending_actions_chat_status_idx").on(t.chatId, t.status),
@@ -352,6 +445,8 @@ export const auditEvents = pgTable(
     tool: text("tool").notNull(),
     access: text("access", { enum: ["read", "write"] }),
     status: text("status", { enum: AUDIT_STATUSES }).notNull(),
+    /** Who decided, when it was not the customer: the staff member who approved or rejected. */
+    actorId: text("actor_id"),
     errorCode: text("error_code"),
     durationMs: integer("duration_ms"),
     arguments: json("arguments"),

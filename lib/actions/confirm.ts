@@ -7,14 +7,25 @@
  * `success`. The provider is called later, by the relay (lib/effects/relay.ts).
  * Because claim and effect commit together, `executing` is never visible to other connections;
  * a crash or a throw leaves the action `pending` with no effect, and we then mark it `failed`.
+ *
+ * Four eyes (issue 22): an action stored with requiresApproval does not run on the customer's
+ * confirm; it moves to `awaiting_approval` (audited) and nothing else happens. A staff member's
+ * approval (lib/actions/approve.ts) then runs this same path, claiming from awaiting_approval
+ * instead of pending: the same stored arguments, hash check, compare-and-set and audit.
  */
 import "server-only";
-import { claimPendingAction, getActionById } from "@/db/queries/actions";
+import {
+  type ActionRow,
+  claimPendingAction,
+  getActionById,
+  getActionForUser as getActionRowForUser,
+} from "@/db/queries/actions";
 import { isBusy, writeTransaction } from "@/db/queries/tx";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { mailAfterConfirm } from "@/lib/effects/mail/compose";
 import { enqueueEffects } from "@/lib/effects/outbox";
 import { wakeRelay } from "@/lib/effects/signal";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import type { WriteResult } from "@/lib/tools/types";
@@ -25,10 +36,20 @@ import { transition } from "./transition";
 
 export type ConfirmResult = {
   action: PendingActionDto;
-  result: WriteResult;
+  /** Null when the action now awaits staff approval (nothing was executed). */
+  result: WriteResult | null;
   /** The effects this confirm stored, as it committed them (all `pending`; the relay is next). */
   effects: { kind: EffectKind; status: "pending" }[];
 };
+
+/**
+ * Who decides: the customer (their own pending action) or a staff member approving an action
+ * that awaits approval (anyone's). A staff member never confirms, a customer never approves.
+ */
+export type Decider = { kind: "customer"; userId: string } | { kind: "staff"; staffId: string };
+
+const deciderId = (d: Decider) => (d.kind === "customer" ? d.userId : d.staffId);
+const claimFrom = (d: Decider) => (d.kind === "customer" ? "pending" : "awaiting_approval");
 
 /** An integrity failure inside the transaction; its code is stored on the failed action. */
 class CommitFailure extends Error {
@@ -39,11 +60,30 @@ class CommitFailure extends Error {
 
 type TxOutcome =
   | { kind: "executed"; result: WriteResult; effects: EffectKind[] }
+  | { kind: "awaiting" }
   | { kind: "refused"; error: AppError };
+
+/** Why a claim failed, in the decider's terms. */
+export type Explain = (args: { actionId: string; now: Date }) => Promise<AppError>;
+
+/** The customer's confirm of an action that needs approval: it waits for staff, nothing runs. */
+async function awaitApproval(row: ActionRow, userId: string, now: Date): Promise<boolean> {
+  return (
+    (await transition(row, {
+      from: "pending",
+      to: "awaiting_approval",
+      now,
+      decidedBy: userId,
+      onlyIfLive: true,
+      approvalExpiresAt: new Date(now.getTime() + env().APPROVAL_TTL_HOURS * 3_600_000),
+    })) !== null
+  );
+}
 
 async function runConfirm(
   actionId: string,
-  userId: string,
+  decider: Decider,
+  explain: Explain,
   fixedNow: Date | undefined,
   startedAt: number,
 ): Promise<TxOutcome> {
@@ -51,10 +91,26 @@ async function runConfirm(
     // The clock is read after BEGIN IMMEDIATE got the write lock (which can take up to the busy
     // timeout): expiry and the return window are judged at the moment the write happens.
     const now = fixedNow ?? new Date();
-    if (!(await claimPendingAction({ id: actionId, userId, now }))) {
-      return { kind: "refused", error: await explainUndecidable({ actionId, userId, now }) };
+    const by = deciderId(decider);
+    if (decider.kind === "customer") {
+      const own = await getActionRowForUser({ id: actionId, userId: decider.userId });
+      if (own?.status === "pending" && own.requiresApproval) {
+        return (await awaitApproval(own, decider.userId, now))
+          ? { kind: "awaiting" }
+          : { kind: "refused", error: await explain({ actionId, now }) };
+      }
     }
+    const claimed = await claimPendingAction({
+      id: actionId,
+      userId: decider.kind === "customer" ? decider.userId : undefined,
+      from: claimFrom(decider),
+      now,
+    });
+    if (!claimed) return { kind: "refused", error: await explain({ actionId, now }) };
     const row = (await getActionById({ id: actionId }))!;
+    // The owner's id, whoever decides: the hash and the tool's ownership checks are the customer's.
+    const userId = row.userId;
+    const approvedBy = decider.kind === "staff" ? decider.staffId : undefined;
     const tool = writeToolOf(row);
     // The stored arguments, through the same schema as at propose; the caller supplies none.
     const parsed = tool.args.safeParse(row.arguments);
@@ -75,7 +131,8 @@ async function runConfirm(
         from: "executing",
         to: "stale",
         now,
-        decidedBy: userId,
+        decidedBy: by,
+        approvedBy,
         errorCode: done.code,
         durationMs,
       });
@@ -102,7 +159,8 @@ async function runConfirm(
       from: "executing",
       to: "executed",
       now,
-      decidedBy: userId,
+      decidedBy: by,
+      approvedBy,
       result,
       durationMs,
     });
@@ -120,23 +178,48 @@ export async function confirmAction({
   /** Tests only; by default the time is taken inside the write transaction. */
   now?: Date;
 }): Promise<ConfirmResult> {
+  return await decideAndRun({
+    actionId,
+    decider: { kind: "customer", userId },
+    explain: ({ actionId, now }) => explainUndecidable({ actionId, userId, now }),
+    now,
+  });
+}
+
+/**
+ * The shared body of a confirm and an approval: the transaction above, then the failure handling
+ * and the answer. `explain` says why a claim failed in the decider's terms.
+ */
+export async function decideAndRun({
+  actionId,
+  decider,
+  explain,
+  now,
+}: {
+  actionId: string;
+  decider: Decider;
+  explain: Explain;
+  now?: Date;
+}): Promise<ConfirmResult> {
   const startedAt = performance.now();
   let outcome: TxOutcome;
   try {
-    outcome = await runConfirm(actionId, userId, now, startedAt);
+    outcome = await runConfirm(actionId, decider, explain, now, startedAt);
   } catch (err) {
-    // Rolled back: the action is `pending` again and nothing was written.
+    // Rolled back: the action is where it was (pending, or awaiting approval) and nothing was
+    // written.
     if (isBusy(err)) {
       // The write lock never came; the action was not touched and can be confirmed again.
       throw new AppError("internal_error", "The store is busy; please try again.");
     }
     const row = await getActionById({ id: actionId });
-    if (row && row.userId === userId) {
+    if (row && (decider.kind === "staff" || row.userId === decider.userId)) {
       await transition(row, {
-        from: "pending",
+        from: claimFrom(decider),
         to: "failed",
         now: now ?? new Date(),
-        decidedBy: userId,
+        decidedBy: deciderId(decider),
+        approvedBy: decider.kind === "staff" ? decider.staffId : undefined,
         errorCode: err instanceof CommitFailure ? err.code : "commit_failed",
         durationMs: performance.now() - startedAt,
       });
@@ -146,9 +229,11 @@ export async function confirmAction({
     throw new AppError("internal_error", "The action could not be completed; nothing was changed.");
   }
   if (outcome.kind === "refused") throw outcome.error;
+  const row = (await getActionById({ id: actionId }))!;
+  if (outcome.kind === "awaiting")
+    return { action: toPendingActionDto(row), result: null, effects: [] };
   // Committed: the relay starts on the effects now; the answer does not wait for the provider.
   if (outcome.effects.length > 0) wakeRelay();
-  const row = (await getActionById({ id: actionId }))!;
   return {
     action: toPendingActionDto(row),
     result: outcome.result,

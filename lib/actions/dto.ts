@@ -35,6 +35,16 @@ export type PendingActionDto = {
   createdAt: string;
   expiresAt: string;
   decidedAt: string | null;
+  /** Confirming only hands it to staff: it then waits in awaiting_approval (issue 22). */
+  requiresApproval: boolean;
+  /** How many times the customer edited this proposal's chain (0: as the assistant proposed). */
+  revision: number;
+  /** The action this one replaced by a revision, or null. */
+  revisionOf: string | null;
+  /** When the customer confirmed it (for one that needed approval), or null. */
+  confirmedAt: string | null;
+  /** Why staff rejected it, or null. */
+  rejectReason: string | null;
 } & VariantOf<RegisteredWriteTool>;
 
 /** The registered write tool a stored action names; a row naming anything else is corrupt. */
@@ -61,6 +71,11 @@ export function toPendingActionDto(row: ActionRow): PendingActionDto {
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     decidedAt: row.decidedAt ? row.decidedAt.toISOString() : null,
+    requiresApproval: row.requiresApproval,
+    revision: row.revision,
+    revisionOf: row.revisionOf,
+    confirmedAt: row.confirmedAt ? row.confirmedAt.toISOString() : null,
+    rejectReason: row.rejectReason,
     // Parsed by the schemas of the tool the row names, so the variant matches.
   } as PendingActionDto;
 }

@@ -9,6 +9,7 @@ export {
   getPendingActionForChat,
   recoverInterruptedActions,
   supersedePendingForUser,
+  supersedePendingInChat,
   withdrawProposal,
 } from "./lifecycle";
 export { type ProposeOutcome, proposeAction } from "./propose";

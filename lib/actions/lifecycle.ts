@@ -80,6 +80,36 @@ export async function supersedePendingForUser({
 }
 
 /**
+ * A person took over the chat (lib/chat/handoff): its pending proposal is superseded, audited with the
+ * given code. Returns how many it superseded.
+ */
+export async function supersedePendingInChat({
+  userId,
+  chatId,
+  now = new Date(),
+  errorCode,
+}: {
+  userId: string;
+  chatId: string;
+  now?: Date;
+  errorCode: string;
+}): Promise<number> {
+  let n = 0;
+  for (const row of await listPendingForUser({ userId, chatId })) {
+    if (row.chatId !== chatId) continue;
+    const done = await transition(row, {
+      from: "pending",
+      to: "superseded",
+      now,
+      decidedBy: "system",
+      errorCode,
+    });
+    if (done) n++;
+  }
+  return n;
+}
+
+/**
  * A proposal whose turn then failed (the provider broke off after the tool call): the customer
  * never saw its card in a saved message, so it must not stay pending and lock the chat.
  */
@@ -103,22 +133,38 @@ export async function withdrawProposal({
   );
 }
 
-/** The sweep: expires every pending action past its TTL. Returns how many it expired. */
+/**
+ * Told about each action the sweep expired while it waited for staff approval, so the customer
+ * hears of it in their chat. The chat layer registers it at start-up (lib/startup.ts): the
+ * action core does not depend on the chat.
+ */
+type ExpiredListener = (action: PendingActionDto) => Promise<void>;
+const g = globalThis as unknown as { __returnsDeskApprovalExpired?: ExpiredListener };
+
+export function onApprovalExpired(listener: ExpiredListener): void {
+  g.__returnsDeskApprovalExpired = listener;
+}
+
+/**
+ * The sweep: expires every pending action past its TTL, and every action whose wait for staff
+ * approval (APPROVAL_TTL_HOURS) has ended. Returns how many it expired.
+ */
 export async function expireDueActions(now: Date = new Date()): Promise<number> {
   let n = 0;
   for (;;) {
     const due = await listDuePendingActions({ now, limit: 100 });
     for (const row of due) {
-      if (
-        await transition(row, {
-          from: "pending",
-          to: "expired",
-          now,
-          decidedBy: "system",
-          onlyIfExpired: true,
-        })
-      )
-        n++;
+      const expired = await transition(row, {
+        from: row.status,
+        to: "expired",
+        now,
+        decidedBy: "system",
+        onlyIfExpired: true,
+      });
+      if (!expired) continue;
+      n++;
+      if (row.status === "awaiting_approval")
+        await g.__returnsDeskApprovalExpired?.(toPendingActionDto(expired));
     }
     if (due.length < 100) return n;
   }

@@ -10,6 +10,7 @@ import { writeTransaction } from "@/db/queries/tx";
 import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import type { Planned, ToolContext, WriteResult, WriteTool } from "@/lib/tools/types";
+import { requiresApproval } from "./approval";
 import { type PendingActionDto, toPendingActionDto } from "./dto";
 import { payloadHash } from "./hash";
 import { transition } from "./transition";
@@ -94,6 +95,7 @@ export async function storeProposal(
       targetId: target.id,
       targetVersion: target.version,
       status: "pending",
+      requiresApproval: requiresApproval(plan),
       promptVersion: meta.promptVersion ?? null,
       model: meta.model ?? null,
       createdAt: now,

@@ -32,9 +32,14 @@ export async function explainUndecidable({
       });
     case "superseded":
       return new AppError("superseded", "A newer proposal replaced this one.", { details });
+    case "awaiting_approval":
+      return new AppError("already_decided", "This action is waiting for our team's approval.", {
+        details,
+      });
     case "executed":
     case "cancelled":
     case "failed":
+    case "rejected":
       return new AppError("already_decided", `This action is already ${status}.`, { details });
     default:
       // Still pending or executing here means the claim lost to something we cannot name;

@@ -184,7 +184,8 @@ function transcript(messages: readonly SummaryMessage[]): string {
   return messages
     .flatMap((m) =>
       m.parts.flatMap((p) => {
-        const who = m.role === "user" ? "Customer" : "Assistant";
+        const who =
+          m.role === "user" ? "Customer" : m.role === "staff" ? "Staff member" : "Assistant";
         const t = TEXT.safeParse(p);
         if (t.success) return [`${who}: ${t.data.text}`];
         const tool = TOOL.safeParse(p);

@@ -30,15 +30,21 @@ export function fetchAction(id: string) {
   return api.getAction(id);
 }
 
+/** The customer's edit of a pending proposal (issue 22); the answer is the new pending action. */
+export function reviseAction(actionId: string, args: Record<string, unknown>) {
+  return api.reviseAction(actionId, args);
+}
+
 export async function decideAction(
   action: { id: string; chatId: string },
   verb: "confirm" | "cancel",
 ): Promise<Decision> {
   if (verb === "confirm") {
     const r = await api.confirmAction(action.id);
-    return r.ok
-      ? { kind: "executed", note: r.data.action.view.outcome }
-      : settleFailure(r, action.chatId, action.id);
+    if (!r.ok) return settleFailure(r, action.chatId, action.id);
+    return r.data.action.status === "awaiting_approval"
+      ? { kind: "awaiting_approval" }
+      : { kind: "executed", note: r.data.action.view.outcome };
   }
   const r = await api.cancelAction(action.id);
   return r.ok ? { kind: "cancelled" } : settleFailure(r, action.chatId, action.id);

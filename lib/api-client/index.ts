@@ -30,14 +30,21 @@ import {
   CreatedChatSchema,
   type PendingAction,
   parseChatSnapshot,
+  ReviseResponseSchema,
 } from "@/lib/chat-client/schemas";
 import {
   ActionDetailSchema,
+  ApprovalsSchema,
+  ApproveResponseSchema,
   AuditPageSchema,
   CancelResponseSchema,
   ConfirmResponseSchema,
+  HandoffQueueSchema,
   HealthSchema,
+  RejectResponseSchema,
+  ReleaseSchema,
   SignInSchema,
+  StaffReplySchema,
   TriageResponseSchema,
 } from "./schemas";
 
@@ -248,6 +255,40 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     cancelAction: (actionId: string) =>
       call(`/api/actions/${id(actionId)}/cancel`, CancelResponseSchema, { method: "POST" }),
+
+    /** Staff only: the chats a person has taken over, longest waiting first. */
+    listHandoffs: () => call("/api/staff/handoffs", HandoffQueueSchema),
+
+    /** Staff only: a reply in a handed-off chat, shown to the customer with the staff name. */
+    replyInChat: (chatId: string, text: string) =>
+      call(`/api/staff/chats/${id(chatId)}/messages`, StaffReplySchema, {
+        method: "POST",
+        json: { text },
+      }),
+
+    /** Staff only: hands the chat back to the assistant. */
+    releaseChat: (chatId: string) =>
+      call(`/api/staff/chats/${id(chatId)}/release`, ReleaseSchema, { method: "POST" }),
+    /** The customer's edit of a pending proposal: only the tool's editable fields (issue 22). */
+    reviseAction: (actionId: string, args: Record<string, unknown>) =>
+      call(`/api/actions/${id(actionId)}/revise`, ReviseResponseSchema, {
+        method: "POST",
+        json: { args },
+      }),
+
+    /** Staff only: actions awaiting approval, oldest confirm first. */
+    listApprovals: () => call("/api/staff/approvals", ApprovalsSchema),
+
+    /** Staff only: executes exactly the stored arguments of an action awaiting approval. */
+    approveAction: (actionId: string) =>
+      call(`/api/staff/actions/${id(actionId)}/approve`, ApproveResponseSchema, { method: "POST" }),
+
+    /** Staff only: declines an action awaiting approval with a reason the customer reads. */
+    rejectAction: (actionId: string, reason: string) =>
+      call(`/api/staff/actions/${id(actionId)}/reject`, RejectResponseSchema, {
+        method: "POST",
+        json: { reason },
+      }),
 
     /** Staff only. `params` are docs/api.md's filters (status, tool, chatId, userId, from, to, cursor, limit). */
     listAuditEvents: (params: Record<string, string | number | undefined> = {}) => {

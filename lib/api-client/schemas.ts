@@ -9,6 +9,7 @@ import { STORED_TRIAGE } from "@/lib/api/triage";
 import {
   CancelResponseSchema as CardCancelResponse,
   ConfirmResponseSchema as CardConfirmResponse,
+  HandoffSchema,
   PendingActionSchema,
 } from "@/lib/chat-client/schemas";
 
@@ -74,3 +75,39 @@ export const AuditPageSchema = z.object({
 
 export const TriageResponseSchema = z.object({ triage: STORED_TRIAGE });
 export type TriageResponse = z.output<typeof TriageResponseSchema>;
+
+/** GET /api/staff/handoffs (staff only). */
+export const HandoffQueueSchema = z.looseObject({
+  handoffs: z.array(
+    HandoffSchema.extend({
+      chatId: z.string(),
+      chatTitle: z.string().nullable(),
+      customer: z.looseObject({ name: z.string(), email: z.string() }).nullable(),
+    }),
+  ),
+});
+
+/** POST /api/staff/chats/{id}/messages (staff only): the stored staff message and the handoff. */
+export const StaffReplySchema = z.looseObject({
+  message: z.looseObject({ id: z.string(), role: z.string() }),
+  handoff: HandoffSchema,
+});
+
+/** POST /api/staff/chats/{id}/release (staff only). */
+export const ReleaseSchema = z.looseObject({ handoff: z.null() });
+/** GET /api/staff/approvals: actions awaiting staff approval (issue 22). */
+export const ApprovalsSchema = z.object({
+  approvals: z.array(
+    z.object({
+      action: PendingActionSchema,
+      customer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      confirmedAt: z.string(),
+    }),
+  ),
+});
+/** POST /api/staff/actions/{id}/approve: the action as executed (or null result if not). */
+export const ApproveResponseSchema = z.object({
+  action: PendingActionSchema,
+  result: z.looseObject({ createdNow: z.boolean() }).nullable(),
+});
+export const RejectResponseSchema = z.object({ action: PendingActionSchema });

@@ -17,15 +17,23 @@ import {
   ActionDetail,
   ApiErrorBody,
   ApiErrorObject,
+  ApprovalsResponse,
+  ApproveResponse,
   AuditPageResponse,
   CancelResponse,
   ChatCreatedResponse,
   ChatListResponse,
   ChatViewResponse,
   ConfirmResponse,
+  HandoffQueueResponse,
   HealthResponse,
   ReceiveReturnResponse,
+  RejectRequestSchema,
+  RejectResponse,
+  ReleaseResponse,
   ResolveEffectBody,
+  ReviseRequestSchema,
+  ReviseResponse,
   ShipOrderResponse,
   SignInBody,
   SignInResponse,
@@ -33,6 +41,7 @@ import {
   StaffEffectResponse,
   StaffEffectsQuery,
   StaffEffectsResponse,
+  StaffReplyResponse,
   StaffTranscriptResponse,
   TriageResponse,
 } from "./schemas";
@@ -286,7 +295,11 @@ export function buildOpenApiDocument() {
               "events ending with `data: [DONE]`. When the turn ends with a proposed write, one " +
               'event is `{"type":"data-pending-action","data":PendingAction}`. A model failure ' +
               "streams an `error` event and stores nothing. Refusals (below) happen before the " +
-              "stream starts: nothing is stored and no model is called.",
+              "stream starts: nothing is stored and no model is called. In a chat a person has " +
+              "taken over (`chat.handoff` in GET /api/chats/{id}) no model is called either: the " +
+              'message is stored and the stream is one note, `{"type":"data-handoff","data":' +
+              '{"status":"waiting"}}` and its text. When the model hands the chat over ' +
+              "(`request_human`), the turn ends with the same note.",
             requestParams: { path: idParam },
             requestBody: { content: { "application/json": { schema: sendMessageBody } } },
             responses: {
@@ -343,8 +356,80 @@ export function buildOpenApiDocument() {
               "customer's own; a 500 means nothing was written and the action is `failed`.",
             requestParams: { path: idParam },
             responses: {
-              "200": json(ConfirmResponse, "Executed"),
+              "200": json(
+                ConfirmResponse,
+                "Executed; or, for an action with requiresApproval, now `awaiting_approval` (result null, nothing executed)",
+              ),
               ...errors(DECISION_ERRORS),
+            },
+          }),
+        },
+        "/api/actions/{id}/revise": {
+          post: op({
+            tags: ["actions"],
+            operationId: "reviseAction",
+            summary: "Edit a pending proposal's editable fields (owner only; the model cannot)",
+            description:
+              "Only the fields the tool declares (returns and cancellations: `reason`, `comment`); " +
+              "anything else, the order included, is 400 `invalid_request`. The result is validated " +
+              "by the tool's schema and planned and checked by the policy again (409 `conflict` when " +
+              "it no longer holds), then stored as a new pending action with a new hash; the old " +
+              "one ends `superseded`, audited with the reason `revised`. At most 5 revisions per " +
+              "chain (409 `revision_limit`).",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: ReviseRequestSchema } } },
+            responses: {
+              "200": json(ReviseResponse, "The new pending action"),
+              ...errors([
+                ...DECISION_ERRORS,
+                "conflict",
+                "revision_limit",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
+            },
+          }),
+        },
+        "/api/staff/approvals": {
+          get: op({
+            tags: ["staff"],
+            operationId: "listApprovals",
+            summary: "Actions awaiting staff approval, oldest confirm first (staff only)",
+            responses: {
+              "200": json(ApprovalsResponse, "The queue"),
+              ...errors(SIGNED_IN),
+            },
+          }),
+        },
+        "/api/staff/actions/{id}/approve": {
+          post: op({
+            tags: ["staff"],
+            operationId: "approveAction",
+            summary:
+              "Approve an action awaiting approval: executes exactly the stored arguments, once (staff only; a customer gets 403)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ApproveResponse, "Executed; the approver is recorded"),
+              ...errors([...DECISION_ERRORS, "conflict"]),
+            },
+          }),
+        },
+        "/api/staff/actions/{id}/reject": {
+          post: op({
+            tags: ["staff"],
+            operationId: "rejectAction",
+            summary:
+              "Reject an action awaiting approval, with a reason the customer reads (staff only)",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: RejectRequestSchema } } },
+            responses: {
+              "200": json(RejectResponse, "Rejected; nothing was executed"),
+              ...errors([
+                ...DECISION_ERRORS,
+                "conflict",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
             },
           }),
         },
@@ -409,6 +494,56 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(TriageResponse, "The stored triage"),
               ...errors([...POSTED, ...BY_ID, "rate_limited", "model_unavailable"]),
+            },
+          }),
+        },
+        "/api/staff/handoffs": {
+          get: op({
+            tags: ["staff"],
+            operationId: "listHandoffs",
+            summary:
+              "Chats a person has taken over: waiting for a first staff reply or active, longest waiting first (staff only)",
+            responses: {
+              "200": json(HandoffQueueResponse, "The handoff queue"),
+              ...errors(SIGNED_IN),
+            },
+          }),
+        },
+        "/api/staff/chats/{id}/messages": {
+          post: op({
+            tags: ["staff"],
+            operationId: "replyInChat",
+            summary:
+              "Reply to the customer in a handed-off chat, as role staff with your name (staff only; audited)",
+            description:
+              "The text is normalised and limited like a customer's message (2,000 characters, no " +
+              "NUL or other control characters, not empty). The handoff becomes `active`. 409 " +
+              "`not_handed_off` when the chat is not handed off (never was, or was released).",
+            requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: sendMessageBody } } },
+            responses: {
+              "201": json(StaffReplyResponse, "The stored staff message"),
+              ...errors([
+                ...POSTED,
+                ...BY_ID,
+                "not_handed_off",
+                "message_too_long",
+                "payload_too_large",
+                "unsupported_media_type",
+                "rate_limited",
+              ]),
+            },
+          }),
+        },
+        "/api/staff/chats/{id}/release": {
+          post: op({
+            tags: ["staff"],
+            operationId: "releaseChat",
+            summary: "Hand a chat back to the assistant (staff only; audited; any body is ignored)",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(ReleaseResponse, "Released: the assistant answers again"),
+              ...errors([...POSTED, ...BY_ID, "not_handed_off"]),
             },
           }),
         },

@@ -8,9 +8,10 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES, OUTCOME_STATUSES } from "@/db/constants";
+import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES, OUTCOME_STATUSES } from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import {
+  PendingActionPartSchema,
   type PendingActionPart as PendingActionPartType,
   WriteResultSchema,
 } from "@/lib/api/parts";
@@ -92,6 +93,23 @@ function pendingActionFor(tool: AnyWriteTool) {
     createdAt: isoDateTime,
     expiresAt: isoDateTime,
     decidedAt: isoDateTime.nullable(),
+    requiresApproval: z.boolean().optional().meta({
+      description:
+        "Issue 22: above APPROVAL_THRESHOLD_MINOR; Confirm then only moves it to `awaiting_approval` and staff decide.",
+    }),
+    revision: z.number().int().optional().meta({
+      description: "How many times the customer edited this proposal's chain (at most 5).",
+    }),
+    revisionOf: z.string().nullable().optional().meta({
+      description: "The action this revision replaced (now `superseded`, reason `revised`).",
+    }),
+    confirmedAt: isoDateTime.nullable().optional().meta({
+      description: "When the customer confirmed an action that needs approval.",
+    }),
+    rejectReason: z.string().nullable().optional().meta({
+      description: "Staff's reason when the action is `rejected`.",
+    }),
+    edit: PendingActionPartSchema.shape.edit,
     /** Once executed: what the write returned. */
     result: tool.result.nullable(),
     /** The action as its tool describes it, in the chat's language (what the card shows). */
@@ -137,7 +155,10 @@ const OtherPart = z.looseObject({ type: z.string() });
 export const UIMessage = z
   .looseObject({
     id: z.string(),
-    role: z.enum(["user", "assistant", "system"]),
+    role: z.enum(MESSAGE_ROLES).meta({
+      description:
+        "staff: a support person's reply in a handed-off chat; its data-staff part has their name.",
+    }),
     parts: z.array(z.union([TextPart, PendingActionPart, ActionOutcomePart, OtherPart])),
   })
   .meta({
@@ -145,9 +166,24 @@ export const UIMessage = z
     description: "An AI SDK UIMessage as stored: confirm cards carry the action's current state.",
   });
 
+/** A chat a person has taken over (lib/chat/handoff); null in ChatView when the assistant answers. */
+export const HandoffView = z
+  .object({
+    status: z.enum(["waiting", "active"]).meta({
+      description: "waiting: no staff reply yet; active: a staff member has replied.",
+    }),
+    since: isoDateTime.meta({ description: "When the customer asked for a person." }),
+    staff: z
+      .object({ name: z.string() })
+      .optional()
+      .meta({ description: "The staff member who replied last (absent while waiting)." }),
+  })
+  .meta({ id: "Handoff" });
+export type HandoffView = z.infer<typeof HandoffView>;
+
 export const ChatViewResponse = z
   .object({
-    chat: ChatSummary,
+    chat: ChatSummary.extend({ handoff: HandoffView.nullable() }),
     messages: z.array(UIMessage),
     pendingAction: PendingAction.nullable(),
   })
@@ -165,7 +201,13 @@ export const DecisionAudit = z
 export type DecisionAudit = z.infer<typeof DecisionAudit>;
 
 export const ConfirmResponse = z
-  .object({ action: PendingAction, result: ActionResult, audit: DecisionAudit.nullable() })
+  .object({
+    action: PendingAction,
+    result: ActionResult.nullable().meta({
+      description: "Null when the action now awaits staff approval (nothing was executed).",
+    }),
+    audit: DecisionAudit.nullable(),
+  })
   .meta({ id: "ConfirmResponse" });
 export const CancelResponse = z
   .object({ action: PendingAction, audit: DecisionAudit.nullable() })
@@ -205,6 +247,9 @@ export const AuditEvent = z
     id: z.string(),
     at: isoDateTime,
     userId: z.string().nullable(),
+    actorId: z.string().nullable().meta({
+      description: "The staff member who approved or rejected (issue 22); null otherwise.",
+    }),
     chatId: z.string().nullable(),
     actionId: z.string().nullable(),
     toolCallId: z.string().nullable(),
@@ -244,6 +289,7 @@ const TranscriptItem = z.discriminatedUnion("kind", [
     arguments: z.unknown(),
   }),
   z.object({ kind: z.literal("outcome"), actionId: z.string(), status: z.string() }),
+  z.object({ kind: z.literal("staff"), name: z.string() }),
   z.object({ kind: z.literal("other"), type: z.string() }),
 ]);
 
@@ -260,7 +306,7 @@ export const StaffTranscriptResponse = z
       z.object({
         id: z.string(),
         seq: z.number().int(),
-        role: z.enum(["user", "assistant", "system"]),
+        role: z.enum(MESSAGE_ROLES),
         at: isoDateTime,
         model: z.string().nullable(),
         promptVersion: z.string().nullable(),
@@ -287,6 +333,29 @@ export const StaffTranscriptResponse = z
   })
   .meta({ id: "StaffTranscript" });
 export type StaffTranscriptResponse = z.infer<typeof StaffTranscriptResponse>;
+
+/** GET /api/staff/handoffs: the chats waiting for or talking to a person, longest waiting first. */
+export const HandoffQueueResponse = z
+  .object({
+    handoffs: z.array(
+      HandoffView.extend({
+        chatId: z.string(),
+        chatTitle: z.string().nullable(),
+        customer: z.object({ name: z.string(), email: z.string() }).nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "HandoffQueue" });
+export type HandoffQueueResponse = z.infer<typeof HandoffQueueResponse>;
+
+/** POST /api/staff/chats/{id}/messages: the stored staff message and the chat's handoff now. */
+export const StaffReplyResponse = z
+  .object({ message: UIMessage, handoff: HandoffView })
+  .meta({ id: "StaffReplyResponse" });
+export type StaffReplyResponse = z.infer<typeof StaffReplyResponse>;
+
+/** POST /api/staff/chats/{id}/release: the assistant answers the chat again. */
+export const ReleaseResponse = z.object({ handoff: z.null() }).meta({ id: "ReleaseResponse" });
 
 export const TriageResponse = z.object({ triage: STORED_TRIAGE }).meta({ id: "TriageResponse" });
 
@@ -427,3 +496,36 @@ export const SignInResponse = z
   .meta({ id: "SignInResponse" });
 
 export const SignOutResponse = z.looseObject({ success: z.boolean() });
+
+// ---------------------------------------------------------------- people in the loop (issue 22)
+
+/** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
+export const ReviseRequestSchema = z.strictObject({
+  args: z.record(z.string(), z.unknown()).meta({
+    description: "The changed fields only; for returns and cancellations reason and comment.",
+  }),
+});
+
+/** POST /api/staff/actions/{id}/reject: the reason the customer will read. */
+export const RejectRequestSchema = z.strictObject({
+  reason: z.string().trim().min(1).max(500),
+});
+
+export const ReviseResponse = z
+  .object({ pendingAction: PendingAction })
+  .meta({ id: "ReviseResponse" });
+
+export const ApprovalItem = z
+  .object({
+    action: PendingAction,
+    customer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+    confirmedAt: isoDateTime,
+  })
+  .meta({ id: "ApprovalItem" });
+export const ApprovalsResponse = z
+  .object({ approvals: z.array(ApprovalItem) })
+  .meta({ id: "ApprovalsResponse" });
+export const ApproveResponse = z
+  .object({ action: PendingAction, result: ActionResult.nullable() })
+  .meta({ id: "ApproveResponse" });
+export const RejectResponse = z.object({ action: PendingAction }).meta({ id: "RejectResponse" });

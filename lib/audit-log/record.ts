@@ -14,6 +14,8 @@ export type AuditInput = {
   status: AuditStatus;
   access?: ToolAccess | null;
   userId?: string | null;
+  /** Who decided when it was not the customer: the staff member who approved or rejected. */
+  actorId?: string | null;
   chatId?: string | null;
   actionId?: string | null;
   toolCallId?: string | null;
@@ -51,6 +53,7 @@ export async function recordAudit(raw: AuditInput): Promise<number> {
     status: input.status,
     access: input.access ?? null,
     userId: input.userId ?? null,
+    actorId: input.actorId ?? null,
     chatId: input.chatId ?? null,
     actionId: input.actionId ?? null,
     toolCallId: input.toolCallId ?? null,

@@ -60,6 +60,7 @@ export function toAuditEvent(r: AuditRow): AuditEvent {
     id: String(r.id),
     at: r.at.toISOString(),
     userId: r.userId,
+    actorId: r.actorId,
     chatId: r.chatId,
     actionId: r.actionId,
     toolCallId: r.toolCallId,

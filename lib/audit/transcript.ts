@@ -4,9 +4,10 @@
  * the chat (AI SDK UIMessage parts); they are parsed here, never trusted as typed, so an odd or
  * old part shows up as "other" instead of breaking the page.
  */
-import { ActionOutcomePartSchema, PendingActionPartSchema } from "@/lib/api/parts";
+import { ActionOutcomePartSchema, PendingActionPartSchema, StaffPartSchema } from "@/lib/api/parts";
 import "server-only";
 import { z } from "zod";
+import type { MessageRole } from "@/db/constants";
 import { getPeopleByIds, type PersonRow } from "@/db/queries/audit";
 import {
   getChatForStaff,
@@ -29,12 +30,13 @@ export type TranscriptItem =
     }
   | { kind: "proposal"; actionId: string; tool: string; arguments: unknown }
   | { kind: "outcome"; actionId: string; status: string }
+  | { kind: "staff"; name: string }
   | { kind: "other"; type: string };
 
 export type TranscriptMessage = {
   id: string;
   seq: number;
-  role: "user" | "assistant" | "system";
+  role: MessageRole;
   at: Date;
   model: string | null;
   promptVersion: string | null;
@@ -70,6 +72,11 @@ const outcomePart = z.looseObject({
   data: ActionOutcomePartSchema.pick({ actionId: true, status: true }).loose(),
 });
 
+const staffPart = z.looseObject({
+  type: z.literal("data-staff"),
+  data: StaffPartSchema.loose(),
+});
+
 export function toItem(raw: unknown): TranscriptItem | null {
   const p = part.safeParse(raw);
   if (!p.success) return { kind: "other", type: "invalid" };
@@ -96,6 +103,10 @@ export function toItem(raw: unknown): TranscriptItem | null {
     const d = proposal.data.data;
     return { kind: "proposal", actionId: d.id, tool: d.tool, arguments: d.arguments };
   }
+  const staff = staffPart.safeParse(raw);
+  if (staff.success) return { kind: "staff", name: staff.data.data.name };
+  // The handoff note's text part says it; its data part is for the customer's page.
+  if (type === "data-handoff") return null;
   const outcome = outcomePart.safeParse(raw);
   if (outcome.success) {
     return {

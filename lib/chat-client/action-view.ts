@@ -17,8 +17,13 @@ export type ExecutedNote = PendingAction["view"]["outcome"];
 export type CardOutcome =
   | { kind: "executed"; note: ExecutedNote }
   | { kind: "already_decided"; status: ActionStatus | null }
+  /** Staff declined it after the customer's confirm (issue 22), with their reason. */
+  | { kind: "rejected"; reason: string | null }
   | {
-      kind:
+      kind: /** Confirmed; staff approval is next. Not final: the card follows it until decided. */
+        | "awaiting_approval"
+        /** Expired while it waited for staff approval. */
+        | "approval_expired"
         | "cancelled"
         | "expired"
         | "stale"
@@ -37,9 +42,15 @@ export function outcomeFromDecision(decision: Decision): CardOutcome | null {
 }
 
 /** The card's outcome from the stored status after a reload (null while pending). */
-export function outcomeFromStatus(status: ActionStatus, note: ExecutedNote): CardOutcome | null {
+export function outcomeFromStatus(
+  status: ActionStatus,
+  note: ExecutedNote,
+  action: Pick<PendingAction, "rejectReason" | "confirmedAt"> = {},
+): CardOutcome | null {
   if (status === "pending") return null;
   if (status === "executed") return { kind: "executed", note };
+  if (status === "rejected") return { kind: "rejected", reason: action.rejectReason ?? null };
+  if (status === "expired" && action.confirmedAt) return { kind: "approval_expired" };
   return { kind: status };
 }
 
@@ -57,7 +68,14 @@ export function describeOutcome(
   { locale, messages }: ConversationText,
 ): OutcomeView {
   const t = createTranslator({ locale, messages, namespace: "conversation.card.outcome" });
+  const a = createTranslator({ locale, messages, namespace: "conversation.approval" });
   switch (outcome.kind) {
+    case "awaiting_approval":
+      return { tone: "neutral", text: a("awaiting") };
+    case "rejected":
+      return { tone: "warning", text: a("rejected", { reason: outcome.reason ?? "" }) };
+    case "approval_expired":
+      return { tone: "warning", text: a("expiredWaiting") };
     case "executed":
       return outcome.note ?? { tone: "success", text: t("confirmed") };
     case "already_decided": {

@@ -53,3 +53,36 @@ export function followOutcome({
     clearTimeout(timer);
   };
 }
+
+/**
+ * Following an action that waits for staff approval (issue 22): polls `load` with the same
+ * backoff until its status is no longer `awaiting_approval` (approved and executed, rejected,
+ * expired, stale...), reports that action once and stops; 404 also stops. Shared by the card and
+ * the terminal chat.
+ */
+export function followApproval<A extends Pick<PendingAction, "status">>({
+  load,
+  onDecided,
+  delayMs = followDelayMs,
+}: {
+  load: () => Promise<ApiResult<A>>;
+  onDecided: (action: A) => void;
+  delayMs?: (polls: number) => number;
+}): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let polls = 0;
+  const poll = async () => {
+    const r = await load();
+    if (stopped) return;
+    if (r.ok && r.data.status !== "awaiting_approval") return onDecided(r.data);
+    if (!r.ok && r.status === 404) return;
+    polls += 1;
+    timer = setTimeout(() => void poll(), delayMs(polls));
+  };
+  timer = setTimeout(() => void poll(), delayMs(0));
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

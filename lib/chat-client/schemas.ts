@@ -43,17 +43,26 @@ export type ChatMessage = UIMessage<unknown, ChatDataParts>;
  */
 const MessageEnvelope = z.looseObject({
   id: z.string(),
-  role: z.enum(["user", "assistant", "system"]),
+  // `staff`: a person's reply; shown as an answer whose data-staff part names them.
+  role: z.enum(["user", "assistant", "system", "staff"]),
   parts: z.array(z.looseObject({ type: z.string() })),
 });
 
+/** A chat a person has taken over (GET /api/chats/{id}); null when the assistant answers. */
+export const HandoffSchema = z.object({
+  status: z.enum(["waiting", "active"]),
+  since: z.string(),
+  staff: z.object({ name: z.string() }).optional(),
+});
+export type Handoff = z.infer<typeof HandoffSchema>;
+
 export const ChatSnapshotSchema = z.object({
-  chat: ChatSummarySchema,
+  chat: ChatSummarySchema.extend({ handoff: HandoffSchema.nullable().optional() }),
   messages: z.array(MessageEnvelope),
   pendingAction: PendingActionSchema.nullable(),
 });
 export type ChatSnapshot = {
-  chat: ChatSummary;
+  chat: ChatSummary & { handoff?: Handoff | null };
   messages: ChatMessage[];
   pendingAction: PendingAction | null;
 };
@@ -63,8 +72,11 @@ export const CreatedChatSchema = z.object({ chat: ChatSummarySchema });
 
 export const ConfirmResponseSchema = z.object({
   action: PendingActionSchema,
-  result: ActionResultSchema,
+  /** Null when the action now waits for staff approval (issue 22): nothing was executed. */
+  result: ActionResultSchema.nullable(),
 });
+/** POST /api/actions/{id}/revise: the new pending action (the edited proposal). */
+export const ReviseResponseSchema = z.object({ pendingAction: PendingActionSchema });
 export const CancelResponseSchema = z.object({ action: PendingActionSchema });
 
 /**
@@ -73,5 +85,10 @@ export const CancelResponseSchema = z.object({ action: PendingActionSchema });
  */
 export function parseChatSnapshot(json: unknown): ChatSnapshot | null {
   const r = ChatSnapshotSchema.safeParse(json);
-  return r.success ? { ...r.data, messages: r.data.messages as ChatMessage[] } : null;
+  if (!r.success) return null;
+  // useChat knows three roles; a staff reply travels as an answer marked by its data-staff part.
+  const messages = r.data.messages.map((m) =>
+    m.role === "staff" ? { ...m, role: "assistant" as const } : m,
+  );
+  return { ...r.data, messages: messages as ChatMessage[] };
 }

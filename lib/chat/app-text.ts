@@ -18,3 +18,24 @@ export function modelErrorText(lang: Locale): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "turn" });
   return t("modelError");
 }
+
+/**
+ * The chat's notes on the approval step (issue 22), the same for every tool: waiting for our
+ * team, declined by it (with its reason), or not decided in time.
+ */
+export function approvalNote(
+  status: "awaiting_approval" | "rejected" | "expired",
+  lang: Locale,
+  reason: string | null,
+): string {
+  const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "approval" });
+  if (status === "awaiting_approval") return t("note.awaiting");
+  if (status === "rejected") return t("note.rejected", { reason: reason ?? "" });
+  return t("note.expired");
+}
+
+/** The transcript's line when the customer edits a proposal on its card. */
+export function revisionNote(lang: Locale, revision: number): string {
+  const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "approval" });
+  return t("note.revised", { revision });
+}

@@ -24,7 +24,8 @@ type WithAudit<T> = T & { audit: DecisionAudit | null };
 export async function confirm({ actionId, userId }: { actionId: string; userId: string }): Promise<
   WithAudit<{
     action: PendingActionPart;
-    result: WriteResult;
+    /** Null when the action now waits for staff approval (nothing was executed). */
+    result: WriteResult | null;
   }>
 > {
   try {
@@ -37,7 +38,7 @@ export async function confirm({ actionId, userId }: { actionId: string; userId: 
         span?.setAttributes({
           "returns_desk.action.status": done.action.status,
           "returns_desk.action.tool": done.action.tool,
-          "returns_desk.action.created_now": done.result.createdNow,
+          "returns_desk.action.created_now": done.result?.createdNow ?? false,
         });
         return done;
       },
@@ -46,7 +47,10 @@ export async function confirm({ actionId, userId }: { actionId: string; userId: 
       async () =>
         await recordOutcome({
           action: out.action,
-          outcome: { actionId, status: "executed", result: out.result },
+          outcome: out.result
+            ? { actionId, status: "executed", result: out.result }
+            : // Above the threshold: the chat is free again and says our team decides next.
+              { actionId, status: "awaiting_approval" },
         }),
     );
     return {

@@ -8,7 +8,7 @@ import { countMessages, getChatForUser, listMessages, saveChatSummary } from "@/
 import { modelInfo } from "@/lib/ai/models/info";
 import { summarizeConversation } from "@/lib/ai/summary";
 import { errorFields, log } from "@/lib/log";
-import { rowToUIMessage } from "./persist";
+import { forAssistant, rowToUIMessage } from "./persist";
 
 /** Unsummarized messages that trigger a fold. */
 export const FOLD_AFTER = 24;
@@ -41,7 +41,7 @@ export async function foldLongChat({
     const older = rows.slice(0, rows.length - KEEP_RECENT);
     const through = older.at(-1)!.seq;
     const summary = await summarizeConversation({
-      messages: older.map(rowToUIMessage),
+      messages: older.map((r) => forAssistant(rowToUIMessage(r))),
       previousSummary: chat.summary,
       provider: modelInfo().provider,
       chat: { chatId, userId },

@@ -34,6 +34,21 @@ export async function toModelMessages(messages: ChatUIMessage[]): Promise<ModelM
           text: `[App note: a confirmation card for ${a.tool} (${facts(a.arguments)}) was shown to the customer (action ${a.id}, status now: ${a.status}). Only the customer's click decides.]`,
         };
       }
+      if (part.type === "data-staff") {
+        return {
+          type: "text",
+          text: "[App note: the next text was written by a person of the support team, not by you.]",
+        };
+      }
+      if (part.type === "data-handoff") {
+        return {
+          type: "text",
+          text:
+            part.data.status === "waiting"
+              ? "[App note: the customer asked for a person; the chat was handed to the support team.]"
+              : "[App note: the support team handed the chat back to you.]",
+        };
+      }
       if (part.type === "data-action-outcome") {
         const o = part.data;
         const result = o.result ? ` ${facts(o.result)}` : "";

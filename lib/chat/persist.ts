@@ -10,7 +10,7 @@ import { listEffectsForActions } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import { getActionsForUser } from "@/lib/actions";
 import { type ModelCallRecord, recordModelCall } from "@/lib/ai/model-calls";
-import { type ChatUIMessage, STORED_PART_KEYS } from "@/lib/api/parts";
+import { type ChatUIMessage, STORED_PART_KEYS, type StoredChatMessage } from "@/lib/api/parts";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { log } from "@/lib/log";
 import { own } from "@/lib/own";
@@ -27,7 +27,7 @@ const DATA_PARTS: Record<string, z.ZodType> = STORED_PART_KEYS;
  * Stored JSON is checked on the way out: a part that does not parse (a corrupt or foreign row)
  * is dropped and logged rather than failing every read and every turn of the chat.
  */
-export function rowToUIMessage(row: MessageRow): ChatUIMessage {
+export function rowToUIMessage(row: MessageRow): StoredChatMessage {
   const raw = Array.isArray(row.parts) ? row.parts : [];
   const parts = raw.filter((p) => {
     const base = PART.safeParse(p);
@@ -38,8 +38,16 @@ export function rowToUIMessage(row: MessageRow): ChatUIMessage {
   return { id: row.id, role: row.role, parts };
 }
 
+/**
+ * For the model, the summary and the AI SDK: a staff reply is an assistant message whose
+ * `data-staff` part becomes an app note naming its author (lib/ai/history.ts).
+ */
+export function forAssistant(m: StoredChatMessage): ChatUIMessage {
+  return m.role === "staff" ? { ...m, role: "assistant" } : (m as ChatUIMessage);
+}
+
 /** The customer's texts, oldest first (for the conversation's language). */
-export function userTexts(messages: ChatUIMessage[]): string[] {
+export function userTexts(messages: StoredChatMessage[]): string[] {
   return messages
     .filter((m) => m.role === "user")
     .map((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(" "));
@@ -48,7 +56,7 @@ export function userTexts(messages: ChatUIMessage[]): string[] {
 /** The messages the model sees this turn: everything after the folded summary. */
 export async function loadTurnHistory(chat: ChatRow): Promise<ChatUIMessage[]> {
   const rows = await listMessages({ chatId: chat.id, afterSeq: chat.summarizedThrough });
-  const messages = rows.map(rowToUIMessage);
+  const messages = rows.map((r) => forAssistant(rowToUIMessage(r)));
   return await withCurrentActions(messages, chat.userId, conversationLanguage(userTexts(messages)));
 }
 
@@ -56,11 +64,11 @@ export async function loadTurnHistory(chat: ChatRow): Promise<ChatUIMessage[]> {
  * A stored confirm card is a snapshot from proposal time; swap in the action's current state
  * (executed, expired, ...) so the UI after a reload and the model's next turn both see the truth.
  */
-export async function withCurrentActions(
-  messages: ChatUIMessage[],
+export async function withCurrentActions<M extends StoredChatMessage>(
+  messages: M[],
   userId: string,
   lang: Locale,
-): Promise<ChatUIMessage[]> {
+): Promise<M[]> {
   const ids = messages.flatMap((m) =>
     m.parts.flatMap((p) => (p.type === "data-pending-action" ? [p.data.id] : [])),
   );
@@ -103,6 +111,7 @@ export async function saveTurn({
   usage,
   modelCall,
   claim,
+  within,
 }: {
   chat: ChatRow;
   userMessage: ChatUIMessage;
@@ -118,6 +127,8 @@ export async function saveTurn({
    * commit.
    */
   claim?: () => Promise<boolean>;
+  /** Runs last, inside the same transaction (the turn's handoff, lib/chat/handoff). */
+  within?: () => Promise<void>;
 }): Promise<boolean> {
   const firstText = userMessage.parts.find((p) => p.type === "text");
   // The model's part of the turn: no NUL is stored (lib/text/nul.ts), and no message above the
@@ -145,6 +156,7 @@ export async function saveTurn({
       ],
     });
     if (modelCall) await recordModelCall({ ...modelCall, messageId: assistantMessage.id });
+    if (within) await within();
     return true;
   });
 }

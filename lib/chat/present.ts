@@ -8,9 +8,12 @@ import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { writeToolOf } from "@/lib/actions/dto";
+import { MAX_REVISIONS } from "@/lib/actions/revise";
 import type { PendingActionPart } from "@/lib/api/parts";
 import { isMailKind } from "@/lib/effects/kinds";
 import { detectLanguage, type Locale } from "@/lib/text/language";
+import { toolTranslator } from "@/lib/tools/catalogue";
+import { COMMENT_MAX_CHARS } from "@/lib/tools/normalize";
 import { type ActionDescription, type EffectState, effectsSettled } from "@/lib/tools/view";
 
 export function actionDescription(
@@ -38,6 +41,7 @@ export function presentAction(
   } = actionDescription(action, lang, effects);
   return {
     ...action,
+    edit: editForm(action, lang),
     view: {
       ...view,
       // The customer's mails do not change the note: it is settled once the effects it reports
@@ -49,6 +53,47 @@ export function presentAction(
         settled: !outcome.awaiting && effectsSettled(effects.filter((e) => !isMailKind(e.kind))),
       },
     },
+  };
+}
+
+/**
+ * The card's Edit form: the tool's editable fields (issue 22), each with its current value and,
+ * for a choice, the values its schema allows worded by the tool's own catalogue
+ * (rows.<field>Value). Null once the action is decided or its chain has no revisions left.
+ */
+function editForm(action: PendingActionDto, lang: Locale): PendingActionPart["edit"] {
+  if (action.status !== "pending" || action.revision >= MAX_REVISIONS) return null;
+  const tool = writeToolOf({ tool: action.tool, id: action.id });
+  if (tool.editable.length === 0) return null;
+  // The keys follow the tool's field names (rows.<field>, rows.<field>Value), so they are not
+  // literals the catalogue check can follow: each is looked up with has() and falls back to the
+  // field's own name or value.
+  const wording = toolTranslator(tool.name, lang);
+  const shape = (tool.args as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const args = action.arguments as Record<string, unknown>;
+  // The card edits text and choice fields; a structured one (an address) is revised through the
+  // API (POST /api/actions/{id}/revise), so it gets no field here.
+  const flat = tool.editable.filter((name) => !(shape[name] as { shape?: unknown })?.shape);
+  if (flat.length === 0) return null;
+  return {
+    fields: flat.map((name) => {
+      const schema = shape[name] as { options?: unknown } | undefined;
+      const choices = Array.isArray(schema?.options) ? (schema.options as string[]) : null;
+      const value = args[name];
+      return {
+        name,
+        label: wording?.has(`rows.${name}`) ? wording(`rows.${name}`) : name,
+        options:
+          choices?.map((v) => ({
+            value: v,
+            label: wording?.has(`rows.${name}Value`)
+              ? wording(`rows.${name}Value`, { [name]: v })
+              : v,
+          })) ?? null,
+        value: typeof value === "string" ? value : null,
+        maxLength: choices ? null : COMMENT_MAX_CHARS,
+      };
+    }),
   };
 }
 

@@ -21,11 +21,13 @@ import {
   type PendingActionDto,
   supersedePendingForUser,
 } from "@/lib/actions";
-import type { ActionOutcome, ChatUIMessage, PendingActionPart } from "@/lib/api/parts";
-import type { ChatSummary } from "@/lib/api/schemas";
+import type { ActionOutcome, PendingActionPart, StoredChatMessage } from "@/lib/api/parts";
+import type { ChatSummary, HandoffView } from "@/lib/api/schemas";
+import { getHandoffView } from "@/lib/chat/handoff";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { conversationLanguage } from "@/lib/text/language";
+import { approvalNote } from "./app-text";
 import { rowToUIMessage, userTexts, withCurrentActions } from "./persist";
 import { actionDescription, presentAction, storedChatLanguage } from "./present";
 
@@ -65,8 +67,8 @@ export async function requireChat({
  * so a reload shows a decided card as decided.
  */
 export async function getChatView({ chatId, userId }: { chatId: string; userId: string }): Promise<{
-  chat: ChatSummary;
-  messages: ChatUIMessage[];
+  chat: ChatSummary & { handoff: HandoffView | null };
+  messages: StoredChatMessage[];
   pendingAction: PendingActionPart | null;
 }> {
   const chat = await requireChat({ chatId, userId });
@@ -75,7 +77,7 @@ export async function getChatView({ chatId, userId }: { chatId: string; userId: 
   const lang = conversationLanguage(userTexts(stored));
   const messages = await withCurrentActions(stored, userId, lang);
   return {
-    chat: summary(chat),
+    chat: { ...summary(chat), handoff: await getHandoffView(chat.id) },
     messages,
     pendingAction: pending ? presentAction(pending, lang) : null,
   };
@@ -145,16 +147,23 @@ export async function recordOutcome({
   action: PendingActionDto;
   outcome: ActionOutcome;
 }): Promise<void> {
-  const id = `outcome-${action.id}`;
+  // Waiting for staff is a step, not the end: the final outcome still gets its own note.
+  const id =
+    outcome.status === "awaiting_approval" ? `approval-${action.id}` : `outcome-${action.id}`;
   if (await messageExists({ id })) return;
+  const lang = await storedChatLanguage(action.chatId);
   const { notes } = actionDescription(
     { ...action, result: outcome.result ?? action.result } as PendingActionDto,
-    await storedChatLanguage(action.chatId),
+    lang,
   );
   const note =
-    outcome.status === "executed" && outcome.result?.createdNow === false
-      ? notes.existed
-      : notes[outcome.status];
+    outcome.status === "awaiting_approval" ||
+    outcome.status === "rejected" ||
+    (outcome.status === "expired" && action.confirmedAt)
+      ? approvalNote(outcome.status, lang, action.rejectReason)
+      : outcome.status === "executed" && outcome.result?.createdNow === false
+        ? notes.existed
+        : notes[outcome.status];
   try {
     await appendMessages({
       chatId: action.chatId,

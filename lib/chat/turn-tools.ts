@@ -9,13 +9,26 @@ import type { PendingActionDto } from "@/lib/actions/dto";
 import { type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit-log/record";
+import { REQUEST_HUMAN } from "@/lib/chat/handoff/names";
 import { toolDescriptors } from "@/lib/tools/registry";
 import type { DroppedCalls, RejectedCall } from "./output-guard";
 
 export type TurnToolHooks = {
   /** A write was accepted as a proposal; the turn must stop and show the card. */
   onProposal(action: PendingActionDto): void;
+  /**
+   * The customer asked for a person (`request_human`); the turn must stop. The chat is handed
+   * off when the turn is saved (lib/chat/handoff), so a failed turn hands nothing off.
+   */
+  onHandoff(toolCallId: string): void;
 };
+
+/** `request_human` takes no arguments: asking for a person needs no confirmation. */
+const REQUEST_HUMAN_TOOL = {
+  description:
+    "Hand the conversation to a person of the support team when the customer asks for a human (an operator, an agent, a real person). Takes no arguments and needs no confirmation: it only changes who answers. After it, do not answer further.",
+  inputJsonSchema: { type: "object", properties: {}, additionalProperties: false },
+} as const;
 
 export function buildAiTools(
   ctx: Omit<ExecutorContext, "toolCallId">,
@@ -62,6 +75,15 @@ export function buildAiTools(
       },
     });
   }
+  tools[REQUEST_HUMAN] = tool({
+    description: REQUEST_HUMAN_TOOL.description,
+    inputSchema: jsonSchema<Record<string, unknown>>(REQUEST_HUMAN_TOOL.inputJsonSchema),
+    // Whatever the model passes is ignored: there is nothing to choose.
+    execute: async (_input: unknown, { toolCallId }) => {
+      hooks.onHandoff(toolCallId);
+      return { ok: true, data: { handoff: "waiting" } };
+    },
+  });
   return tools;
 }
 

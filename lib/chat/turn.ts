@@ -33,6 +33,8 @@ import { getChatModel, MODEL_CALL_SETTINGS } from "@/lib/ai/models";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "@/lib/ai/prompts";
 import { normalizeMessageText } from "@/lib/api/message";
 import type { ChatUIMessage } from "@/lib/api/parts";
+import { handoffNoteMessage, handoffText, requestHandoff } from "@/lib/chat/handoff";
+import { answerInHandoff } from "@/lib/chat/handoff/customer";
 import { env } from "@/lib/env";
 import { rateLimit } from "@/lib/http/rate-limit";
 import { errorFields, log } from "@/lib/log";
@@ -93,15 +95,19 @@ export async function takeTurn({
     throw err;
   }
   try {
+    const finish = async () => {
+      slot.release();
+      return await endLease(lease);
+    };
+    // A chat a person has taken over: stored with a short note, the model is not called.
+    const handedOff = await answerInHandoff({ chat, text: clean, endTurn: finish });
+    if (handedOff) return handedOff;
     return await runChatTurn({
       userId,
       chat,
       text: clean,
       deadlineMs: turnDeadlineMs(),
-      endTurn: async () => {
-        slot.release();
-        return await endLease(lease);
-      },
+      endTurn: finish,
     });
   } catch (err) {
     slot.release();
@@ -143,6 +149,8 @@ async function runChatTurn({
   const assistantId = randomUUID();
 
   let proposal: PendingActionDto | null = null;
+  /** The `request_human` call, once the model made one: the chat is handed off on save. */
+  let handoffCall: string | null = null;
   let failed = false;
   let usage: LanguageModelUsage | undefined;
   const deadline = new AbortController();
@@ -189,6 +197,9 @@ async function runChatTurn({
             data: presentAction(action, lang),
           });
         },
+        onHandoff: (toolCallId) => {
+          handoffCall ??= toolCallId;
+        },
       });
       // The provider's output is bounded and cleaned before the SDK acts on it (output-guard.ts).
       const guard = createOutputGuard({
@@ -202,7 +213,12 @@ async function runChatTurn({
           messages: modelMessages,
           tools,
           abortSignal: deadline.signal,
-          stopWhen: [stepCountIs(MAX_STEPS), () => proposal !== null, () => guard.overrun],
+          stopWhen: [
+            stepCountIs(MAX_STEPS),
+            () => proposal !== null,
+            () => handoffCall !== null,
+            () => guard.overrun,
+          ],
           // The turn's tool calls are used up: the next response can only be text.
           prepareStep: () => (guard.callsLeft === 0 ? { toolChoice: "none" } : undefined),
           ...MODEL_CALL_SETTINGS,
@@ -241,20 +257,28 @@ async function runChatTurn({
       usage = await result.totalUsage;
       measured = { ...call(), ...describeSteps(steps, usage) };
       const last = steps.at(-1);
-      const closing = proposal
-        ? actionDescription(proposal, lang).confirmation
-        : last && last.finishReason === "tool-calls" && last.text.trim() === ""
-          ? overrunText(lang)
-          : null;
+      if (handoffCall) {
+        // The app's note, not the model's words: a person will answer from here on.
+        const note = handoffNoteMessage(assistantId, lang, "waiting");
+        for (const part of note.parts) if (part.type === "data-handoff") writer.write(part);
+      }
+      const closing = handoffCall
+        ? handoffText(lang, "handoffNote")
+        : proposal
+          ? actionDescription(proposal, lang).confirmation
+          : last && last.finishReason === "tool-calls" && last.text.trim() === ""
+            ? overrunText(lang)
+            : null;
       if (closing) writeText(writer, closing);
       writer.write({
         type: "finish",
-        finishReason: proposal ? "tool-calls" : (last?.finishReason ?? "stop"),
+        finishReason: proposal || handoffCall ? "tool-calls" : (last?.finishReason ?? "stop"),
       });
     },
     onFinish: async ({ responseMessage, isAborted }) => {
       clearTimeout(timer);
       const proposed = proposal as PendingActionDto | null;
+      const handoff = handoffCall as string | null;
       span.finish(
         {
           "returns_desk.turn.outcome":
@@ -282,6 +306,12 @@ async function runChatTurn({
             usage: usage ?? null,
             modelCall: measured ?? call(),
             claim: endTurn,
+            // Handed off in the saving commit: a failed turn hands nothing off.
+            within: handoff
+              ? async () => {
+                  await requestHandoff({ chatId: chat.id, userId, toolCallId: handoff });
+                }
+              : undefined,
           }));
         ended = saved;
         if (!saved) {

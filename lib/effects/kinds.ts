@@ -44,12 +44,34 @@ export const MAIL_KINDS = [
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
+const ADDRESS = z.strictObject({
+  name: z.string(),
+  line1: z.string(),
+  line2: z.string().nullable(),
+  postalCode: z.string(),
+  city: z.string(),
+  country: z.string(),
+});
+
+/** Tell the warehouse that an order's delivery address changed (a signed webhook). */
+export const ADDRESS_CHANGED_PAYLOAD = z.strictObject({
+  /** Standard Webhooks' `webhook-id`: one per change, the same on every retry. */
+  webhookId: z.string().regex(/^msg_[A-Za-z0-9_-]+$/),
+  changeId: z.string(),
+  orderId: z.string(),
+  from: ADDRESS.nullable(),
+  to: ADDRESS,
+  changedAt: z.iso.datetime(),
+});
+export type AddressChangedPayload = z.output<typeof ADDRESS_CHANGED_PAYLOAD>;
+
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
   "mail.return_confirmed": MAIL_PAYLOAD,
   "mail.cancellation_confirmed": MAIL_PAYLOAD,
   "mail.refund_succeeded": MAIL_PAYLOAD,
   "mail.refund_failed": MAIL_PAYLOAD,
+  "warehouse.address_changed": ADDRESS_CHANGED_PAYLOAD,
 } as const;
 
 export function isMailKind(kind: string): kind is MailKind {

@@ -37,7 +37,7 @@ import { mailAfterRefund } from "./mail/compose";
 import { renderMail } from "./mail/render";
 import { mailTransport } from "./mail/transport";
 import { enqueueFollowUps, idempotencyKey } from "./outbox";
-import { paymentsProvider } from "./providers";
+import { paymentsProvider, warehouseHook } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
 import { setRelayBell } from "./signal";
 
@@ -86,6 +86,16 @@ function handlerFor(kind: EffectKind): Handler {
         },
         lookup: (_p, ref) => transport.find({ key: ref.idempotencyKey }),
       };
+    }
+    case "warehouse.address_changed": {
+      const hook = warehouseHook();
+      const parse = (p: unknown) => EFFECT_PAYLOADS["warehouse.address_changed"].parse(p);
+      // Configured at the confirm, removed since: nothing to send to, for good.
+      if (!hook) {
+        const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
+        return { send: off, lookup: off };
+      }
+      return { send: (p) => hook.send(parse(p)), lookup: () => hook.lookup() };
     }
   }
 }

@@ -5,6 +5,7 @@
  * the same order.
  */
 import { meta as cancelOrder } from "./cancel-order/meta";
+import { meta as changeDeliveryAddress } from "./change-delivery-address/meta";
 import { meta as createReturnRequest } from "./create-return-request/meta";
 import { meta as getOrderStatus } from "./get-order-status/meta";
 import { meta as getReturnPolicy } from "./get-return-policy/meta";
@@ -14,6 +15,7 @@ export const TOOL_METAS = [
   getReturnPolicy,
   createReturnRequest,
   cancelOrder,
+  changeDeliveryAddress,
 ] as const;
 
 type Meta = (typeof TOOL_METAS)[number];

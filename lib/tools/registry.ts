@@ -5,13 +5,20 @@
  */
 import { z } from "zod";
 import { cancelOrder } from "./cancel-order";
+import { changeDeliveryAddress } from "./change-delivery-address";
 import { createReturnRequest } from "./create-return-request";
 import { getOrderStatus } from "./get-order-status";
 import { getReturnPolicy } from "./get-return-policy";
 import { TOOL_METAS } from "./manifests";
 import type { AnyTool } from "./types";
 
-export const TOOLS = [getOrderStatus, getReturnPolicy, createReturnRequest, cancelOrder] as const;
+export const TOOLS = [
+  getOrderStatus,
+  getReturnPolicy,
+  createReturnRequest,
+  cancelOrder,
+  changeDeliveryAddress,
+] as const;
 
 if (TOOLS.map((t) => t.name).join() !== TOOL_METAS.map((m) => m.name).join()) {
   throw new Error("lib/tools/registry.ts and lib/tools/manifests.ts must list the same tools");

@@ -120,6 +120,13 @@ export type WriteTool<
   Plan extends z.ZodType = z.ZodType,
 > = ToolBase<Name, Args, Result> & {
   access: "write";
+  /**
+   * The arguments the customer may change on the card before confirming (POST
+   * /api/actions/{id}/revise). Never the target (the order): a revision changes how, not what.
+   * Each must be a top-level key of `args` (tools check it with `satisfies`); anything else in a
+   * revision is refused.
+   */
+  editable: readonly string[];
   /** Validates stored plans read back from the database. */
   planSchema: Plan;
   /**

@@ -77,6 +77,7 @@ describe("GET /api/audit: staff only, filters, keyset pages", () => {
         "id",
         "at",
         "userId",
+        "actorId",
         "chatId",
         "actionId",
         "toolCallId",

@@ -49,7 +49,13 @@ describe("audit status chart counts (countAuditEventsByStatus)", () => {
   beforeAll(async () => {
     await useTestDatabase({ seed: false });
     const r = rng(14);
-    const pick = () => AUDIT_STATUSES[Math.floor(r() * AUDIT_STATUSES.length)]!;
+    // The statuses the backfill migration knows: issue 22's (awaiting_approval,
+    // approval_rejected) came with a later migration, so no event of theirs predates its column,
+    // and the backfill test below replays the old migration.
+    const known = AUDIT_STATUSES.filter(
+      (s) => s !== "awaiting_approval" && s !== "approval_rejected",
+    );
+    const pick = () => known[Math.floor(r() * known.length)]!;
     const times: number[] = [];
     for (let i = 0; i < 240; i++) times.push(T0 + Math.floor(r() * SPREAD));
     // A few crowded hours, one of them the first hour of a 30-day bucket and one the last.

@@ -41,7 +41,7 @@ describe("chat and action API", () => {
     ).toBe(true);
     const view = await (await anna.getChat(first)).json();
     expect(view).toEqual({
-      chat: { id: first, createdAt: expect.any(String), title: null },
+      chat: { id: first, createdAt: expect.any(String), title: null, handoff: null },
       messages: [],
       pendingAction: null,
     });

@@ -85,6 +85,9 @@ let anna: Customer;
 let staffCookie: string;
 let chatId: string;
 let actionId: string;
+/** A return of the demo store's (staff receive it) and an effect, if the world has one yet. */
+let requestId: string;
+let effectId: string;
 
 /**
  * The URL and params of a route file, with real ids: a chat of Anna's and her pending action.
@@ -95,7 +98,9 @@ function target(file: string): { url: string; params: Record<string, unknown> } 
   const params: Record<string, unknown> = {};
   const url = segments.map((s, i) => {
     if (s === "[id]") {
-      const id = { actions: actionId, chats: chatId, orders: "7718" }[segments[i - 1] ?? ""];
+      const id = { actions: actionId, chats: chatId, orders: "7718", effects: effectId }[
+        segments[i - 1] ?? ""
+      ];
       if (!id) throw new Error(`post-only.test.ts: which id fits ${file}? Add it to target().`);
       params.id = id;
       return id;
@@ -107,6 +112,10 @@ function target(file: string): { url: string; params: Record<string, unknown> } 
     if (s === "[...all]") {
       params.all = ["sign-in", "email"];
       return "sign-in/email";
+    }
+    if (s === "[requestId]") {
+      params.requestId = requestId;
+      return requestId;
     }
     if (s.startsWith("[")) throw new Error(`post-only.test.ts: add params for ${s} in ${file}.`);
     return s;
@@ -130,6 +139,11 @@ beforeAll(async () => {
   const proposal = pendingActionPart(turn.message);
   if (!proposal) throw new Error("the world needs a pending action");
   actionId = proposal.data.id;
+  const one = (sql: string) => (readOnly.prepare(sql).get() as { id: string } | undefined)?.id;
+  requestId = one("SELECT id FROM return_requests ORDER BY rowid LIMIT 1") ?? "RT-none";
+  // No confirm has run, so there is usually no effect: an unknown id still shows that a route
+  // changes nothing on GET and refuses a cross-site POST.
+  effectId = one("SELECT id FROM effects ORDER BY rowid LIMIT 1") ?? "no-such-effect";
 });
 
 afterAll(() => readOnly?.close());

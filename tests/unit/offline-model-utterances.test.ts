@@ -8,8 +8,12 @@
  */
 import { beforeAll, expect, it } from "vitest";
 import { UTTERANCES } from "@/eval/utterances.table";
+import { TOOLS } from "@/lib/tools/registry";
 import { type Core, newChat, setupCore } from "../integration/action-core/fixtures";
 import { Chat, replyLanguage, type Turn } from "./offline-model-harness";
+
+/** A write tool's call is a proposal, whichever tool it is. */
+const WRITE_TOOLS = new Set<string>(TOOLS.filter((t) => t.access === "write").map((t) => t.name));
 
 let core: Core;
 beforeAll(async () => {
@@ -19,23 +23,20 @@ beforeAll(async () => {
 type Observed =
   | { class: "no_tool_reply" | "clarify" | "refuse" | "get_return_policy" }
   | { class: "get_order_status"; orderIds: string[] }
-  | { class: "create_return_request" | "cancel_order"; args: unknown }
+  | { class: "create_return_request" | "cancel_order" | "change_delivery_address"; args: unknown }
   | { class: "status_and_create"; orderIds: string[]; args: unknown };
 
 // A clarifying question is a question about the order, its number or the reason; a refusal is an
 // apology that says it cannot. Defined here, from the text, not from the model's templates.
 const CLARIFYING =
-  /which order|number|reason|prepare a return request|cancel|какой|какого|номер|причин|подготовить заявку|отмен/i;
+  /which order|number|reason|prepare a return request|cancel|address|какой|какого|номер|причин|подготовить заявку|отмен|адрес/i;
 const REFUSAL = /^(sorry|извините)[\s,][^.]*(can't|cannot|не могу)/iu;
 
 function observe(turn: Turn): Observed {
   const names = turn.decided.map((c) => c.toolName);
   // A write tool's call is the proposal; read tools' calls are lookups.
-  const write = turn.decided.find(
-    (c) => c.toolName === "create_return_request" || c.toolName === "cancel_order",
-  );
-  if (write)
-    return { class: write.toolName as "create_return_request" | "cancel_order", args: write.input };
+  const write = turn.decided.find((c) => WRITE_TOOLS.has(c.toolName));
+  if (write) return { class: write.toolName as "cancel_order", args: write.input };
   // Looked up first, proposed in a later step of the same turn: two requests in one message.
   const later = turn.calls.find((c) => c.toolName === "create_return_request");
   if (later && names.length > 0 && names.every((n) => n === "get_order_status")) {
@@ -66,6 +67,7 @@ const LABEL_FOR: Record<Observed["class"], string> = {
   get_order_status: "status",
   create_return_request: "propose",
   cancel_order: "propose",
+  change_delivery_address: "propose",
   status_and_create: "status+propose",
 };
 

@@ -54,6 +54,12 @@ const action = (
   expiresAt: new Date(900_000),
   decidedAt: null,
   decidedBy: null,
+  requiresApproval: false,
+  revisionOf: null,
+  revision: 0,
+  confirmedAt: null,
+  approvedBy: null,
+  rejectReason: null,
   ...extra,
 });
 

@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { ledgerProvider } from "./ledger";
 import { stripeProvider } from "./stripe";
 import type { PaymentsProvider } from "./types";
+import { warehouseWebhook } from "./warehouse";
 
 let cached: { key: string; provider: PaymentsProvider } | undefined;
 
@@ -25,4 +26,25 @@ export function paymentsProvider(): PaymentsProvider {
     };
   }
   return cached.provider;
+}
+
+let cachedHook: { key: string; hook: ReturnType<typeof warehouseWebhook> } | undefined;
+
+/** The warehouse's webhook when WAREHOUSE_WEBHOOK_URL is set, else null (nothing is sent). */
+export function warehouseHook(): ReturnType<typeof warehouseWebhook> | null {
+  const e = env();
+  if (!e.WAREHOUSE_WEBHOOK_URL || !e.WAREHOUSE_WEBHOOK_SECRET) return null;
+  const key = `${e.WAREHOUSE_WEBHOOK_URL}|${e.WAREHOUSE_WEBHOOK_SECRET}|${e.STRIPE_TIMEOUT_MS}`;
+  if (cachedHook?.key !== key) {
+    cachedHook = {
+      key,
+      hook: warehouseWebhook({
+        url: e.WAREHOUSE_WEBHOOK_URL,
+        secret: e.WAREHOUSE_WEBHOOK_SECRET,
+        // The lease check (EFFECTS_LEASE_SECONDS > 2 x STRIPE_TIMEOUT_MS) covers this one too.
+        timeoutMs: e.STRIPE_TIMEOUT_MS,
+      }),
+    };
+  }
+  return cachedHook.hook;
 }

@@ -56,6 +56,8 @@ export const createReturnRequest: WriteTool<
 > = {
   name: meta.name,
   access: "write",
+  // The customer may edit why and what they add, never which order (issue 22).
+  editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],
   description:
     "Propose a return for one of the customer's delivered orders. Use it only when the customer " +
     "explicitly asks to create a return and has given the order number and a reason. It does not " +

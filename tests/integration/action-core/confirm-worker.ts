@@ -21,7 +21,7 @@ lines.once("line", async () => {
     try {
       const { result } = await confirmAction({ actionId, userId });
       process.stdout.write(
-        `${JSON.stringify({ actionId, ok: true, createdNow: result.createdNow, result })}\n`,
+        `${JSON.stringify({ actionId, ok: true, createdNow: result?.createdNow, result })}\n`,
       );
     } catch (e) {
       const error = e instanceof AppError ? { code: e.code, ...e.details } : { code: String(e) };

@@ -218,13 +218,13 @@ describe("confirm", () => {
     const comment =
       '\'); DROP TABLE return_requests;-- <script>alert("x")</script> 👩‍👩‍👧‍👦🇺🇦 zero\u200Bwidth\u200D join \u202Eevil\u202C שלום עולם مرحبا';
     const action = await propose(core.anna, chat, { orderId: "7718", reason: "other", comment });
-    expect(action.arguments.comment).toBe(comment);
+    // The arguments are a union over every write tool's; this one is a return's.
+    expect((action.arguments as { comment?: unknown }).comment).toBe(comment);
     const { result } = await confirmReturn({ actionId: action.id, userId: core.anna });
     expect(result.comment).toBe(comment);
     expect((await returnsFor(core.db, "7718"))[0]?.comment).toBe(comment);
-    expect(
-      (await getActionForUser({ actionId: action.id, userId: core.anna }))?.arguments.comment,
-    ).toBe(comment);
+    const stored = await getActionForUser({ actionId: action.id, userId: core.anna });
+    expect((stored?.arguments as { comment?: unknown } | undefined)?.comment).toBe(comment);
   });
 });
 
@@ -307,7 +307,7 @@ describe("one return per order", () => {
     await core.db.insert(pendingActions).values({ ...row, id: `${a.id}-copy` });
     const first = await confirmAction({ actionId: a.id, userId: core.anna });
     const second = await confirmAction({ actionId: `${a.id}-copy`, userId: core.anna });
-    expect(first.result.createdNow).toBe(true);
+    expect(first.result?.createdNow).toBe(true);
     expect(second.result).toEqual({ ...first.result, createdNow: false });
     expect(second.action.status).toBe("executed");
     expect(await returnsFor(core.db, "7718")).toHaveLength(1);

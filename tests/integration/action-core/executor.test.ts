@@ -259,10 +259,12 @@ describe("descriptors for the model", () => {
       ["get_return_policy", "read"],
       ["create_return_request", "write"],
       ["cancel_order", "write"],
+      ["change_delivery_address", "write"],
     ]);
     for (const t of d)
       expect(t.inputJsonSchema).toMatchObject({ type: "object", additionalProperties: false });
     expect(d[2]!.inputJsonSchema).toMatchObject({ required: ["orderId", "reason"] });
     expect(d[3]!.inputJsonSchema).toMatchObject({ required: ["orderId", "reason"] });
+    expect(d[4]!.inputJsonSchema).toMatchObject({ required: ["orderId", "address"] });
   });
 });

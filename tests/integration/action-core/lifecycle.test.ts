@@ -114,7 +114,7 @@ describe("expiry", () => {
       userId: core.anna,
       now: new Date(t0.getTime() + TTL_MS - 1),
     });
-    expect(result.createdNow).toBe(true);
+    expect(result?.createdNow).toBe(true);
   });
 
   it("reading the chat's pending action expires it lazily", async () => {

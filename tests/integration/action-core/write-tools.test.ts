@@ -108,7 +108,7 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
       userId: core.anna,
     });
     expect(done.status).toBe("executed");
-    expect(result.createdNow).toBe(true);
+    expect(result?.createdNow).toBe(true);
     expect(await tc.effects(core.db, tc.orderId)).toEqual([
       expect.objectContaining({ operationId: action.id }),
     ]);

@@ -22,9 +22,12 @@ const INVARIANTS: Record<string, string> = {
     SELECT a.id, (SELECT count(*) FROM audit_events e
                   WHERE e.action_id = a.id AND e.status = 'confirmation_required') n
     FROM pending_actions a WHERE n <> 1`,
+  // The relay's attempts at an action's effects (the confirmation mail, a refund) are events of
+  // the action too, under tool "effect:<kind>"; they are not its decision.
   "every decided action has exactly one matching decision event": `
     SELECT a.id, a.status, count(e.id) n FROM pending_actions a
-    LEFT JOIN audit_events e ON e.action_id = a.id AND e.status = CASE a.status
+    LEFT JOIN audit_events e ON e.action_id = a.id AND e.tool NOT LIKE 'effect:%'
+      AND e.status = CASE a.status
       WHEN 'executed' THEN 'success' WHEN 'failed' THEN 'technical_error'
       WHEN 'cancelled' THEN 'cancelled' WHEN 'expired' THEN 'expired'
       WHEN 'superseded' THEN 'superseded' WHEN 'stale' THEN 'stale' END

@@ -3,10 +3,14 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
+import { ApprovalsSection } from "@/components/metrics/approvals-section";
 import { DailyChart } from "@/components/metrics/daily-chart";
 import { EffectsSection } from "@/components/metrics/effects-section";
+import { HandoffsSection } from "@/components/metrics/handoffs-section";
 import { requireStaffPage } from "@/lib/audit/page-guard";
+import { approvalsReport } from "@/lib/metrics/approvals";
 import { effectsReport } from "@/lib/metrics/effects";
+import { handoffsReport } from "@/lib/metrics/handoffs";
 import { MAX_RANGE_DAYS, metricsReport, parseMetricsRange } from "@/lib/metrics/report";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -256,6 +260,8 @@ export default async function MetricsPage({
           </Section>
         </div>
         <EffectsSection report={await effectsReport(range)} />
+        <HandoffsSection report={await handoffsReport(range)} />
+        <ApprovalsSection report={await approvalsReport(range)} />
       </main>
     </>
   );

@@ -16,6 +16,7 @@ import {
 import { splitCompound } from "./compound";
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import { extractOrderNumbers } from "./extract";
+import { asksForPerson } from "./handoff";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 import { re } from "./text";
@@ -30,7 +31,9 @@ export type Behaviour =
   | "propose"
   | "answer"
   /** Two requests in one message: a status lookup now, the return proposed with the answer. */
-  | "status+propose";
+  | "status+propose"
+  /** The customer asked for a person: `request_human`, no confirmation. */
+  | "handoff";
 export type PlannedCall = { toolName: string; input: Record<string, unknown> };
 export type Decision =
   | { behaviour: Behaviour; text: string; calls?: undefined }
@@ -192,6 +195,18 @@ function infoWith(tool: ToolRows) {
   };
 }
 
+/**
+ * This message brings what the tool's request before it lacked (the new address after "what is
+ * the new address?"), and asks nothing itself.
+ */
+function answersMissing(tool: ToolRows, u: Utterance, c: Conversation): boolean {
+  const request = c.thread[0];
+  if (!request || u.cues.size > 0) return false;
+  const before = tool.rows.args(message(request, c.lang), null);
+  if (before.args) return false;
+  return Boolean(tool.rows.args(message(u, c.lang), message(request, c.lang)).args);
+}
+
 /** The same three rules for every write tool with rows, in registry order. */
 const toolRules = (): Rule[] =>
   TOOL_ROWS.flatMap((tool) => [
@@ -208,7 +223,8 @@ const toolRules = (): Rule[] =>
     },
     {
       name: `answers our ${tool.name} question`,
-      when: ({ u, c }: Ctx) => isFragment(u) && u.ids.length > 0 && toolOpen(tool, c),
+      when: ({ u, c }: Ctx) =>
+        toolOpen(tool, c) && ((isFragment(u) && u.ids.length > 0) || answersMissing(tool, u, c)),
       act: proposeWith(tool),
     },
   ]);
@@ -245,6 +261,11 @@ export const RULES: Rule[] = [
     name: "forbidden",
     when: ({ u }) => has(u, "forbidden"),
     act: say("refuse", (r) => r.forbidden),
+  },
+  {
+    name: "asks for a person",
+    when: ({ u }) => asksForPerson(u),
+    act: () => ({ behaviour: "handoff", calls: [{ toolName: "request_human", input: {} }] }),
   },
   ...toolRules(),
   {

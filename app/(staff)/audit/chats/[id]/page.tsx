@@ -3,12 +3,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
+import { HandoffPanel } from "@/components/audit/handoff-panel";
 import { TranscriptView } from "@/components/audit/transcript-view";
 import { TriagePanel } from "@/components/audit/triage-panel";
 import { UtcTime } from "@/components/audit/utc-time";
 import { ClientMessages } from "@/components/client-messages";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadTranscript } from "@/lib/audit/transcript";
+import { getHandoffView } from "@/lib/chat/handoff";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("audit.meta");
@@ -23,6 +25,7 @@ export default async function StaffTranscriptPage({ params }: { params: Promise<
   const data = await loadTranscript({ chatId: id });
   if (!data) notFound();
   const t = await getTranslations("audit");
+  const handoff = await getHandoffView(data.chat.id);
   return (
     <AuditDetailShell user={user} crumb={t("crumbs.chat")} wide={false}>
       <header>
@@ -77,6 +80,11 @@ export default async function StaffTranscriptPage({ params }: { params: Promise<
             ))}
           </ul>
         </section>
+      )}
+      {handoff && (
+        <ClientMessages namespaces={["handoffs"]}>
+          <HandoffPanel chatId={data.chat.id} status={handoff.status} />
+        </ClientMessages>
       )}
       <TranscriptView messages={data.messages} />
       {data.truncated && <p className="text-sm text-slate-600">{t("transcript.truncated")}</p>}

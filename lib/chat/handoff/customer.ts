@@ -1,0 +1,55 @@
+/**
+ * The customer's message in a handed-off chat: no model, no tools. The message is stored with the
+ * app's short note that a person will reply, and the note is the whole answer, sent as the same
+ * UI message stream a turn sends so the chat page needs no second code path.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import type { ChatRow } from "@/db/queries/chats";
+import type { ChatUIMessage } from "@/lib/api/parts";
+import { loadTurnHistory, userTexts } from "@/lib/chat/persist";
+import { conversationLanguage } from "@/lib/text/language";
+import { storeMessageInHandoff } from "./index";
+
+/**
+ * Null when the chat is not handed off: then nothing was stored, the lease is still the caller's,
+ * and the assistant answers as usual.
+ */
+export async function answerInHandoff({
+  chat,
+  text,
+  endTurn,
+}: {
+  chat: ChatRow;
+  text: string;
+  endTurn: () => Promise<boolean>;
+}): Promise<Response | null> {
+  const userMessage: ChatUIMessage = {
+    id: randomUUID(),
+    role: "user",
+    parts: [{ type: "text", text }],
+  };
+  const history = await loadTurnHistory(chat);
+  const lang = conversationLanguage([...userTexts(history), text]);
+  const note = await storeMessageInHandoff({ chatId: chat.id, userMessage, lang, claim: endTurn });
+  if (!note) return null;
+  const stream = createUIMessageStream<ChatUIMessage>({
+    generateId: () => note.id,
+    execute: ({ writer }) => {
+      writer.write({ type: "start", messageId: note.id });
+      for (const part of note.parts) {
+        if (part.type === "text") {
+          const id = randomUUID();
+          writer.write({ type: "text-start", id });
+          writer.write({ type: "text-delta", id, delta: part.text });
+          writer.write({ type: "text-end", id });
+        } else if (part.type === "data-handoff") {
+          writer.write(part);
+        }
+      }
+      writer.write({ type: "finish", finishReason: "stop" });
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
+}

@@ -1,0 +1,241 @@
+/**
+ * change_delivery_address's rows for the offline model (lib/tools/offline-types.ts): what
+ * customers say, how the new address is read from a message, and the replies.
+ *
+ * The address follows "to" / "на" / ":" after the word address, as comma-separated parts: name,
+ * street and number, an optional second line, "postal code city", country (a two-letter code or
+ * the country's name). Anything less is not guessed at: the model asks for the whole address.
+ */
+import type { Locale as Lang } from "@/db/constants";
+import { type Address, addressLine, STORED_ADDRESS } from "@/lib/orders/address";
+import { alternatives } from "@/lib/text/format";
+import { re } from "@/lib/text/regex";
+import type { OfflineMessage, OfflineWriteReplies, OfflineWriteRows } from "../offline-types";
+
+/** Country names customers write, to ISO codes (lower case, as in normalised text). */
+const COUNTRY_NAMES: Record<string, string> = {
+  germany: "DE",
+  deutschland: "DE",
+  германия: "DE",
+  austria: "AT",
+  österreich: "AT",
+  австрия: "AT",
+  belgium: "BE",
+  бельгия: "BE",
+  netherlands: "NL",
+  "the netherlands": "NL",
+  holland: "NL",
+  нидерланды: "NL",
+  голландия: "NL",
+  france: "FR",
+  франция: "FR",
+  spain: "ES",
+  испания: "ES",
+  italy: "IT",
+  италия: "IT",
+  poland: "PL",
+  польша: "PL",
+  "united kingdom": "GB",
+  uk: "GB",
+  "united states": "US",
+  usa: "US",
+  russia: "RU",
+  россия: "RU",
+};
+
+/** Where the address starts: after "address ... to", "адрес ... на", or a colon after either. */
+const ADDRESS_START = re(
+  String.raw`\b(address|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)`,
+);
+const POSTAL_CITY = /^(\d{2}-\d{3}|\d{4} ?[A-Za-z]{2}|\d{4,6})\s+(\p{L}[\p{L} .'-]*)$/u;
+
+function country(part: string): string | null {
+  const p = part.trim().replace(/\.$/, "");
+  if (/^[A-Za-z]{2}$/.test(p)) return p.toUpperCase();
+  return Object.hasOwn(COUNTRY_NAMES, p.toLowerCase()) ? COUNTRY_NAMES[p.toLowerCase()]! : null;
+}
+
+/** The address a text spells out, or null when it does not name every part. */
+export function parseAddress(text: string): Address | null {
+  const parts = text
+    .split(/[,;\n]+/)
+    .map((p) => p.trim().replace(/[.!]+$/, ""))
+    .filter(Boolean);
+  if (parts.length < 4) return null;
+  const code = country(parts.at(-1)!);
+  if (!code) return null;
+  const postal = parts.at(-2)!.match(POSTAL_CITY);
+  if (!postal) return null;
+  const [name, line1, ...rest] = parts.slice(0, -2);
+  if (!name || !line1 || rest.length > 1) return null;
+  const parsed = STORED_ADDRESS.safeParse({
+    name,
+    line1,
+    line2: rest[0] ?? null,
+    postalCode: postal[1]!.toUpperCase(),
+    city: postal[2]!.trim(),
+    country: code,
+  });
+  return parsed.success ? parsed.data : null;
+}
+
+/** The message split at the address: the part before it (where the order number is) and it. */
+function split(text: string): { head: string; address: Address | null } {
+  const m = ADDRESS_START.exec(text);
+  if (m) {
+    return {
+      head: text.slice(0, m.index + m[0].length),
+      address: parseAddress(text.slice(m.index + m[0].length)),
+    };
+  }
+  // A message that is only an address (answering "what is the new address?").
+  const whole = parseAddress(text);
+  return whole ? { head: "", address: whole } : { head: text, address: null };
+}
+
+const RESULT = (result: unknown) => {
+  if (typeof result !== "object" || result === null) return null;
+  const r = result as { changeId?: unknown; orderId?: unknown; to?: unknown };
+  const to = STORED_ADDRESS.safeParse(r.to);
+  return typeof r.changeId === "string" && typeof r.orderId === "string" && to.success
+    ? { changeId: r.changeId, orderId: r.orderId, to: to.data }
+    : null;
+};
+
+const en: OfflineWriteReplies = {
+  askOrder:
+    "Which order should get the new delivery address? Please send me its four-digit number.",
+  askWhich: (ids) =>
+    `Which order should get the new address: ${alternatives(ids, "en")}? I can change one at a time.`,
+  askOrderForQuestion:
+    "Which order do you mean? Send me its four-digit number and I'll check whether its delivery address can still be changed.",
+  askMissing: (_slot, id) =>
+    `What is the new delivery address for order ${id}? Please send it as: name, street and number, postal code and city, country.`,
+  notDoing: "All right, I won't change any address. Is there anything else I can help with?",
+  possible: (o) => {
+    switch (o.status) {
+      case "processing":
+        return `It hasn't shipped yet, so its delivery address can still be changed: tell me "change the delivery address of ${o.orderId} to" and the new address, and confirm on the card.`;
+      case "shipped":
+      case "in_transit":
+        return "It has already shipped, so its delivery address can't be changed any more.";
+      case "delivered":
+        return "It has already been delivered, so its address can't be changed.";
+      default:
+        return "";
+    }
+  },
+  proposed: (id) =>
+    `I've prepared the new delivery address${id ? ` for order ${id}` : ""}. Please check the old and the new address on the card and press Confirm if they are right; nothing happens until you do.`,
+  existing: (result) => {
+    const r = RESULT(result);
+    return r
+      ? `Order ${r.orderId} is already going to ${addressLine(r.to)} (${r.changeId}), so there is nothing to change.`
+      : null;
+  },
+  errors: {
+    order_cancelled: (_, Order) => `${Order} is cancelled, so there is nothing to deliver.`,
+    already_shipped: (_, Order) =>
+      `${Order} has already shipped, so its delivery address can't be changed any more.`,
+    already_delivered: (_, Order) =>
+      `${Order} has already been delivered, so its address can't be changed.`,
+    country_not_shipped: () =>
+      "Sorry, we don't ship to that country. We deliver to Germany, Austria, Belgium, the Netherlands, France, Spain, Italy and Poland.",
+    invalid_postal_code: () =>
+      "That postal code doesn't look right for that country. Could you check it and send me the address again?",
+    address_unchanged: (_, Order) => `${Order} is already going to that address.`,
+  },
+};
+
+const ru: OfflineWriteReplies = {
+  askOrder:
+    "Для какого заказа сменить адрес доставки? Пришлите, пожалуйста, его четырёхзначный номер.",
+  askWhich: (ids) =>
+    `Для какого заказа сменить адрес: ${alternatives(ids, "ru")}? Я меняю по одному.`,
+  askOrderForQuestion:
+    "Какой заказ вы имеете в виду? Пришлите его четырёхзначный номер, и я проверю, можно ли ещё сменить адрес доставки.",
+  askMissing: (_slot, id) =>
+    `Какой новый адрес доставки для заказа ${id}? Пришлите его так: имя, улица и дом, индекс и город, страна.`,
+  notDoing: "Хорошо, адрес менять не буду. Могу ли я помочь чем-то ещё?",
+  possible: (o) => {
+    switch (o.status) {
+      case "processing":
+        return `Он ещё не отправлен, поэтому адрес доставки можно сменить: напишите «смените адрес доставки заказа ${o.orderId} на» и новый адрес, затем подтвердите на карточке.`;
+      case "shipped":
+      case "in_transit":
+        return "Он уже отправлен, поэтому сменить адрес доставки нельзя.";
+      case "delivered":
+        return "Он уже доставлен, поэтому сменить адрес нельзя.";
+      default:
+        return "";
+    }
+  },
+  proposed: (id) =>
+    `Я подготовил новый адрес доставки${id ? ` заказа ${id}` : ""}. Проверьте старый и новый адрес на карточке и нажмите «Подтвердить», если всё верно; до этого ничего не произойдёт.`,
+  existing: (result) => {
+    const r = RESULT(result);
+    return r
+      ? `Заказ ${r.orderId} уже доставляется по адресу ${addressLine(r.to)} (${r.changeId}), менять нечего.`
+      : null;
+  },
+  errors: {
+    order_cancelled: (_, Order) => `${Order} отменён, доставлять нечего.`,
+    already_shipped: (_, Order) => `${Order} уже отправлен, поэтому сменить адрес доставки нельзя.`,
+    already_delivered: (_, Order) => `${Order} уже доставлен, поэтому сменить адрес нельзя.`,
+    country_not_shipped: () =>
+      "Извините, в эту страну мы не доставляем. Мы доставляем в Германию, Австрию, Бельгию, Нидерланды, Францию, Испанию, Италию и Польшу.",
+    invalid_postal_code: () =>
+      "Индекс не похож на индекс этой страны. Проверьте его, пожалуйста, и пришлите адрес ещё раз.",
+    address_unchanged: (_, Order) => `${Order} уже доставляется по этому адресу.`,
+  },
+};
+
+const CHANGE_EN = String.raw`(change|update|correct|edit|modify|fix|switch)`;
+const CHANGE_RU = String.raw`(измени|измените|изменить|поменяй|поменяйте|поменять|смени|смените|сменить|исправь|исправьте|исправить|обнови|обновите|обновить)`;
+
+export const offline: OfflineWriteRows = {
+  lexicon: {
+    request: {
+      en: [
+        String.raw`\b${CHANGE_EN}\b.{0,40}\b(delivery |shipping )?address\b`,
+        String.raw`\b(new|different) (delivery |shipping )?address\b`,
+        String.raw`\b(send|ship|deliver)\b.{0,30}\bto (a |another |my )?(new |different |other )address\b`,
+      ],
+      ru: [
+        String.raw`\b${CHANGE_RU}\b.{0,40}\bадрес\p{L}*`,
+        String.raw`\bнов\p{L}* адрес\p{L}*`,
+        String.raw`\b(отправ|достав)\p{L}*.{0,30}\bна (другой|новый) адрес`,
+      ],
+    },
+    question: {
+      en: [
+        String.raw`\b(can|could|may)\s+(i|we)\b.{0,20}\b${CHANGE_EN}\b.{0,30}\baddress`,
+        String.raw`\bis it (still )?(possible|too late|ok|okay)\b.{0,30}\baddress`,
+        String.raw`\b(how|when|until when)\b.{0,30}\b${CHANGE_EN}\b.{0,30}\baddress`,
+        String.raw`\b(if|suppose|what if)\s+(i|we)\b.{0,20}\b${CHANGE_EN}\b.{0,30}\baddress`,
+        String.raw`\bwould\b.{0,30}\b${CHANGE_EN}\b.{0,30}\baddress`,
+      ],
+      ru: [
+        String.raw`\b(можно|могу|может|можем|возможно|успею)\b.{0,30}\b(измен|помен|смен|исправ)\p{L}*.{0,30}\bадрес`,
+        String.raw`\b(как|когда)\b.{0,30}\b(измен|помен|смен|исправ)\p{L}*.{0,30}\bадрес`,
+        String.raw`\b(если|а если)\b.{0,20}\b(измен|помен|смен)\p{L}*.{0,30}\bадрес`,
+        String.raw`\bадрес\p{L}*.{0,40}\b(ли|еще можно|не поздно)\b`,
+      ],
+    },
+    negation: {
+      en: [
+        String.raw`\b(don't|dont|do not|never|no need to)\b.{0,15}\b${CHANGE_EN}\b.{0,30}\baddress`,
+        String.raw`\b(not|don't|dont|do not)\b.{0,15}\b(want|going|need|planning)\b.{0,15}\b${CHANGE_EN}\b.{0,30}\baddress`,
+      ],
+      ru: [
+        String.raw`\bне\s+(меняйте|меняй|изменяйте|изменяй|надо менять|нужно менять|хочу менять|собираюсь менять|надо|нужно|хочу)\b.{0,30}\bадрес`,
+      ],
+    },
+  },
+  orderPart: (m: OfflineMessage) => split(m.text).head,
+  args: (m: OfflineMessage, request: OfflineMessage | null) => {
+    const address = split(m.text).address ?? (request ? split(request.text).address : null);
+    return address ? { args: { address } } : { missing: "address" };
+  },
+  replies: { en, ru } satisfies Record<Lang, OfflineWriteReplies>,
+};

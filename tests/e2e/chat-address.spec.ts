@@ -1,0 +1,88 @@
+import { expect, test } from "./fixtures";
+import { ChatPage, OrdersPage, SignInPage } from "./pages";
+
+/**
+ * The third write tool end to end in Chromium: a new delivery address for an order that has not
+ * shipped, from the chat, on the same confirm card as every write tool, with the old and the new
+ * address side by side. Anna in English, Boris in Russian, each with orders of their own
+ * (tests/e2e/fixtures.ts). No webhook is configured for the e2e server: the change is made, and
+ * the card says so without a warehouse step.
+ */
+test.describe("chat: change the delivery address of an order that has not shipped", () => {
+  test("Anna asks first (no card), then moves 3004 to a new address with Confirm; the orders page shows it", async ({
+    page,
+    anna,
+  }) => {
+    const id = anna.order("3004");
+    await new SignInPage(page).as(anna);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+
+    const asked = await chat.ask(`Can I still change the delivery address of ${id}?`);
+    await expect(asked).toContainText("its delivery address can still be changed");
+    await expect(chat.cards).toHaveCount(0);
+
+    // A missing address gets one question, and the answer to it proposes.
+    const question = await chat.ask(`Please change the delivery address of ${id}`);
+    await expect(question).toContainText(`What is the new delivery address for order ${id}?`);
+    await expect(chat.cards).toHaveCount(0);
+    const answer = await chat.ask("Anna Petrova, Torstraße 1, 3. OG, 10119 Berlin, Germany");
+    await expect(answer).toContainText(
+      `I've prepared the change of delivery address for order ${id}`,
+    );
+    await expect(chat.card.getByRole("heading")).toHaveText(
+      `Confirm the new delivery address of order ${id}`,
+    );
+    await expect(chat.card.getByTestId("confirm-address-from")).toContainText(
+      "Anna Petrova, Hauptstraße 12, 10115 Berlin, DE",
+    );
+    await expect(chat.card.getByTestId("confirm-address-to")).toContainText(
+      "Anna Petrova, Torstraße 1, 3. OG, 10119 Berlin, DE",
+    );
+    await chat.card.getByTestId("confirm-button").click();
+    await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
+      new RegExp(
+        `^The delivery address of order ${id} is now Anna Petrova, Torstraße 1, 3\\. OG, 10119 Berlin, DE\\. Change ID: AC-\\S+\\.$`,
+      ),
+    );
+
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    await expect(orders.order(id).getByTestId("order-address")).toContainText(
+      "Torstraße 1, 3. OG, 10119 Berlin, DE",
+    );
+  });
+
+  test("Boris moves 1187 in Russian: «Подтвердить», then the orders page shows the new address", async ({
+    page,
+    boris,
+  }) => {
+    const id = boris.order("1187");
+    await new SignInPage(page).as(boris);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    const answer = await chat.ask(
+      `Смените адрес доставки заказа ${id} на Борис Иванов, Ringstraße 5, 1010 Wien, Австрия`,
+    );
+    await expect(answer).toContainText(`Я подготовил смену адреса доставки заказа ${id}`);
+    await expect(chat.card.getByRole("heading")).toHaveText(
+      `Подтвердите новый адрес доставки заказа ${id}`,
+    );
+    await expect(chat.card.getByTestId("confirm-address-from")).toContainText(
+      "Boris Ivanov, Mariahilfer Straße 45, Top 7, 1060 Wien, AT",
+    );
+    await expect(chat.card.getByTestId("confirm-address-to")).toContainText(
+      "Борис Иванов, Ringstraße 5, 1010 Wien, AT",
+    );
+    await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
+    await chat.card.getByTestId("confirm-button").click();
+    await expect(chat.card.getByTestId("confirm-outcome")).toContainText(
+      `Адрес доставки заказа ${id} теперь Борис Иванов, Ringstraße 5, 1010 Wien, AT`,
+    );
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    await expect(orders.order(id).getByTestId("order-address")).toContainText(
+      "Ringstraße 5, 1010 Wien, AT",
+    );
+  });
+});

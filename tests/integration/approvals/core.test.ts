@@ -1,0 +1,444 @@
+/**
+ * Issue 22 in the action core, on both databases: the customer's revision (declared fields only,
+ * plan and policy again, a new hash, the old one superseded "revised", at most 5) and four-eyes
+ * approval (confirm -> awaiting_approval with nothing executed; staff approve through the same
+ * claim, hash and compare-and-set; reject; expiry), including racing approvals from separate
+ * processes and an approval racing the expiry sweep.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "@/db";
+import { orders, pendingActions } from "@/db/schema";
+import { cancelAction, confirmAction, expireDueActions } from "@/lib/actions";
+import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
+import { MAX_REVISIONS, reviseAction } from "@/lib/actions/revise";
+import { AppError } from "@/lib/errors";
+import { approvalsReport } from "@/lib/metrics/approvals";
+import { workerEnv } from "../../helpers/db";
+import {
+  actionRow,
+  auditFor,
+  type Core,
+  newChat,
+  orderRow,
+  propose,
+  returnsFor,
+  setupCore,
+} from "../action-core/fixtures";
+
+const WORKER = path.join(import.meta.dirname, "approval-worker.ts");
+const HOUR = 3_600_000;
+
+let core: Core;
+beforeEach(async () => {
+  core = await setupCore({ APPROVAL_TTL_HOURS: "48", APPROVAL_THRESHOLD_MINOR: "50000" });
+});
+
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error("expected a refusal");
+}
+
+const bike = async (now?: Date) =>
+  await propose(
+    core.anna,
+    await newChat(core.db, core.anna, now),
+    { orderId: "2890", reason: "damaged" },
+    { now },
+  );
+
+describe("revise", () => {
+  it("stores a new pending action with a new hash; the old one ends superseded, audited 'revised'", async () => {
+    const a = await propose(core.anna, await newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "other",
+    });
+    const { action: b } = await reviseAction({
+      actionId: a.id,
+      userId: core.anna,
+      changes: { reason: "damaged", comment: "  cracked   lid " },
+    });
+    expect(b).toMatchObject({
+      status: "pending",
+      revision: 1,
+      revisionOf: a.id,
+      arguments: { orderId: "7718", reason: "damaged", comment: "cracked lid" },
+    });
+    const [oldRow, newRow] = [await actionRow(core.db, a.id), await actionRow(core.db, b.id)];
+    expect(oldRow).toMatchObject({ status: "superseded", errorCode: "revised" });
+    expect(newRow.payloadHash).not.toBe(oldRow.payloadHash);
+    expect((await auditFor(core.db, a.id)).map((e) => [e.status, e.errorCode])).toEqual([
+      ["confirmation_required", "confirmation_required"],
+      ["superseded", "revised"],
+    ]);
+    expect((await auditFor(core.db, b.id)).map((e) => [e.status, e.errorCode])).toEqual([
+      ["confirmation_required", "revised"],
+    ]);
+    // The revised one confirms with exactly its stored (edited) arguments.
+    await confirmAction({ actionId: b.id, userId: core.anna });
+    expect(await returnsFor(core.db, "7718")).toEqual([
+      expect.objectContaining({ reason: "damaged", comment: "cracked lid", actionId: b.id }),
+    ]);
+  });
+
+  it("refuses the order and undeclared fields (400), another customer (404), a decided action (409)", async () => {
+    const a = await propose(core.anna, await newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "other",
+    });
+    for (const changes of [
+      { orderId: "9307" },
+      { reason: "damaged", orderId: "9307" },
+      { amount: 1 },
+      {},
+    ])
+      expect(
+        (await refusal(reviseAction({ actionId: a.id, userId: core.anna, changes }))).code,
+      ).toBe("invalid_request");
+    // The tool's schema: a reason it does not know.
+    expect(
+      (
+        await refusal(
+          reviseAction({ actionId: a.id, userId: core.anna, changes: { reason: "bored" } }),
+        )
+      ).code,
+    ).toBe("invalid_request");
+    expect(
+      (
+        await refusal(
+          reviseAction({ actionId: a.id, userId: core.boris, changes: { reason: "damaged" } }),
+        )
+      ).code,
+    ).toBe("not_found");
+    expect((await actionRow(core.db, a.id)).status).toBe("pending");
+    await cancelAction({ actionId: a.id, userId: core.anna });
+    expect(
+      (
+        await refusal(
+          reviseAction({ actionId: a.id, userId: core.anna, changes: { reason: "damaged" } }),
+        )
+      ).code,
+    ).toBe("already_decided");
+  });
+
+  it("runs the policy again: an order that changed meanwhile is refused, nothing is stored", async () => {
+    const t0 = new Date();
+    const a = await propose(
+      core.anna,
+      await newChat(core.db, core.anna, t0),
+      {
+        orderId: "7718",
+        reason: "other",
+      },
+      { now: t0 },
+    );
+    await core.db.update(orders).set({ status: "in_transit" }).where(eq(orders.id, "7718"));
+    const e = await refusal(
+      reviseAction({ actionId: a.id, userId: core.anna, changes: { reason: "damaged" }, now: t0 }),
+    );
+    expect(e.code).toBe("conflict");
+    expect((await actionRow(core.db, a.id)).status).toBe("pending");
+  });
+
+  it(`allows at most ${MAX_REVISIONS} revisions per chain`, async () => {
+    let id = (
+      await propose(core.anna, await newChat(core.db, core.anna), {
+        orderId: "7718",
+        reason: "other",
+      })
+    ).id;
+    for (let i = 1; i <= MAX_REVISIONS; i++) {
+      const { action } = await reviseAction({
+        actionId: id,
+        userId: core.anna,
+        changes: { comment: `edit ${i}` },
+      });
+      expect(action.revision).toBe(i);
+      id = action.id;
+    }
+    const e = await refusal(
+      reviseAction({ actionId: id, userId: core.anna, changes: { comment: "x" } }),
+    );
+    expect(e.code).toBe("revision_limit");
+    expect((await actionRow(core.db, id)).status).toBe("pending");
+  });
+});
+
+describe("four eyes", () => {
+  it("a refund above the threshold waits for staff on confirm; nothing is executed", async () => {
+    const a = await bike();
+    expect(a.requiresApproval).toBe(true);
+    const small = await propose(core.anna, await newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "damaged",
+    });
+    expect(small.requiresApproval).toBe(false);
+    const out = await confirmAction({ actionId: a.id, userId: core.anna });
+    expect(out).toMatchObject({
+      result: null,
+      effects: [],
+      action: { status: "awaiting_approval" },
+    });
+    expect(await returnsFor(core.db, "2890")).toEqual([]);
+    const row = await actionRow(core.db, a.id);
+    expect(row.confirmedAt).not.toBeNull();
+    expect(row.expiresAt.getTime() - row.confirmedAt!.getTime()).toBe(48 * HOUR);
+    expect((await auditFor(core.db, a.id)).map((e) => e.status)).toEqual([
+      "confirmation_required",
+      "awaiting_approval",
+    ]);
+    // The customer cannot push it through by confirming again.
+    expect((await refusal(confirmAction({ actionId: a.id, userId: core.anna }))).code).toBe(
+      "already_decided",
+    );
+    expect((await listApprovals()).map((i) => i.action.id)).toEqual([a.id]);
+  });
+
+  it("staff approval executes exactly the stored arguments, recording the approver", async () => {
+    const a = await bike();
+    await confirmAction({ actionId: a.id, userId: core.anna });
+    const out = await approveAction({ actionId: a.id, staffId: core.staff });
+    expect(out.action.status).toBe("executed");
+    expect(out.result?.createdNow).toBe(true);
+    expect(await returnsFor(core.db, "2890")).toEqual([
+      expect.objectContaining({ reason: "damaged", actionId: a.id, refundAmountMinor: 129000 }),
+    ]);
+    expect(await actionRow(core.db, a.id)).toMatchObject({
+      status: "executed",
+      approvedBy: core.staff,
+      decidedBy: core.staff,
+    });
+    const events = await auditFor(core.db, a.id);
+    expect(events.at(-1)).toMatchObject({
+      status: "success",
+      actorId: core.staff,
+      userId: core.anna,
+    });
+    // A second approval, or a pending (unconfirmed) one, is refused.
+    expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
+      "already_decided",
+    );
+    const b = await propose(core.anna, await newChat(core.db, core.anna), {
+      orderId: "7718",
+      reason: "damaged",
+    });
+    expect((await refusal(approveAction({ actionId: b.id, staffId: core.staff }))).code).toBe(
+      "conflict",
+    );
+  });
+
+  it("stored arguments tampered with after the confirm fail the hash check; nothing is written", async () => {
+    const a = await bike();
+    await confirmAction({ actionId: a.id, userId: core.anna });
+    await core.db
+      .update(pendingActions)
+      .set({ arguments: { orderId: "2890", reason: "other", comment: null } })
+      .where(eq(pendingActions.id, a.id));
+    expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
+      "internal_error",
+    );
+    expect(await actionRow(core.db, a.id)).toMatchObject({
+      status: "failed",
+      errorCode: "payload_hash_mismatch",
+    });
+    expect(await returnsFor(core.db, "2890")).toEqual([]);
+  });
+
+  it("a target that changed while waiting ends stale", async () => {
+    const a = await bike();
+    await confirmAction({ actionId: a.id, userId: core.anna });
+    const { version } = await orderRow(core.db, "2890");
+    await core.db
+      .update(orders)
+      .set({ version: version + 1 })
+      .where(eq(orders.id, "2890"));
+    expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
+      "stale",
+    );
+    expect(await actionRow(core.db, a.id)).toMatchObject({
+      status: "stale",
+      approvedBy: core.staff,
+    });
+    expect(await returnsFor(core.db, "2890")).toEqual([]);
+  });
+
+  it("reject records the reason and the staff member; nothing is executed", async () => {
+    const a = await bike();
+    await confirmAction({ actionId: a.id, userId: core.anna });
+    const { action } = await rejectAction({
+      actionId: a.id,
+      staffId: core.staff,
+      reason: "Photos needed.",
+    });
+    expect(action).toMatchObject({ status: "rejected", rejectReason: "Photos needed." });
+    expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({
+      status: "approval_rejected",
+      actorId: core.staff,
+    });
+    expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
+      "already_decided",
+    );
+    expect(await returnsFor(core.db, "2890")).toEqual([]);
+  });
+
+  it("an approval waits at most APPROVAL_TTL_HOURS, then the sweep expires it", async () => {
+    const t0 = new Date();
+    const a = await bike(t0);
+    await confirmAction({ actionId: a.id, userId: core.anna, now: t0 });
+    expect(await expireDueActions(new Date(t0.getTime() + 47 * HOUR))).toBe(0);
+    expect(await expireDueActions(new Date(t0.getTime() + 48 * HOUR))).toBe(1);
+    expect(await actionRow(core.db, a.id)).toMatchObject({ status: "expired" });
+    expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({ status: "expired" });
+    expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
+      "expired",
+    );
+  });
+
+  it("metrics: revisions, approval and rejection rates, time to approve", async () => {
+    const t0 = new Date();
+    const day = Math.floor(t0.getTime() / 86_400_000);
+    const a = await bike(t0);
+    const { action: edited } = await reviseAction({
+      actionId: a.id,
+      userId: core.anna,
+      changes: { comment: "scratched frame" },
+      now: t0,
+    });
+    await confirmAction({ actionId: edited.id, userId: core.anna, now: t0 });
+    await rejectAction({
+      actionId: edited.id,
+      staffId: core.staff,
+      reason: "Photos needed.",
+      now: t0,
+    });
+    const b = await bike(t0);
+    await confirmAction({ actionId: b.id, userId: core.anna, now: t0 });
+    await approveAction({
+      actionId: b.id,
+      staffId: core.staff,
+      now: new Date(t0.getTime() + 90_000),
+    });
+    expect(await approvalsReport({ fromDay: day, toDay: day + 1 })).toEqual({
+      revisions: 1,
+      awaiting: 0,
+      approved: 1,
+      rejected: 1,
+      expired: 0,
+      approvalRate: 0.5,
+      rejectionRate: 0.5,
+      timeToApproveMs: 90_000,
+    });
+  });
+
+  it("APPROVAL_THRESHOLD_MINOR=0 turns approval off", async () => {
+    core = await setupCore({ APPROVAL_THRESHOLD_MINOR: "0" });
+    const a = await bike();
+    expect(a.requiresApproval).toBe(false);
+    expect((await confirmAction({ actionId: a.id, userId: core.anna })).action.status).toBe(
+      "executed",
+    );
+  });
+});
+
+type Line = { actionId?: string; ok?: boolean; code?: string; status?: string; swept?: number };
+
+async function race(
+  file: string,
+  jobs: string[][],
+  extraEnv: Record<string, string> = {},
+): Promise<Line[]> {
+  const procs: {
+    child: ChildProcess;
+    lines: string[];
+    done: Promise<number | null>;
+    ready: Promise<void>;
+  }[] = [];
+  for (const args of jobs) {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", WORKER, ...args],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, ...workerEnv(file), SEED_DEMO: "0", ...extraEnv },
+        stdio: ["pipe", "pipe", "inherit"],
+      },
+    );
+    const lines: string[] = [];
+    let markReady: () => void = () => {};
+    const ready = new Promise<void>((r) => {
+      markReady = r;
+    });
+    readline
+      .createInterface({ input: child.stdout! })
+      .on("line", (l) => (l === "ready" ? markReady() : lines.push(l)));
+    procs.push({ child, lines, ready, done: new Promise((r) => child.on("exit", r)) });
+  }
+  await Promise.all(procs.map((p) => p.ready));
+  for (const p of procs) p.child.stdin!.end("go\n");
+  expect((await Promise.all(procs.map((p) => p.done))).every((c) => c === 0)).toBe(true);
+  return procs.flatMap((p) => p.lines.map((l) => JSON.parse(l) as Line));
+}
+
+describe("approvals under real concurrency", () => {
+  it("24 approvals of one action from 6 processes execute it exactly once", {
+    timeout: 180_000,
+  }, async () => {
+    const a = await bike();
+    await confirmAction({ actionId: a.id, userId: core.anna });
+    await closeDb();
+    const lines = await race(
+      core.file,
+      Array.from({ length: 6 }, () => ["approve", core.staff, a.id, a.id, a.id, a.id]),
+    );
+    core.db = getDb();
+    expect(lines).toHaveLength(24);
+    expect(lines.filter((l) => l.ok)).toEqual([expect.objectContaining({ status: "executed" })]);
+    expect(lines.filter((l) => !l.ok).map((l) => l.code)).toEqual(
+      Array(23).fill("already_decided"),
+    );
+    expect(await returnsFor(core.db, "2890")).toHaveLength(1);
+    expect((await auditFor(core.db, a.id)).map((e) => e.status)).toEqual([
+      "confirmation_required",
+      "awaiting_approval",
+      "success",
+    ]);
+  });
+
+  it("an approval racing the expiry sweep at the deadline: exactly one wins, audited once", {
+    timeout: 180_000,
+  }, async () => {
+    const t0 = new Date();
+    const a = await bike(t0);
+    await confirmAction({ actionId: a.id, userId: core.anna, now: t0 });
+    const deadline = (await actionRow(core.db, a.id)).expiresAt.getTime();
+    await closeDb();
+    // The approver's clock is just before the deadline, the sweep's at it: both are entitled.
+    const lines = await race(
+      core.file,
+      [
+        ["sweep", String(deadline)],
+        ["approve", core.staff, a.id],
+        ["sweep", String(deadline)],
+        ["approve", core.staff, a.id],
+      ],
+      { APPROVE_AT: String(deadline - 1) },
+    );
+    core.db = getDb();
+    const row = await actionRow(core.db, a.id);
+    expect(["executed", "expired"]).toContain(row.status);
+    const swept = lines.reduce((n, l) => n + (l.swept ?? 0), 0);
+    const approved = lines.filter((l) => l.ok).length;
+    expect(swept + approved).toBe(1);
+    expect(await returnsFor(core.db, "2890")).toHaveLength(row.status === "executed" ? 1 : 0);
+    const finals = (await auditFor(core.db, a.id)).map((e) => e.status).slice(2);
+    expect(finals).toEqual([row.status === "executed" ? "success" : "expired"]);
+  });
+});
