@@ -68,7 +68,9 @@ function OrderAddress({ order, label }: { order: OrderWithItems; label: string }
   if (!address) return null;
   return (
     <p className="mt-2 text-sm text-slate-700" data-testid="order-address">
-      <span className="text-slate-600">{label}</span> {addressLine(address)}
+      {/* A postal address is data to copy as written: no browser should translate it. */}
+      <span className="text-slate-600">{label}</span>{" "}
+      <span translate="no">{addressLine(address)}</span>
     </p>
   );
 }

@@ -61,6 +61,7 @@ export function ActionEffects({
                 className="border-t border-slate-100 align-top"
                 data-testid="action-effect"
                 data-effect-id={e.id}
+                data-kind={e.kind}
                 data-status={e.status}
               >
                 <tr>

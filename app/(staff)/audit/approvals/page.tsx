@@ -4,6 +4,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { ApprovalButtons } from "@/components/audit/approval-buttons";
 import { UtcTime } from "@/components/audit/utc-time";
+import { ClientMessages } from "@/components/client-messages";
 import { ActionFacts } from "@/components/confirm-card/action-facts";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { approvalQueue } from "@/lib/chat/approvals";
@@ -28,54 +29,57 @@ export default async function ApprovalsPage() {
   return (
     <>
       <AppHeader user={user} />
-      <main className="mx-auto grid max-w-4xl gap-4 px-4 py-6">
-        <div className="flex flex-wrap items-baseline gap-3">
-          <h1 className="text-xl font-semibold">{t("title")}</h1>
-          <Link href="/audit" className="text-sm text-slate-700 hover:underline">
-            /audit
-          </Link>
-        </div>
-        <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
-        {items.length === 0 ? (
-          <p className="text-sm text-slate-600" data-testid="approvals-empty">
-            {t("empty")}
-          </p>
-        ) : (
-          <ul className="grid gap-4" data-testid="approvals">
-            {items.map(({ action, customer, confirmedAt }) => (
-              <li
-                key={action.id}
-                className="rounded-xl border border-slate-200 bg-white p-4"
-                data-testid="approval"
-                data-action-id={action.id}
-              >
-                <h2 className="font-semibold">
-                  <Link href={`/audit/actions/${action.id}`} className="hover:underline">
-                    {action.view.title}
-                  </Link>
-                </h2>
-                <p className="mt-1 text-sm text-slate-700">{action.view.summary}</p>
-                <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-                  <dt className="text-slate-600">{t("customer")}</dt>
-                  <dd>
-                    {customer.name} ({customer.email})
-                  </dd>
-                  <dt className="text-slate-600">{t("confirmedAt")}</dt>
-                  <dd>
-                    <UtcTime at={confirmedAt} />
-                  </dd>
-                  <dt className="text-slate-600">{t("deadline")}</dt>
-                  <dd>
-                    <UtcTime at={action.expiresAt} />
-                  </dd>
-                </dl>
-                <ActionFacts view={action.view} />
-                <ApprovalButtons actionId={action.id} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </main>
+      {/* Its client components (buttons, forms) read these texts in the browser. */}
+      <ClientMessages namespaces={["approval"]}>
+        <main className="mx-auto grid max-w-4xl gap-4 px-4 py-6">
+          <div className="flex flex-wrap items-baseline gap-3">
+            <h1 className="text-xl font-semibold">{t("title")}</h1>
+            <Link href="/audit" className="text-sm text-slate-700 hover:underline">
+              /audit
+            </Link>
+          </div>
+          <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
+          {items.length === 0 ? (
+            <p className="text-sm text-slate-600" data-testid="approvals-empty">
+              {t("empty")}
+            </p>
+          ) : (
+            <ul className="grid gap-4" data-testid="approvals">
+              {items.map(({ action, customer, confirmedAt }) => (
+                <li
+                  key={action.id}
+                  className="rounded-xl border border-slate-200 bg-white p-4"
+                  data-testid="approval"
+                  data-action-id={action.id}
+                >
+                  <h2 className="font-semibold">
+                    <Link href={`/audit/actions/${action.id}`} className="hover:underline">
+                      {action.view.title}
+                    </Link>
+                  </h2>
+                  <p className="mt-1 text-sm text-slate-700">{action.view.summary}</p>
+                  <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+                    <dt className="text-slate-600">{t("customer")}</dt>
+                    <dd>
+                      {customer.name} ({customer.email})
+                    </dd>
+                    <dt className="text-slate-600">{t("confirmedAt")}</dt>
+                    <dd>
+                      <UtcTime at={confirmedAt} />
+                    </dd>
+                    <dt className="text-slate-600">{t("deadline")}</dt>
+                    <dd>
+                      <UtcTime at={action.expiresAt} />
+                    </dd>
+                  </dl>
+                  <ActionFacts view={action.view} />
+                  <ApprovalButtons actionId={action.id} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </main>
+      </ClientMessages>
     </>
   );
 }

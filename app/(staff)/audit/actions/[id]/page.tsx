@@ -5,6 +5,7 @@ import { ActionLifeView } from "@/components/audit/action-life";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { MarkShippedButton } from "@/components/audit/mark-shipped-button";
 import { StaffPostButton } from "@/components/audit/staff-post-button";
+import { ClientMessages } from "@/components/client-messages";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { loadActionLife, staffActionSummary } from "@/lib/audit/timeline";
 import { staffReturnOfAction } from "@/lib/returns/receive";
@@ -33,32 +34,35 @@ export default async function AuditActionPage({ params }: { params: Promise<{ id
   );
   return (
     <AuditDetailShell user={user} crumb={t("action")}>
-      <ActionLifeView
-        life={life}
-        shownAs={shownAs}
-        customerNote={customerNote}
-        orderTools={
-          processingOrder ? (
-            <MarkShippedButton orderId={processingOrder} />
-          ) : ret ? (
-            <div className="flex flex-wrap items-center gap-3" data-testid="action-return">
-              <span className="text-sm" data-state={ret.state} data-testid="action-return-state">
-                {tWork("returnHeading", { id: ret.id, state: ret.state })}
-                {ret.refund.status &&
-                  ` · ${tWork("refund")}: ${tWork("refundStatus", { status: ret.refund.status })}`}
-              </span>
-              {ret.state === "requested" && (
-                <StaffPostButton
-                  url={`/api/staff/returns/${encodeURIComponent(ret.id)}/receive`}
-                  label={tWork("markReceived")}
-                  busyLabel={tWork("marking")}
-                  testId="mark-received"
-                />
-              )}
-            </div>
-          ) : null
-        }
-      />
+      {/* Its client components (buttons, forms) read the audit texts in the browser. */}
+      <ClientMessages namespaces={["audit"]}>
+        <ActionLifeView
+          life={life}
+          shownAs={shownAs}
+          customerNote={customerNote}
+          orderTools={
+            processingOrder ? (
+              <MarkShippedButton orderId={processingOrder} />
+            ) : ret ? (
+              <div className="flex flex-wrap items-center gap-3" data-testid="action-return">
+                <span className="text-sm" data-state={ret.state} data-testid="action-return-state">
+                  {tWork("returnHeading", { id: ret.id, state: ret.state })}
+                  {ret.refund.status &&
+                    ` · ${tWork("refund")}: ${tWork("refundStatus", { status: ret.refund.status })}`}
+                </span>
+                {ret.state === "requested" && (
+                  <StaffPostButton
+                    url={`/api/staff/returns/${encodeURIComponent(ret.id)}/receive`}
+                    label={tWork("markReceived")}
+                    busyLabel={tWork("marking")}
+                    testId="mark-received"
+                  />
+                )}
+              </div>
+            ) : null
+          }
+        />
+      </ClientMessages>
     </AuditDetailShell>
   );
 }
