@@ -16,7 +16,8 @@
  * measured in the same minutes (the machine is shared). Health requests are timed alongside as
  * each server's floor. Then, on this checkout's servers, the refund's time to settled: from the
  * effect's row (written in the confirm's transaction) to its `settled_at`, both the server's clock,
- * read from the database file; and from the client's confirm request to `settled_at`.
+ * read from the database file; and from the client's confirm request to `settled_at`. A round ends
+ * when every effect of the action (the refund and the customer's mails) has settled.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -115,11 +116,20 @@ async function oneConfirm(side: Side, i: number, record: boolean, stripe?: Strip
   }
   if (record) side.confirm.push(ms);
   if (side.name === "before") return;
-  // The refund: wait for the relay to settle it, reading the row the relay writes.
+  // The refund: wait for the relay to settle it, reading the row the relay writes. By its kind:
+  // a confirmed cancellation also stores the customer's mail (and the refund's outcome another),
+  // and `WHERE action_id = ?` alone would read whichever comes first in (action_id, kind) order.
   const db = new Database(side.dbFile, { readonly: true });
   try {
     const q = db.prepare(
-      "SELECT status, created_at AS createdAt, settled_at AS settledAt FROM effects WHERE action_id = ?",
+      `SELECT status, created_at AS createdAt, settled_at AS settledAt FROM effects
+       WHERE action_id = ? AND kind = 'payment.refund'`,
+    );
+    const unsettled = db.prepare(
+      "SELECT count(*) AS n FROM effects WHERE action_id = ? AND settled_at IS NULL",
+    );
+    const notSucceeded = db.prepare(
+      "SELECT kind, status FROM effects WHERE action_id = ? AND status <> 'succeeded'",
     );
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -137,6 +147,15 @@ async function oneConfirm(side: Side, i: number, record: boolean, stripe?: Strip
       if (Date.now() > deadline) throw new Error(`${side.name}: refund not settled in 30 s`);
       await new Promise((r) => setTimeout(r, 2));
     }
+    // Then the rest of the action's effects (the mails): the round ends with this server quiet,
+    // so its relay's work does not run under the next server's timed confirm.
+    while ((unsettled.get(action.id) as { n: number }).n > 0) {
+      if (Date.now() > deadline) throw new Error(`${side.name}: effects not settled in 30 s`);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const bad = notSucceeded.all(action.id) as { kind: string; status: string }[];
+    if (bad.length)
+      throw new Error(`${side.name}: ${bad.map((b) => `${b.kind} ${b.status}`).join(", ")}`);
   } finally {
     db.close();
   }
@@ -150,11 +169,16 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-bench-effects-")
 const stripe = await startStripeServer();
 const wanted: Pick<Side, "name" | "root" | "env">[] = [
   ...(beforeRoot ? [{ name: "before" as const, root: beforeRoot, env: {} }] : []),
-  { name: "ledger", root, env: {} },
+  // The customers' mails (file transport, no SMTP_URL) go to the run's own folder, not the checkout's.
+  { name: "ledger", root, env: { MAIL_DIR: path.join(dir, "ledger-mail") } },
   {
     name: "stripe",
     root,
-    env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_BASE: stripe.url },
+    env: {
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_API_BASE: stripe.url,
+      MAIL_DIR: path.join(dir, "stripe-mail"),
+    },
   },
 ];
 const sides: Side[] = wanted.map((s) => ({
