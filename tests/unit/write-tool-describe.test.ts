@@ -84,6 +84,8 @@ describe("the return's card", () => {
     expect(created.outcome).toEqual({
       tone: "success",
       text: "Return request created. Request ID: RR-TEST.",
+      // The refund follows the parcel: the card keeps following the return until it settles.
+      awaiting: true,
     });
     const existed = describeAction(
       tool,
