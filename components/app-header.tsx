@@ -5,6 +5,26 @@ import { LocaleSwitch } from "./locale-switch";
 import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
 
+type NavLink = { key: string; href: string; from: keyof typeof SHOWN_FROM };
+
+/**
+ * Below which width a link folds away: on a phone the row must fit Sign out at 375 px, so staff
+ * reach the pages past the audit table from there. Full class names, so Tailwind sees them.
+ */
+const SHOWN_FROM = { always: "", sm: "hidden sm:inline", md: "hidden md:inline" } as const;
+
+const CUSTOMER_LINKS = [
+  { key: "chat", href: "/chat", from: "always" },
+] as const satisfies readonly NavLink[];
+const STAFF_LINKS = [
+  { key: "audit", href: "/audit", from: "always" },
+  { key: "approvals", href: "/audit/approvals", from: "sm" },
+  { key: "metrics", href: "/audit/metrics", from: "sm" },
+  { key: "returns", href: "/audit/returns", from: "md" },
+  { key: "queue", href: "/audit/queue", from: "md" },
+  { key: "handoffs", href: "/audit/handoffs", from: "md" },
+] as const satisfies readonly NavLink[];
+
 /** `width` is the page's own (page-width.ts), so the header's edges line up with the content. */
 export async function AppHeader({
   user,
@@ -28,69 +48,16 @@ export async function AppHeader({
         <Link href="/" className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline">
           {t("orders")}
         </Link>
-        {user.role === "customer" && (
+        {(user.role === "staff" ? STAFF_LINKS : CUSTOMER_LINKS).map((l) => (
           <Link
-            href="/chat"
-            className="shrink-0 text-sm text-slate-700 hover:underline"
-            data-testid="nav-chat"
+            key={l.key}
+            href={l.href}
+            className={`shrink-0 text-sm text-slate-700 hover:underline ${SHOWN_FROM[l.from]}`}
+            data-testid={`nav-${l.key}`}
           >
-            {t("chat")}
+            {t(l.key)}
           </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit"
-            className="shrink-0 text-sm text-slate-700 hover:underline"
-            data-testid="nav-audit"
-          >
-            {t("audit")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/approvals"
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
-            data-testid="nav-approvals"
-          >
-            {t("approvals")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/metrics"
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
-            data-testid="nav-metrics"
-          >
-            {t("metrics")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/returns"
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
-            data-testid="nav-returns"
-          >
-            {t("returns")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/queue"
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
-            data-testid="nav-queue"
-          >
-            {t("queue")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/handoffs"
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
-            data-testid="nav-handoffs"
-          >
-            {t("handoffs")}
-          </Link>
-        )}
+        ))}
         <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
           {/* Hidden on a phone, where the row has room for the controls only. */}
           <span
