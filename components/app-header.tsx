@@ -5,25 +5,13 @@ import { LocaleSwitch } from "./locale-switch";
 import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
 
-type NavLink = { key: string; href: string; from: keyof typeof SHOWN_FROM };
-
 /**
  * Below which width a link folds away: on a phone the row must fit Sign out at 375 px, so staff
  * reach the pages past the audit table from there. Full class names, so Tailwind sees them.
  */
 const SHOWN_FROM = { always: "", sm: "hidden sm:inline", md: "hidden md:inline" } as const;
 
-const CUSTOMER_LINKS = [
-  { key: "chat", href: "/chat", from: "always" },
-] as const satisfies readonly NavLink[];
-const STAFF_LINKS = [
-  { key: "audit", href: "/audit", from: "always" },
-  { key: "approvals", href: "/audit/approvals", from: "sm" },
-  { key: "metrics", href: "/audit/metrics", from: "sm" },
-  { key: "returns", href: "/audit/returns", from: "md" },
-  { key: "queue", href: "/audit/queue", from: "md" },
-  { key: "handoffs", href: "/audit/handoffs", from: "md" },
-] as const satisfies readonly NavLink[];
+type NavLink = { id: string; href: string; label: string; from: keyof typeof SHOWN_FROM };
 
 /** `width` is the page's own (page-width.ts), so the header's edges line up with the content. */
 export async function AppHeader({
@@ -34,6 +22,17 @@ export async function AppHeader({
   width?: PageWidth;
 }) {
   const t = await getTranslations("header");
+  const links: NavLink[] =
+    user.role === "staff"
+      ? [
+          { id: "audit", href: "/audit", label: t("audit"), from: "always" },
+          { id: "approvals", href: "/audit/approvals", label: t("approvals"), from: "sm" },
+          { id: "metrics", href: "/audit/metrics", label: t("metrics"), from: "sm" },
+          { id: "returns", href: "/audit/returns", label: t("returns"), from: "md" },
+          { id: "queue", href: "/audit/queue", label: t("queue"), from: "md" },
+          { id: "handoffs", href: "/audit/handoffs", label: t("handoffs"), from: "md" },
+        ]
+      : [{ id: "chat", href: "/chat", label: t("chat"), from: "always" }];
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
@@ -48,14 +47,14 @@ export async function AppHeader({
         <Link href="/" className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline">
           {t("orders")}
         </Link>
-        {(user.role === "staff" ? STAFF_LINKS : CUSTOMER_LINKS).map((l) => (
+        {links.map((l) => (
           <Link
-            key={l.key}
+            key={l.id}
             href={l.href}
             className={`shrink-0 text-sm text-slate-700 hover:underline ${SHOWN_FROM[l.from]}`}
-            data-testid={`nav-${l.key}`}
+            data-testid={`nav-${l.id}`}
           >
-            {t(l.key)}
+            {l.label}
           </Link>
         ))}
         <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
