@@ -75,6 +75,13 @@ test.describe("people in the loop", () => {
     await expect(item).toContainText(anna.email);
     await item.getByTestId("approve-button").click();
     await expect(item).toHaveCount(0);
+    // The action's timeline words each step: the confirm that waited, then the approved write.
+    await staff.goto(`/audit/actions/${actionId}`);
+    const steps = staff.getByTestId("timeline-step");
+    await expect(steps.and(staff.locator('[data-status="awaiting_approval"]'))).toContainText(
+      "Confirmed; waiting for staff approval",
+    );
+    await expect(steps.filter({ hasText: "Confirmed and executed" })).toHaveCount(1);
     await staffContext.close();
 
     // No reload: the card follows the action until staff decided.
