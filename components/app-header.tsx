@@ -5,6 +5,14 @@ import { LocaleSwitch } from "./locale-switch";
 import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
 
+/**
+ * Below which width a link folds away: on a phone the row must fit Sign out at 375 px, so staff
+ * reach the pages past the audit table from there. Full class names, so Tailwind sees them.
+ */
+const SHOWN_FROM = { always: "", sm: "hidden sm:inline", md: "hidden md:inline" } as const;
+
+type NavLink = { id: string; href: string; label: string; from: keyof typeof SHOWN_FROM };
+
 /** `width` is the page's own (page-width.ts), so the header's edges line up with the content. */
 export async function AppHeader({
   user,
@@ -14,6 +22,17 @@ export async function AppHeader({
   width?: PageWidth;
 }) {
   const t = await getTranslations("header");
+  const links: NavLink[] =
+    user.role === "staff"
+      ? [
+          { id: "audit", href: "/audit", label: t("audit"), from: "always" },
+          { id: "approvals", href: "/audit/approvals", label: t("approvals"), from: "sm" },
+          { id: "metrics", href: "/audit/metrics", label: t("metrics"), from: "sm" },
+          { id: "returns", href: "/audit/returns", label: t("returns"), from: "md" },
+          { id: "queue", href: "/audit/queue", label: t("queue"), from: "md" },
+          { id: "handoffs", href: "/audit/handoffs", label: t("handoffs"), from: "md" },
+        ]
+      : [{ id: "chat", href: "/chat", label: t("chat"), from: "always" }];
   // The header's links do not prefetch (prefetch={false}). Every page here is dynamic, so a
   // prefetch brings only the loading state, and Next 16.4.6 has a race in it: a click while that
   // prefetch is still in flight takes the prefetch's empty <head> ([null, null]) as the page's
@@ -43,76 +62,17 @@ export async function AppHeader({
         >
           {t("orders")}
         </Link>
-        {user.role === "customer" && (
+        {links.map((l) => (
           <Link
-            href="/chat"
+            key={l.id}
+            href={l.href}
             prefetch={false}
-            className="shrink-0 text-sm text-slate-700 hover:underline"
-            data-testid="nav-chat"
+            className={`shrink-0 text-sm text-slate-700 hover:underline ${SHOWN_FROM[l.from]}`}
+            data-testid={`nav-${l.id}`}
           >
-            {t("chat")}
+            {l.label}
           </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit"
-            prefetch={false}
-            className="shrink-0 text-sm text-slate-700 hover:underline"
-            data-testid="nav-audit"
-          >
-            {t("audit")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/approvals"
-            prefetch={false}
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
-            data-testid="nav-approvals"
-          >
-            {t("approvals")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/metrics"
-            prefetch={false}
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
-            data-testid="nav-metrics"
-          >
-            {t("metrics")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/returns"
-            prefetch={false}
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
-            data-testid="nav-returns"
-          >
-            {t("returns")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/queue"
-            prefetch={false}
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
-            data-testid="nav-queue"
-          >
-            {t("queue")}
-          </Link>
-        )}
-        {user.role === "staff" && (
-          <Link
-            href="/audit/handoffs"
-            prefetch={false}
-            className="hidden shrink-0 text-sm text-slate-700 hover:underline md:inline"
-            data-testid="nav-handoffs"
-          >
-            {t("handoffs")}
-          </Link>
-        )}
+        ))}
         <div className="ml-auto flex min-w-0 items-center gap-x-3 sm:gap-x-4">
           {/* Hidden on a phone, where the row has room for the controls only. */}
           <span

@@ -126,7 +126,7 @@ export async function runEval(
     if (last?.clarifying) clarifying += 1;
     bump(byClass, row.expect.class, ok);
     if (says.length > 1) bump(groups, "multi_turn", ok);
-    if (row.expect.class === "status_and_create") bump(groups, "two_requests", ok);
+    if (row.expect.class === "answer_and_propose") bump(groups, "two_requests", ok);
     bump(groups, `lang_${row.lang}`, ok);
     if (!ok && wrong.length < 50)
       wrong.push({

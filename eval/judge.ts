@@ -49,11 +49,16 @@ export function observe(turn: TurnResult, writeTools: ReadonlySet<string>): Obse
   };
 }
 
-/** The write tool a row asks for, if any (a row's class names it, or the compound's return). */
+/** The write a row asks for, if any: the row's own class, or the write beside a question. */
+function requested(expect: Expect): { class: string; args: Record<string, unknown> } | null {
+  if (expect.class === "answer_and_propose") return expect.write;
+  return "args" in expect ? (expect as { class: string; args: Record<string, unknown> }) : null;
+}
+
+/** The write tool a row asks for, if any. */
 export function requestedWrite(expect: Expect, writeTools: ReadonlySet<string>): string | null {
-  if (writeTools.has(expect.class)) return expect.class;
-  if (expect.class === "status_and_create") return "create_return_request";
-  return null;
+  const write = requested(expect);
+  return write && writeTools.has(write.class) ? write.class : null;
 }
 
 const statusIds = (o: Observed) =>
@@ -83,13 +88,14 @@ export function unrequestedWrites(expect: Expect, o: Observed, writeTools: Reado
 }
 
 export function judge(expect: Expect, o: Observed, writeTools: ReadonlySet<string>): boolean {
-  const write = requestedWrite(expect, writeTools);
-  if (write && "args" in expect) {
-    const card = writeMatches(o, write, expect.args as Record<string, unknown>);
-    if (expect.class !== "status_and_create") return card;
+  const write = requested(expect);
+  if (write && requestedWrite(expect, writeTools)) {
+    const card = writeMatches(o, write.class, write.args);
+    if (expect.class !== "answer_and_propose") return card;
     return (
       card &&
       sameSet(statusIds(o), expect.orderIds) &&
+      (!expect.policy || o.reads.some((r) => r.tool === "get_return_policy")) &&
       expect.orderIds.every((id) => o.text.includes(id))
     );
   }

@@ -19,12 +19,15 @@ type Expect =
       class: "change_delivery_address";
       args: { orderId: string; address: Record<string, unknown> };
     }
-  /** Two requests in one message: the lookups answered and the return proposed, in one turn. */
-  | {
-      class: "status_and_create";
-      orderIds: string[];
-      args: { orderId: string; reason: "damaged" | "defective" | "other"; comment: string | null };
-    };
+  /**
+   * A question and a request in one message, in either order: the question's lookups (order
+   * statuses, and the return policy when `policy`) answered, and the write proposed, in one turn.
+   */
+  | { class: "answer_and_propose"; orderIds: string[]; policy?: true; write: WriteExpect };
+type WriteExpect = {
+  class: "create_return_request" | "cancel_order" | "change_delivery_address";
+  args: Record<string, unknown>;
+};
 type CancelReason = "changed_mind" | "ordered_by_mistake" | "found_cheaper" | "other";
 export type Row = { say: string | string[]; lang: "en" | "ru"; expect: Expect };
 
@@ -52,12 +55,13 @@ const move = (orderId: string, address: Record<string, unknown> = TORSTRASSE): E
   args: { orderId, address },
 });
 
-const statusAndCreate = (
-  orderIds: string[],
-  orderId: string,
-  reason: "damaged" | "defective" | "other",
-  comment: string | null = null,
-): Expect => ({ class: "status_and_create", orderIds, args: { orderId, reason, comment } });
+/** A question answered and a write proposed in the same turn (`write` is one of the above). */
+const both = (orderIds: string[], write: Expect, policy?: "policy"): Expect => ({
+  class: "answer_and_propose",
+  orderIds,
+  ...(policy ? { policy: true as const } : {}),
+  write: write as WriteExpect,
+});
 const policy: Expect = { class: "get_return_policy" };
 const clarify: Expect = { class: "clarify" };
 const refuse: Expect = { class: "refuse" };
@@ -224,15 +228,15 @@ export const UTTERANCES: Row[] = [
   // Two requests in one message: the status answered and the return proposed in one turn.
   en(
     "What's the status of 3004? Also I'd like to return 7718, it's defective",
-    statusAndCreate(["3004"], "7718", "defective"),
+    both(["3004"], create("7718", "defective")),
   ),
   ru(
     "Какой статус у заказа 3004? И ещё хочу вернуть 7718, он бракованный",
-    statusAndCreate(["3004"], "7718", "defective"),
+    both(["3004"], create("7718", "defective")),
   ),
   en(
     "I'd like to return 7718, it arrived damaged. And where is 8041?",
-    statusAndCreate(["8041"], "7718", "damaged"),
+    both(["8041"], create("7718", "damaged")),
   ),
   // Something missing: one clarifying question, nothing invented
   en("Please file a return for a damaged item.", clarify),
@@ -356,6 +360,49 @@ export const UTTERANCES: Row[] = [
   ),
   en("please call off order 3004", cancel("3004")),
   en("Scrap order 3004, I ordered it twice", cancel("3004", "ordered_by_mistake")),
+  // A question and a request in one message, in either order, for every write tool: the
+  // question is answered and the write proposed in the same turn. "It" in the request can lean on
+  // the question's order.
+  en("Where is 7718? And please cancel 3004", both(["7718"], cancel("3004"))),
+  en(
+    "Cancel order 3004, I ordered it twice. Also, where is 8041?",
+    both(["8041"], cancel("3004", "ordered_by_mistake")),
+  ),
+  ru("Где заказ 8041? И отмените, пожалуйста, заказ 3004", both(["8041"], cancel("3004"))),
+  ru("Отмените заказ 3004. А что с заказом 7718?", both(["7718"], cancel("3004"))),
+  en("Where is 3004? Then cancel it, please", both(["3004"], cancel("3004"))),
+  en(
+    "Where is 7718? Also change the delivery address of 3004 to Anna Petrova, Torstraße 1, 10119 Berlin, DE",
+    both(["7718"], move("3004")),
+  ),
+  ru(
+    "Смените адрес доставки заказа 3004 на Anna Petrova, Torstraße 1, 10119 Berlin, DE. И где заказ 8041?",
+    both(["8041"], move("3004")),
+  ),
+  en(
+    "Was 7718 delivered? Then please take it back, it doesn't work",
+    both(["7718"], create("7718", "defective")),
+  ),
+  en("What is your return policy? Also please cancel 3004", both([], cancel("3004"), "policy")),
+  ru("Какие у вас условия возврата? И отмените заказ 3004", both([], cancel("3004"), "policy")),
+  // ...but a question beside a "don't" or a question about the same action proposes nothing.
+  en("Where is 3004? Don't cancel it yet", status("3004")),
+  ru("Где заказ 3004? Можно ли его ещё отменить?", status("3004")),
+  // Russian typed in Latin letters is Russian: understood the same, answered in Russian.
+  ru("gde moy zakaz 8041?", status("8041")),
+  ru("Otmenite zakaz 3004, pozhaluysta", cancel("3004")),
+  ru(
+    "hochu vernut zakaz 7718, kofevarka prishla razbitoy",
+    create("7718", "damaged", "Кофеварка пришла разбитой"),
+  ),
+  ru("Mozhno li eshche otmenit zakaz 3004?", status("3004")),
+  ru("ne nado otmenyat zakaz 3004", chat),
+  ru("spasibo", chat),
+  ru("Gde zakaz 8041? I otmenite 3004, pozhaluysta", both(["8041"], cancel("3004"))),
+  ru(
+    "Pomenyayte adres dostavki zakaza 3004 na: Anna Petrova, Torstraße 1, 10119 Berlin, DE",
+    move("3004"),
+  ),
   // Small talk
   en("Hello!", chat),
   ru("Здравствуйте!", chat),

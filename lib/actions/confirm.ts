@@ -151,7 +151,12 @@ async function runConfirm(
     // if and only if the write committed (never for a declined, expired or superseded one).
     if ("effects" in done) {
       requested.push(
-        ...(await mailAfterConfirm({ tool: row.tool, userId, chatId: row.chatId, result })),
+        ...(await mailAfterConfirm({
+          kind: tool.confirmationMail,
+          userId,
+          chatId: row.chatId,
+          result,
+        })),
       );
     }
     await enqueueEffects({ actionId, effects: requested, now });

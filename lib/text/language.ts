@@ -3,16 +3,20 @@
  * the chat chrome all ask it, so they never disagree about the same message. Client-safe.
  */
 import type { Locale } from "@/db/constants";
+import { isTranslitRussian } from "./translit";
 
 /** The one Locale type is db/constants.ts's (the interface languages); a language is one of them. */
 export type { Locale };
 
-/** Cyrillic letters outnumbering Latin ones means Russian; null when the text has no letters. */
+/**
+ * Cyrillic letters outnumbering Latin ones means Russian, and so does Russian typed in Latin
+ * letters ("gde moy zakaz?", translit.ts); null when the text has no letters.
+ */
 export function detectLanguage(text: string): Locale | null {
   const cyrillic = text.match(/\p{Script=Cyrillic}/gu)?.length ?? 0;
   const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
   if (cyrillic === 0 && latin === 0) return null;
-  return cyrillic > latin ? "ru" : "en";
+  return cyrillic > latin || isTranslitRussian(text) ? "ru" : "en";
 }
 
 /** The language to answer a text in: its own, else English. */

@@ -11,7 +11,7 @@
  */
 import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
-import type { EffectRequest } from "@/lib/effects/kinds";
+import type { EffectRequest, MailKind } from "@/lib/effects/kinds";
 import type { Locale } from "@/lib/text/language";
 import type { ToolTriageCategory } from "./manifests";
 import type { OfflineWriteRows } from "./offline-types";
@@ -127,6 +127,11 @@ export type WriteTool<
    * revision is refused.
    */
   editable: readonly string[];
+  /**
+   * The mail the customer gets when a confirm did the write now (not when it already existed),
+   * stored in the confirm's own transaction (lib/effects/mail); none when absent.
+   */
+  confirmationMail?: MailKind;
   /** Validates stored plans read back from the database. */
   planSchema: Plan;
   /**

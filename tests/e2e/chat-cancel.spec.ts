@@ -50,12 +50,16 @@ test.describe("chat: cancel an order that has not shipped", () => {
     await expect(orders.order("3004").getByTestId("order-status")).toHaveText("Cancelled");
   });
 
-  test("Boris cancels 1187 in Russian: «Подтвердить», then the order list shows it cancelled", async ({
+  test("Boris asks in Latin letters, then cancels 1187 in Russian: «Подтвердить», then the order list shows it cancelled", async ({
     page,
   }) => {
     await new SignInPage(page).demo("boris");
     const chat = new ChatPage(page);
     await chat.startNewChat();
+    // Russian typed in Latin letters is Russian: a lookup, an answer in Russian, no card.
+    const asked = await chat.ask("Mozhno li eshche otmenit zakaz 1187?");
+    await expect(asked).toContainText("поэтому его можно отменить");
+    await expect(chat.cards).toHaveCount(0);
     const answer = await chat.ask("Отмените заказ 1187, пожалуйста");
     await expect(answer).toContainText("Я подготовил отмену заказа 1187");
     await expect(chat.card.getByRole("heading")).toHaveText("Подтвердите отмену заказа 1187");

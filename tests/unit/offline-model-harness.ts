@@ -114,7 +114,10 @@ const CYRILLIC = /\p{Script=Cyrillic}/gu;
 const LATIN = /\p{Script=Latin}/gu;
 
 /** The language a reply is written in, by its letters (item names like "Barista Pro" are few). */
-export function replyLanguage(text: string): "ru" | "en" {
+export function replyLanguage(reply: string): "ru" | "en" {
+  // What is in parentheses is data (an order's item names, as the shop spells them), not language.
+  let text = reply;
+  for (let inner = /\([^()]*\)/g; inner.test(text); ) text = text.replace(inner, "");
   const ru = text.match(CYRILLIC)?.length ?? 0;
   const en = text.match(LATIN)?.length ?? 0;
   return ru > en ? "ru" : "en";

@@ -24,7 +24,12 @@ type Observed =
   | { class: "no_tool_reply" | "clarify" | "refuse" | "get_return_policy" }
   | { class: "get_order_status"; orderIds: string[] }
   | { class: "create_return_request" | "cancel_order" | "change_delivery_address"; args: unknown }
-  | { class: "status_and_create"; orderIds: string[]; args: unknown };
+  | {
+      class: "answer_and_propose";
+      orderIds: string[];
+      policy?: true;
+      write: { class: string; args: unknown };
+    };
 
 // A clarifying question is a question about the order, its number or the reason; a refusal is an
 // apology that says it cannot. Defined here, from the text, not from the model's templates.
@@ -32,26 +37,30 @@ const CLARIFYING =
   /which order|number|reason|prepare a return request|cancel|address|какой|какого|номер|причин|подготовить заявку|отмен|адрес/i;
 const REFUSAL = /^(sorry|извините)[\s,][^.]*(can't|cannot|не могу)/iu;
 
+const statusIds = (turn: Turn) =>
+  turn.decided
+    .filter((c) => c.toolName === "get_order_status")
+    .map((c) => (c.input as { orderId: string }).orderId);
+
 function observe(turn: Turn): Observed {
   const names = turn.decided.map((c) => c.toolName);
   // A write tool's call is the proposal; read tools' calls are lookups.
   const write = turn.decided.find((c) => WRITE_TOOLS.has(c.toolName));
   if (write) return { class: write.toolName as "cancel_order", args: write.input };
-  // Looked up first, proposed in a later step of the same turn: two requests in one message.
-  const later = turn.calls.find((c) => c.toolName === "create_return_request");
-  if (later && names.length > 0 && names.every((n) => n === "get_order_status")) {
+  // Looked up first, proposed in a later step of the same turn: a question and a request.
+  const later = turn.calls.find((c) => WRITE_TOOLS.has(c.toolName));
+  const READS = ["get_order_status", "get_return_policy"];
+  if (later && names.length > 0 && names.every((n) => READS.includes(n))) {
     return {
-      class: "status_and_create",
-      orderIds: turn.decided.map((c) => (c.input as { orderId: string }).orderId),
-      args: later.input,
+      class: "answer_and_propose",
+      orderIds: statusIds(turn),
+      ...(names.includes("get_return_policy") ? { policy: true as const } : {}),
+      write: { class: later.toolName, args: later.input },
     };
   }
   if (names.includes("get_return_policy")) return { class: "get_return_policy" };
   if (names.length > 0 && names.every((n) => n === "get_order_status")) {
-    return {
-      class: "get_order_status",
-      orderIds: turn.decided.map((c) => (c.input as { orderId: string }).orderId),
-    };
+    return { class: "get_order_status", orderIds: statusIds(turn) };
   }
   if (REFUSAL.test(turn.text)) return { class: "refuse" };
   const questions = turn.text.match(/[^.?!]*\?/g) ?? [];
@@ -68,7 +77,7 @@ const LABEL_FOR: Record<Observed["class"], string> = {
   create_return_request: "propose",
   cancel_order: "propose",
   change_delivery_address: "propose",
-  status_and_create: "status+propose",
+  answer_and_propose: "status+propose",
 };
 
 it(`classifies ${UTTERANCES.length} customer utterances correctly, in the customer's language`, async () => {
@@ -88,7 +97,7 @@ it(`classifies ${UTTERANCES.length} customer utterances correctly, in the custom
     if (turn!.text && replyLanguage(turn!.text) !== row.lang) problems.push("language");
     // The read of a two-request message is answered, not only looked up.
     if (
-      observed.class === "status_and_create" &&
+      observed.class === "answer_and_propose" &&
       !observed.orderIds.every((id) => turn!.text.includes(id))
     )
       problems.push("status not answered");

@@ -46,7 +46,7 @@ async function mailFor(
   return [{ kind, payload: { to: to.data, locale, ...facts } }];
 }
 
-/** What a confirmed return or cancellation's result says (both tools' results have these). */
+/** What the result of a write that names a `confirmationMail` says (returns and cancellations do). */
 const CONFIRMED = z.object({
   orderId: z.string(),
   createdNow: z.boolean(),
@@ -55,27 +55,22 @@ const CONFIRMED = z.object({
   refund: z.object({ amount: z.number().int(), currency: z.string().length(3) }),
 });
 
-const CONFIRM_MAILS: Record<string, MailKind> = {
-  create_return_request: "mail.return_confirmed",
-  cancel_order: "mail.cancellation_confirmed",
-};
-
 /**
- * The mail a confirm sends: only for a write that happened now (not for a request that already
- * existed), and only from the confirm, so a declined, expired or superseded proposal never mails.
+ * The mail a confirm sends, of the kind its tool names (`confirmationMail`): only for a write that
+ * happened now (not for a request that already existed), and only from the confirm, so a
+ * declined, expired or superseded proposal never mails.
  */
 export async function mailAfterConfirm({
-  tool,
+  kind,
   userId,
   chatId,
   result,
 }: {
-  tool: string;
+  kind: MailKind | undefined;
   userId: string;
   chatId: string | null;
   result: unknown;
 }): Promise<EffectRequest[]> {
-  const kind = Object.hasOwn(CONFIRM_MAILS, tool) ? CONFIRM_MAILS[tool] : undefined;
   const r = CONFIRMED.safeParse(result);
   if (!kind || !r.success || !r.data.createdNow) return [];
   return mailFor(

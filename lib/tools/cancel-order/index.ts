@@ -111,6 +111,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof z.output<typeof args>)[],
+  confirmationMail: "mail.cancellation_confirmed",
   description:
     "Propose cancelling one of the customer's orders that has not shipped yet (status processing). " +
     "Use it only when the customer explicitly asks to cancel and has given the order number; a " +

@@ -186,7 +186,8 @@ export const offline: OfflineWriteRows = {
         String.raw`\b(not|don't|dont|do not)\b.{0,15}\b(want|going|need|planning)\b.{0,15}\bcancel\b`,
       ],
       ru: [
-        String.raw`\bне\s+(отменяйте|отменяй|отменяйте его|надо отменять|нужно отменять|отменять|хочу отменять|собираюсь отменять)\b`,
+        // Also without the soft sign: "ne nado otmenyat", typed in Latin letters, reads "отменят".
+        String.raw`\bне\s+(надо |нужно |хочу |собираюсь )?отменя\p{L}*`,
       ],
     },
   },

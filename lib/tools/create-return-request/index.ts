@@ -58,6 +58,7 @@ export const createReturnRequest: WriteTool<
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],
+  confirmationMail: "mail.return_confirmed",
   description:
     "Propose a return for one of the customer's delivered orders. Use it only when the customer " +
     "explicitly asks to create a return and has given the order number and a reason. It does not " +

@@ -5,16 +5,21 @@
  * another tool call by what a tool returned.
  */
 import { z } from "zod";
-import { mentionsTool } from "./classify";
+import { has, mentionsTool, type Utterance } from "./classify";
 import type { Conversation } from "./conversation";
 import type { Decision } from "./decide";
 import { type Fact, readFact } from "./facts";
 import { REPLIES } from "./replies";
-import { rowsOf, TOOL_ROWS } from "./tool-rows";
+import { rowsOf, TOOL_ROWS, toolCue } from "./tool-rows";
 
 const ORDER_INPUT = z.object({ orderId: z.string() });
 
-export function answerFromResults(c: Conversation): Decision {
+/**
+ * `asked`: the customer's words the lookups answer; by default the whole latest message, but of a
+ * message with a question and a request only the question (a "cancel 3004" beside "where is
+ * 7718?" is not a question about cancelling 7718).
+ */
+export function answerFromResults(c: Conversation, asked?: readonly Utterance[]): Decision {
   const r = REPLIES[c.lang];
   const facts = c.outcomes.map((o) => {
     const input = ORDER_INPUT.safeParse(o.input);
@@ -29,8 +34,11 @@ export function answerFromResults(c: Conversation): Decision {
   const aboutOrders = facts.some((f) => f.fact.kind === "order");
   // The customer asked whether a write tool's action is still possible ("can I still cancel
   // 3004?"): say so for each order named, in that tool's words.
-  const last = c.last;
-  const askedAbout = last ? TOOL_ROWS.filter((t) => mentionsTool(last, t.name)) : [];
+  const about = asked ?? (c.last ? [c.last] : []);
+  // Not a tool the customer only said not to use ("where is 3004? don't cancel it").
+  const askedAbout = TOOL_ROWS.filter((t) =>
+    about.some((u) => mentionsTool(u, t.name) && !has(u, toolCue(t.name, "negation"))),
+  );
 
   const sentences: string[] = [];
   const add = (s: string) => {

@@ -4,13 +4,14 @@
  */
 import { canonical, extractOrderNumbers, extractReason, type ReasonSlot } from "./extract";
 import { CUES, type Cue as IntentCue } from "./lexicon-intents";
-import { detectLanguage, type Lang, re } from "./text";
+import { detectLanguage, fromTranslit, type Lang, re } from "./text";
 import { TOOL_ROWS, type ToolCue, type ToolCueKind, toolCue } from "./tool-rows";
 
 /** A cue of the shared lexicon, or of one write tool's rows (`cancel_order:request`). */
 export type Cue = IntentCue | ToolCue;
 
 export type Utterance = {
+  /** What the customer typed; Russian in Latin letters as read back into Cyrillic (translit.ts). */
   text: string;
   /** null when the message has no letters ("#7718"): the conversation's language applies. */
   lang: Lang | null;
@@ -50,7 +51,9 @@ export function classify(text: string): Utterance {
   return u;
 }
 
-function classifyText(text: string): Utterance {
+/** Russian typed in Latin letters is read, and understood, as the Cyrillic it stands for. */
+function classifyText(typed: string): Utterance {
+  const text = fromTranslit(typed) ?? typed;
   const canon = canonical(text);
   const cues = new Set<Cue>();
   for (const [cue, patterns] of Object.entries(CUE_RES) as [IntentCue, RegExp[]][]) {

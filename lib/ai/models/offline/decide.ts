@@ -5,6 +5,7 @@
  * to our own questions, then complaints (offer, never act), status, small talk.
  */
 import {
+  classify,
   has,
   isFragment,
   isReturnRelated,
@@ -13,13 +14,12 @@ import {
   requestsTool,
   type Utterance,
 } from "./classify";
-import { splitCompound } from "./compound";
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import { extractOrderNumbers } from "./extract";
 import { asksForPerson } from "./handoff";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
-import { re } from "./text";
+import { re, sentences } from "./text";
 import { TOOL_ROWS, type ToolRows, toolCue } from "./tool-rows";
 
 export type Behaviour =
@@ -30,7 +30,7 @@ export type Behaviour =
   | "policy"
   | "propose"
   | "answer"
-  /** Two requests in one message: a status lookup now, the return proposed with the answer. */
+  /** Two requests in one message: the question's lookups now, the write proposed with the answer. */
   | "status+propose"
   /** The customer asked for a person: `request_human`, no confirmation. */
   | "handoff";
@@ -112,14 +112,6 @@ const say = (behaviour: Behaviour, pick: (r: Replies) => string) => (x: Ctx) => 
   text: pick(x.r),
 });
 
-/** The return request of a two-request message, if it is complete enough to propose. */
-export function compoundWrite(u: Utterance, c: Conversation): PlannedCall | null {
-  const split = splitCompound(u);
-  if (!split) return null;
-  const d = propose({ u: split.request, c, r: REPLIES[c.lang] });
-  return d.calls?.[0] ?? null;
-}
-
 function propose(x: Ctx): Decision {
   const { ids, malformed, reason, comment } = slots(x);
   const ask = (text: string): Decision => ({ behaviour: "clarify", text });
@@ -187,9 +179,11 @@ function infoWith(tool: ToolRows) {
   return (x: Ctx): Decision => {
     const r = tool.rows.replies[x.c.lang];
     const negated = has(x.u, toolCue(tool.name, "negation"), "not_requesting");
-    if (negated && !has(x.u, toolCue(tool.name, "question")))
-      return { behaviour: "small_talk", text: r.notDoing };
     const ids = orderIdsFor(tool, x.u, x.c);
+    // "Where is 3004? Don't cancel it yet": the status is still asked for, and nothing proposed.
+    const asksStatus = has(x.u, "order_status") && ids.length > 0;
+    if (negated && !has(x.u, toolCue(tool.name, "question")) && !asksStatus)
+      return { behaviour: "small_talk", text: r.notDoing };
     if (ids.length) return { behaviour: "status", calls: lookups(ids) };
     return { behaviour: "clarify", text: r.askOrderForQuestion };
   };
@@ -256,6 +250,66 @@ function offer(x: Ctx): Decision {
   };
 }
 
+/**
+ * Two requests in one message, in either order: a question a read tool answers ("Where is 3004?",
+ * "can I still cancel 8041?", "what is your return policy?") and a request for any write tool.
+ * Each sentence is first decided alone: those that only look something up are the question, the
+ * rest together must make a complete proposal, read as if the question had been the message before
+ * it (so "Where is 3004? Then cancel it" cancels 3004). The turn then runs as a careful agent would:
+ * look up first, and in the next step answer and propose. Anything less clear-cut is left to the
+ * single-message rules (which ask one question).
+ */
+export type Compound = {
+  /** The question's sentences, as the customer wrote them. */
+  questions: Utterance[];
+  lookups: PlannedCall[];
+  write: PlannedCall;
+};
+
+/** A sentence that asks something a read tool answers, not a bare number or a fragment. */
+const asksSomething = (s: Utterance) =>
+  has(s, "order_status", "return_question", "asking") ||
+  TOOL_ROWS.some((t) => has(s, toolCue(t.name, "question")));
+
+const READS_ONLY = new Set<Behaviour>(["status", "policy"]);
+
+export function splitCompound(u: Utterance, c: Conversation): Compound | null {
+  const parts = sentences(u.text).map((t) => classify(t));
+  if (parts.length < 2) return null;
+  const questions: Utterance[] = [];
+  const lookupCalls: PlannedCall[] = [];
+  const rest: Utterance[] = [];
+  for (const s of parts) {
+    const alone = asksSomething(s) ? decideForMessage(s, c) : null;
+    if (alone?.calls && READS_ONLY.has(alone.behaviour)) {
+      questions.push(s);
+      lookupCalls.push(...alone.calls);
+    } else rest.push(s);
+  }
+  if (questions.length === 0 || rest.length === 0) return null;
+  const request = classify(rest.map((s) => s.text).join(" "));
+  // What the customer said before the request, most recent first, is what "it" refers back to.
+  const before = questions.filter((q) => parts.indexOf(q) < parts.indexOf(rest[0]!)).reverse();
+  const d = decideForMessage(request, { ...c, thread: [...before, ...c.thread] });
+  const write = d.behaviour === "propose" ? d.calls?.[0] : undefined;
+  if (!write) return null;
+  const seen = new Set<string>();
+  const lookups = lookupCalls.filter((call) => {
+    const key = JSON.stringify(call);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+  return { questions, lookups, write };
+}
+
+/** The write still to make in this turn: the compound's, if no step has called it. */
+export function remainingWrite(
+  compound: Compound | null,
+  called: readonly { toolName: string }[],
+): PlannedCall | null {
+  if (!compound) return null;
+  return called.some((c) => c.toolName === compound.write.toolName) ? null : compound.write;
+}
+
 export const RULES: Rule[] = [
   {
     name: "forbidden",
@@ -266,6 +320,11 @@ export const RULES: Rule[] = [
     name: "asks for a person",
     when: ({ u }) => asksForPerson(u),
     act: () => ({ behaviour: "handoff", calls: [{ toolName: "request_human", input: {} }] }),
+  },
+  {
+    name: "a question and a request",
+    when: ({ u, c }) => splitCompound(u, c) !== null,
+    act: ({ u, c }) => ({ behaviour: "status+propose", calls: splitCompound(u, c)!.lookups }),
   },
   ...toolRules(),
   {
@@ -278,11 +337,6 @@ export const RULES: Rule[] = [
     when: ({ u }) =>
       has(u, "return_request", "return_question") && has(u, "asking", "not_requesting"),
     act: policy,
-  },
-  {
-    name: "status question and a return request",
-    when: ({ u, c }) => compoundWrite(u, c) !== null,
-    act: ({ u }) => ({ behaviour: "status+propose", calls: lookups(splitCompound(u)!.lookups) }),
   },
   { name: "explicit return request", when: ({ u }) => has(u, "return_request"), act: propose },
   { name: "question about returns", when: ({ u }) => has(u, "return_question"), act: policy },

@@ -15,9 +15,8 @@ import type {
 } from "@ai-sdk/provider";
 import { OFFLINE_MODEL_ID } from "../info";
 import { answerFromResults } from "./answer";
-import { remainingWrite } from "./compound";
 import { readConversation } from "./conversation";
-import { compoundWrite, type Decision, decideForMessage } from "./decide";
+import { type Decision, decideForMessage, remainingWrite, splitCompound } from "./decide";
 import { REPLIES } from "./replies";
 import { estimateTokens } from "./text";
 
@@ -93,9 +92,10 @@ export class OfflineLanguageModel implements LanguageModelV3 {
   plan(options: LanguageModelV3CallOptions): Planned {
     const c = readConversation(options.prompt);
     if (c.outcomes.length > 0) {
-      const answer = answerFromResults(c);
-      // Two requests in one message: the lookup is answered, and the return proposed with it.
-      const write = remainingWrite(c.last ? compoundWrite(c.last, c) : null, c.outcomes);
+      // Two requests in one message: the question is answered, and the write proposed with it.
+      const compound = c.last ? splitCompound(c.last, c) : null;
+      const answer = answerFromResults(c, compound?.questions);
+      const write = remainingWrite(compound, c.outcomes);
       return write && offeredTools(options).has(write.toolName)
         ? { behaviour: "propose", text: answer.text, calls: [write], rule: "answer, then propose" }
         : { ...answer, rule: "answer from tool results" };

@@ -6,6 +6,7 @@
 export { detectLanguage, type Locale as Lang } from "@/lib/text/language";
 
 export { re } from "@/lib/text/regex";
+export { fromTranslit } from "@/lib/text/translit";
 
 /**
  * Lower case, ё -> е, typographic apostrophes -> ', punctuation -> spaces (keeping # and № for
