@@ -33,24 +33,40 @@ export async function AppHeader({
           { id: "handoffs", href: "/audit/handoffs", label: t("handoffs"), from: "md" },
         ]
       : [{ id: "chat", href: "/chat", label: t("chat"), from: "always" }];
+  // The header's links do not prefetch (prefetch={false}). Every page here is dynamic, so a
+  // prefetch brings only the loading state, and Next 16.4.6 has a race in it: a click while that
+  // prefetch is still in flight takes the prefetch's empty <head> ([null, null]) as the page's
+  // final one and never applies the navigation's own, so the page's <title> never arrives
+  // (vercel/next.js#98684). The header prefetched all its links as soon as a page loaded, so a
+  // click soon after fell in that window, more often the slower the server (the e2e suite on
+  // PostgreSQL). tests/e2e/metrics.spec.ts holds the prefetch to check it.
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav
         aria-label={t("nav")}
         className={`${PAGE_WIDTH[width]} flex items-center gap-x-3 py-3 sm:gap-x-4`}
       >
-        <Link href="/" className="shrink-0 whitespace-nowrap font-semibold text-brand-700">
+        <Link
+          href="/"
+          prefetch={false}
+          className="shrink-0 whitespace-nowrap font-semibold text-brand-700"
+        >
           {t("brand")}
         </Link>
         {/* On a phone the brand (also a link to the orders) stands in for it, and staff reach the
             pages past the audit table from there: the row must fit Sign out at 375 px. */}
-        <Link href="/" className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline">
+        <Link
+          href="/"
+          prefetch={false}
+          className="hidden shrink-0 text-sm text-slate-700 hover:underline sm:inline"
+        >
           {t("orders")}
         </Link>
         {links.map((l) => (
           <Link
             key={l.id}
             href={l.href}
+            prefetch={false}
             className={`shrink-0 text-sm text-slate-700 hover:underline ${SHOWN_FROM[l.from]}`}
             data-testid={`nav-${l.id}`}
           >
