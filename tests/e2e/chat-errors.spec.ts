@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { ChatPage, SignInPage } from "./pages";
+import { ChatPage, SignInPage, signOut } from "./pages";
 import { noModelServerURL } from "./servers";
 
 test.describe("chat errors on the main server", () => {
@@ -93,7 +93,7 @@ test.describe("chat errors when the model provider is down", () => {
 test("someone else's chat reads as missing, with a way back", async ({ page, anna, boris }) => {
   await new SignInPage(page).as(anna);
   const annas = await new ChatPage(page).startNewChat();
-  await page.getByTestId("sign-out").click();
+  await signOut(page);
   await new SignInPage(page).as(boris);
   const res = await page.goto(`/chat/${annas}`);
   expect(res?.status()).toBe(404);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { ChatPage, SignInPage } from "./pages";
+import { ChatPage, SignInPage, signOut } from "./pages";
 
 /**
  * The header's row: its edges line up with the page below it (a centred column on the orders
@@ -56,7 +56,7 @@ for (const locale of ["en-US", "ru-RU"]) {
       await expectHeaderOnOneLine(page);
       await new ChatPage(page).startNewChat();
       await expectHeaderOnOneLine(page);
-      await page.getByTestId("sign-out").click();
+      await signOut(page);
       await new SignInPage(page).demo("staff");
       await page.goto("/audit");
       await expectHeaderOnOneLine(page);
@@ -79,7 +79,7 @@ test("the header lines up with the page below it", async ({ page, anna }) => {
   await new ChatPage(page).startNewChat();
   await offset(page.getByRole("heading", { name: "Your chats" })).toBe(0);
 
-  await page.getByTestId("sign-out").click();
+  await signOut(page);
   await new SignInPage(page).demo("staff");
   await page.goto("/audit");
   await offset(page.getByRole("heading", { name: "Audit", exact: true })).toBe(0);

@@ -1,5 +1,16 @@
 import { expect, type Page, type TestInfo } from "@playwright/test";
 
+/**
+ * Signs out with the header's button and waits until the sign-in page is there. The button's
+ * sign-out is a request and then a client navigation: a test that went on to /sign-in at once
+ * could land there still signed in, be sent on to the orders, and never see the sign-in form.
+ */
+export async function signOut(page: Page) {
+  await page.getByTestId("sign-out").click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByTestId("sign-in-email")).toBeVisible();
+}
+
 /** Page object for /sign-in. */
 export class SignInPage {
   constructor(private readonly page: Page) {}
