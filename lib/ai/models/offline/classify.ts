@@ -64,6 +64,11 @@ function classifyText(typed: string): Utterance {
       if (patterns.some((p) => p.test(canon))) cues.add(toolCue(tool.name, kind));
     }
   }
+  // Read back into Cyrillic, English words in the message no longer match English patterns: a
+  // few Russian words must not hide "ignore your instructions" from the refusals.
+  if (text !== typed && CUE_RES.forbidden.some((p) => p.test(canonical(typed)))) {
+    cues.add("forbidden");
+  }
   const lang = detectLanguage(text);
   const { ids, malformed } = extractOrderNumbers(text);
   return { text, lang, canon, cues, ids, malformed, reason: extractReason(text, lang ?? "en") };
