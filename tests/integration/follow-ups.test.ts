@@ -5,6 +5,7 @@
  * turn). English and Russian, and Russian typed in Latin letters.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { testTable as addressTable } from "@/lib/tools/change-delivery-address/test-table";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
 import { auditStatuses } from "../helpers/inspect";
@@ -28,6 +29,8 @@ const CASES = {
       "Где заказ 8041? И смените адрес доставки заказа 3004 на Anna Petrova, Torstraße 1, 10119 Berlin, DE",
   },
 } as const;
+
+const addressCase = addressTable.case;
 
 for (const [lang, t] of Object.entries(CASES)) {
   describe(`follow-ups and two requests (${lang})`, () => {
@@ -88,20 +91,8 @@ for (const [lang, t] of Object.entries(CASES)) {
       const turn = await anna.say(chat, t.addressBoth);
       const calls = toolCalls(turn.message).map((c) => [c.tool, c.input]);
       expect(calls[0]).toEqual(["get_order_status", { orderId: "8041" }]);
-      expect(calls[1]).toEqual([
-        "change_delivery_address",
-        {
-          orderId: "3004",
-          address: {
-            name: "Anna Petrova",
-            line1: "Torstraße 1",
-            line2: null,
-            postalCode: "10119",
-            city: "Berlin",
-            country: "DE",
-          },
-        },
-      ]);
+      // The message spells out the tool's own test case: order 3004 to Torstraße 1, Berlin.
+      expect(calls[1]).toEqual(["change_delivery_address", addressCase.args]);
       expect(turn.text).toContain("8041");
       expect(pendingActionPart(turn.message)?.data.status).toBe("pending");
       expect((await anna.cancel(pendingActionPart(turn.message)!.data.id)).status).toBe(200);
