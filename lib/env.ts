@@ -68,10 +68,11 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(100_000).default(64),
     ),
-    // Turns waiting for a slot; one more is refused at once with 503 overloaded.
+    // The most turns that may wait for a slot (a bound on memory); the measured pace of the line
+    // refuses a newcomer earlier when its wait would run past CHAT_TURN_QUEUE_WAIT_SECONDS.
     CHAT_TURN_QUEUE: z.preprocess(
       emptyToUndefined,
-      z.coerce.number().int().min(0).max(100_000).default(128),
+      z.coerce.number().int().min(0).max(100_000).default(1024),
     ),
     // The longest a turn waits in line before it is refused with 503 overloaded.
     CHAT_TURN_QUEUE_WAIT_SECONDS: z.preprocess(

@@ -27,7 +27,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   model_unavailable: 502,
-  /** More chat turns than this instance admits (CHAT_TURN_CAPACITY + CHAT_TURN_QUEUE); Retry-After. */
+  /** More chat turns than this instance can serve within CHAT_TURN_QUEUE_WAIT_SECONDS; Retry-After. */
   overloaded: 503,
 } as const;
 

@@ -97,4 +97,47 @@ describe("TurnAdmission", () => {
     await a.enter();
     await overloaded(a.enter());
   });
+
+  it("the line follows the measured pace: it refuses only a wait longer than allowed", async () => {
+    const a = new TurnAdmission({ capacity: 1, queue: 1_000, waitMs: 60_000 });
+    let slot = await a.enter();
+    // No pace measured yet: the line takes whoever comes, up to its bound (30 would be 150 s at
+    // the first guess of a turn's length).
+    const line = Array.from({ length: 30 }, () => a.enter());
+    expect(a.load).toEqual({ active: 1, waiting: 30 });
+    // Turns finish a second apart while others wait: the line moves at one a second.
+    for (let i = 0; i < 20; i++) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      slot.release();
+      slot = await line[i]!;
+    }
+    expect(a.load).toEqual({ active: 1, waiting: 10 });
+    // At that pace the 60th in line waits 60 s, which the wait allows; the 61st is refused.
+    const more = Array.from({ length: 50 }, () => a.enter());
+    expect(a.load).toEqual({ active: 1, waiting: 60 });
+    const err = await a.enter().catch((e: AppError) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe("overloaded");
+    expect((err as AppError).headers["Retry-After"]).toBe("60");
+    expect(a.load).toEqual({ active: 1, waiting: 60 });
+    void more;
+  });
+
+  it("slow turns shorten the line: the wait at their pace decides", async () => {
+    const a = new TurnAdmission({ capacity: 1, queue: 1_000, waitMs: 30_000 });
+    let slot = await a.enter();
+    const line = Array.from({ length: 3 }, () => a.enter());
+    // Turns finish ten seconds apart while others wait.
+    for (let i = 0; i < 2; i++) {
+      await vi.advanceTimersByTimeAsync(10_000);
+      slot.release();
+      slot = await line[i]!;
+    }
+    expect(a.load).toEqual({ active: 1, waiting: 1 });
+    // The 2nd and 3rd in line would wait 20 and 30 s (allowed), the 4th 40 s (refused).
+    const admitted = [a.enter(), a.enter()];
+    await overloaded(a.enter());
+    expect(a.load).toEqual({ active: 1, waiting: 3 });
+    void admitted;
+  });
 });
