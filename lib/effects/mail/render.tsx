@@ -1,7 +1,7 @@
 /**
  * A customer email's words and markup: the texts are the catalogue's (messages/<lang>.json,
- * `mail.*`), the HTML is rendered from plain JSX by @react-email/render (1.x: 2.x wants Node 22,
- * and its component kit pulls 2.x in, so the few elements are written here), and the plain text
+ * `mail.*`), the HTML is rendered from plain JSX by @react-email/render (the five elements are
+ * written here: the component kit would bring some twenty packages for them), and the plain text
  * is the same document converted by render's own plainText mode. No database, no network: the
  * relay renders from the effect's payload, so every resend is the same message.
  */
