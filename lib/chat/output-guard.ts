@@ -73,8 +73,45 @@ export function createOutputGuard(
       // One doStream is one model response: one step of the turn.
       let stepCalls = 0;
       const dropped = new Map<string, number>();
+      const toolCall = async (
+        part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>,
+        controller: TransformStreamDefaultController<LanguageModelV3StreamPart>,
+      ): Promise<void> => {
+        if (stepCalls >= limits.callsPerStep || turnCalls >= limits.callsPerTurn) {
+          const name = escapeControls(part.toolName).slice(0, 200);
+          dropped.set(name, (dropped.get(name) ?? 0) + 1);
+          overrun = true;
+          return;
+        }
+        stepCalls++;
+        turnCalls++;
+        const toolName = escapeControls(part.toolName);
+        const toolCallId = escapeControls(part.toolCallId);
+        if (toolName !== part.toolName || toolCallId !== part.toolCallId) {
+          await hooks.onRejected({
+            toolName,
+            toolCallId,
+            code: "invalid_tool_call",
+            input: withoutNul(part.input).slice(0, limits.argumentChars),
+          });
+          return;
+        }
+        if (part.input.length > limits.argumentChars) {
+          await hooks.onRejected({
+            toolName,
+            toolCallId,
+            code: "arguments_too_large",
+            input: { chars: part.input.length },
+          });
+          return;
+        }
+        controller.enqueue({ ...part, input: withoutNul(part.input) });
+        return;
+      };
       const guard = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-        async transform(part, controller) {
+        // Synchronous for every part but a tool call: an async transform costs a promise per
+        // text delta, and a turn is mostly text deltas.
+        transform(part, controller) {
           switch (part.type) {
             case "text-delta":
             case "reasoning-delta": {
@@ -88,38 +125,8 @@ export function createOutputGuard(
             case "tool-input-delta":
             case "tool-input-end":
               return;
-            case "tool-call": {
-              if (stepCalls >= limits.callsPerStep || turnCalls >= limits.callsPerTurn) {
-                const name = escapeControls(part.toolName).slice(0, 200);
-                dropped.set(name, (dropped.get(name) ?? 0) + 1);
-                overrun = true;
-                return;
-              }
-              stepCalls++;
-              turnCalls++;
-              const toolName = escapeControls(part.toolName);
-              const toolCallId = escapeControls(part.toolCallId);
-              if (toolName !== part.toolName || toolCallId !== part.toolCallId) {
-                await hooks.onRejected({
-                  toolName,
-                  toolCallId,
-                  code: "invalid_tool_call",
-                  input: withoutNul(part.input).slice(0, limits.argumentChars),
-                });
-                return;
-              }
-              if (part.input.length > limits.argumentChars) {
-                await hooks.onRejected({
-                  toolName,
-                  toolCallId,
-                  code: "arguments_too_large",
-                  input: { chars: part.input.length },
-                });
-                return;
-              }
-              controller.enqueue({ ...part, input: withoutNul(part.input) });
-              return;
-            }
+            case "tool-call":
+              return toolCall(part, controller);
           }
           controller.enqueue(part);
         },

@@ -11,7 +11,6 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import {
   createUIMessageStream,
-  createUIMessageStreamResponse,
   InvalidToolInputError,
   type LanguageModelUsage,
   NoSuchToolError,
@@ -37,6 +36,7 @@ import { handoffNoteMessage, handoffText, requestHandoff } from "@/lib/chat/hand
 import { answerInHandoff } from "@/lib/chat/handoff/customer";
 import { env } from "@/lib/env";
 import { rateLimit } from "@/lib/http/rate-limit";
+import { drainedUIMessageStreamResponse } from "@/lib/http/ui-stream";
 import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
@@ -340,14 +340,8 @@ async function runChatTurn({
     },
   });
 
-  return createUIMessageStreamResponse({
-    stream,
-    // A second reader keeps the turn running (and saved) if the browser goes away mid-answer.
-    consumeSseStream: async ({ stream: copy }) => {
-      const reader = copy.getReader();
-      while (!(await reader.read()).done) {}
-    },
-  });
+  // Read to its end even if the browser goes away mid-answer: the turn runs on and is saved.
+  return drainedUIMessageStreamResponse(stream);
 }
 
 function writeText(writer: UIMessageStreamWriter<ChatUIMessage>, text: string): void {

@@ -239,7 +239,13 @@ describe("chat and action API", () => {
     await resetRateLimits();
     const chat = await boris.newChat();
     for (let i = 0; i < 13; i++) await boris.say(chat, i % 2 ? "Where is order 2255?" : "Hello!");
-    const row = await getDb().select().from(chats).where(eq(chats.id, chat)).then(one);
+    // The fold runs after the answer is out (it must not hold the stream): wait for it.
+    const read = () => getDb().select().from(chats).where(eq(chats.id, chat)).then(one);
+    let row = await read();
+    for (let i = 0; i < 200 && row.summarizedThrough === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      row = await read();
+    }
     expect(row.summarizedThrough).toBe(18);
     expect(row.summary).toContain("2255");
     await resetRateLimits();
