@@ -63,10 +63,11 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(600).default(120),
     ),
-    // Chat turns running at once in this process; past it they wait in line, then get 503.
+    // The most chat turns running at once in this process (lib/chat/admission.ts adapts the limit
+    // below it to the event loop's load); past the limit they wait in line, then get 503.
     CHAT_TURN_CAPACITY: z.preprocess(
       emptyToUndefined,
-      z.coerce.number().int().min(1).max(100_000).default(64),
+      z.coerce.number().int().min(1).max(100_000).default(512),
     ),
     // The most turns that may wait for a slot (a bound on memory); the measured pace of the line
     // refuses a newcomer earlier when its wait would run past CHAT_TURN_QUEUE_WAIT_SECONDS.

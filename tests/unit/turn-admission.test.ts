@@ -140,4 +140,43 @@ describe("TurnAdmission", () => {
     expect(a.load).toEqual({ active: 1, waiting: 3 });
     void admitted;
   });
+
+  it("the limit grows while turns wait and the loop has room, up to capacity, and shrinks back to its start once the loop is saturated", async () => {
+    let busy = 0.2;
+    const a = new TurnAdmission({ capacity: 6, start: 2, queue: 100, waitMs: 600_000 }, () => busy);
+    const running: TurnSlot[] = [await a.enter(), await a.enter()];
+    const admitted: Promise<TurnSlot>[] = Array.from({ length: 20 }, () => a.enter());
+    for (const p of admitted) void p.then((slot) => running.push(slot));
+    expect(a.currentLimit).toBe(2);
+    expect(a.load).toEqual({ active: 2, waiting: 20 });
+    // Each release a quarter second apart, with the loop mostly idle: one more runs each time.
+    for (let i = 0; i < 6; i++) {
+      await vi.advanceTimersByTimeAsync(300);
+      running.shift()!.release();
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(a.currentLimit).toBe(6);
+    expect(a.load.active).toBe(6);
+    // Saturated: each release lowers the limit, and the freed slot is not passed on.
+    busy = 0.97;
+    for (let i = 0; i < 6; i++) {
+      await vi.advanceTimersByTimeAsync(300);
+      running.shift()!.release();
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(a.currentLimit).toBe(2);
+    expect(a.load.active).toBe(2);
+    expect(a.load.waiting).toBeGreaterThan(0);
+  });
+
+  it("does not adapt when the start is the capacity: a fixed limit stays fixed", async () => {
+    const a = new TurnAdmission({ capacity: 2, queue: 10, waitMs: 600_000 }, () => 0);
+    const held = [await a.enter(), await a.enter()];
+    const waiting = [a.enter(), a.enter()];
+    await vi.advanceTimersByTimeAsync(300);
+    held[0]!.release();
+    await waiting[0];
+    expect(a.currentLimit).toBe(2);
+    expect(a.load).toEqual({ active: 2, waiting: 1 });
+  });
 });
