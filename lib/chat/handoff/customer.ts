@@ -7,6 +7,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
+import { getOpenHandoff } from "@/db/queries/handoffs";
 import type { ChatUIMessage } from "@/lib/api/parts";
 import { loadTurnHistory, userTexts } from "@/lib/chat/persist";
 import { conversationLanguage } from "@/lib/text/language";
@@ -25,6 +26,11 @@ export async function answerInHandoff({
   text: string;
   endTurn: () => Promise<boolean>;
 }): Promise<Response | null> {
+  // Almost every turn is in a chat no person has taken over: one indexed read says so, before
+  // any history is loaded or any write transaction is opened (the turn loads the history itself).
+  // A takeover that lands after this read is the same as one landing just after the check inside
+  // the transaction below: this turn is answered by the model, the next message by the person.
+  if (!(await getOpenHandoff({ chatId: chat.id }))) return null;
   const userMessage: ChatUIMessage = {
     id: randomUUID(),
     role: "user",
