@@ -15,7 +15,8 @@
  *
  * On command it misbehaves (`fail(...)` queues faults for the next refund requests): drops the
  * connection without doing anything (`drop`, taken by the next POST whatever it is, a replay too);
- * applies the refund and then drops the connection; applies it and answers 500; answers 500 without applying
+ * applies the refund and then drops the connection (`drop_after_apply`), also forgetting every key
+ * first (`forget_keys_and_drop`); applies it and answers 500; answers 500 without applying
  * (and replays that 500 for the key); applies it and answers only after `slowMs` (after the
  * client's timeout); declines (400). `forgetKeys()` drops every stored key (Stripe prunes them
  * after about 24 hours); `setDown(true)` resets every connection until `setDown(false)`.
@@ -28,6 +29,11 @@ export type StripeFault =
   /** Drop the connection before reading anything (the request never happened). */
   | "drop"
   | "drop_after_apply"
+  /**
+   * Applies the refund, then forgets every idempotency key and drops the connection: a client
+   * that re-sends on its own, with the same key, makes a second refund.
+   */
+  | "forget_keys_and_drop"
   | "500_after_apply"
   | "500_without_apply"
   | "slow_after_apply"
@@ -225,7 +231,8 @@ export async function startStripeServer(
     // Still "in progress" for its key while a slow answer is on its way.
     if (fault === "slow_after_apply") await new Promise((r) => setTimeout(r, state.slowMs));
     remember(200, ok);
-    if (fault === "drop_after_apply") {
+    if (fault === "forget_keys_and_drop") keys.clear();
+    if (fault === "drop_after_apply" || fault === "forget_keys_and_drop") {
       req.socket.destroy();
       return;
     }
