@@ -18,7 +18,8 @@
  * applies the refund and then drops the connection (`drop_after_apply`), also forgetting every key
  * first (`forget_keys_and_drop`); applies it and answers 500; answers 500 without applying
  * (and replays that 500 for the key); applies it and answers only after `slowMs` (after the
- * client's timeout); declines (400). `forgetKeys()` drops every stored key (Stripe prunes them
+ * client's timeout); declines (400); answers 429 (`rate_limited`) or 409 (`conflict`) without
+ * applying or storing anything. `forgetKeys()` drops every stored key (Stripe prunes them
  * after about 24 hours); `setDown(true)` resets every connection until `setDown(false)`.
  */
 import { randomBytes } from "node:crypto";
@@ -37,7 +38,11 @@ export type StripeFault =
   | "500_after_apply"
   | "500_without_apply"
   | "slow_after_apply"
-  | "decline";
+  | "decline"
+  /** 429 rate_limit_error, nothing applied and nothing stored for the key. */
+  | "rate_limited"
+  /** 409 idempotency_error (as if another request with the key were running), nothing applied. */
+  | "conflict";
 
 export type FakeRefund = {
   id: string;
@@ -210,6 +215,21 @@ export async function startStripeServer(
       );
       remember(400, text);
       json(res, 400, text);
+      return;
+    }
+    if (fault === "rate_limited") {
+      json(res, 429, stripeError("rate_limit_error", "Too many requests.", "rate_limit"));
+      return;
+    }
+    if (fault === "conflict") {
+      json(
+        res,
+        409,
+        stripeError(
+          "idempotency_error",
+          "There is currently another in-progress request using this Idempotent Key.",
+        ),
+      );
       return;
     }
     if (fault === "500_without_apply") {

@@ -21,6 +21,7 @@ import {
 } from "@/db/queries/effects";
 import { auditEvents, orderItems, orders, refundsLedger } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
+import type { RefundPayload } from "@/lib/effects/kinds";
 import { ledgerProvider } from "@/lib/effects/providers/ledger";
 import { stripeProvider } from "@/lib/effects/providers/stripe";
 import { runDueEffects, startRelay, stopRelay } from "@/lib/effects/relay";
@@ -339,6 +340,55 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     });
     expect(await settle(c.actionId)).toMatchObject({ status: "succeeded" });
     expectOneStripeRefund(c);
+  });
+
+  it.each([
+    ["rate_limited", "http_429"],
+    ["conflict", "http_409"],
+  ] as const)("%s: not final, the relay looks up and then refunds once", async (fault, code) => {
+    const c = await confirmedCancellation(fault === "rate_limited" ? 429 : 409);
+    stripe.fail(fault);
+    expect(await attemptOnce(c.actionId)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastErrorCode: code,
+    });
+    expect(await settle(c.actionId)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expectOneStripeRefund(c);
+    expect(await effectAudit(c.actionId)).toEqual([
+      { status: "technical_error", errorCode: code, outcome: "retry" },
+      { status: "success", errorCode: null, outcome: "succeeded" },
+    ]);
+  });
+
+  it("the lookup is by operation id: another operation's refund on the same payment intent is not ours", async () => {
+    const c = await confirmedCancellation(3300);
+    const effect = await effectOf(c.actionId);
+    // Another operation (say, an earlier partial refund by hand) refunded part of this charge.
+    const other = await stripeProvider({
+      secretKey: stripe.secretKey,
+      apiBase: stripe.url,
+      timeoutMs: 2000,
+    }).refund(
+      { ...(effect.payload as RefundPayload), amount: 100 },
+      {
+        effectId: "other",
+        actionId: "other-operation",
+        operationId: "other-operation",
+        idempotencyKey: "other-operation-key",
+      },
+    );
+    expect(other.kind).toBe("succeeded");
+    // Our first request never arrives: the next attempt looks up, finds only the other one.
+    stripe.fail("drop");
+    expect(await attemptOnce(c.actionId)).toMatchObject({ lastErrorCode: "connection_error" });
+    const done = await settle(c.actionId);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(done.providerRef).toBe(expectOneStripeRefund(c).id);
+    expect(done.providerRef).not.toBe((other as { providerRef: string }).providerRef);
+    expect(stripe.refunds.filter((r) => r.payment_intent === `pi_test${c.orderId}`)).toHaveLength(
+      2,
+    );
   });
 
   it("declined (400): failed at once, never retried, no refund", async () => {
