@@ -15,9 +15,11 @@
  *
  * On command it misbehaves (`fail(...)` queues faults for the next refund requests): drops the
  * connection without doing anything (`drop`, taken by the next POST whatever it is, a replay too);
- * applies the refund and then drops the connection; applies it and answers 500; answers 500 without applying
+ * applies the refund and then drops the connection (`drop_after_apply`), also forgetting every key
+ * first (`forget_keys_and_drop`); applies it and answers 500; answers 500 without applying
  * (and replays that 500 for the key); applies it and answers only after `slowMs` (after the
- * client's timeout); declines (400). `forgetKeys()` drops every stored key (Stripe prunes them
+ * client's timeout); declines (400); answers 429 (`rate_limited`) or 409 (`conflict`) without
+ * applying or storing anything. `forgetKeys()` drops every stored key (Stripe prunes them
  * after about 24 hours); `setDown(true)` resets every connection until `setDown(false)`.
  */
 import { randomBytes } from "node:crypto";
@@ -28,10 +30,19 @@ export type StripeFault =
   /** Drop the connection before reading anything (the request never happened). */
   | "drop"
   | "drop_after_apply"
+  /**
+   * Applies the refund, then forgets every idempotency key and drops the connection: a client
+   * that re-sends on its own, with the same key, makes a second refund.
+   */
+  | "forget_keys_and_drop"
   | "500_after_apply"
   | "500_without_apply"
   | "slow_after_apply"
-  | "decline";
+  | "decline"
+  /** 429 rate_limit_error, nothing applied and nothing stored for the key. */
+  | "rate_limited"
+  /** 409 idempotency_error (as if another request with the key were running), nothing applied. */
+  | "conflict";
 
 export type FakeRefund = {
   id: string;
@@ -206,6 +217,21 @@ export async function startStripeServer(
       json(res, 400, text);
       return;
     }
+    if (fault === "rate_limited") {
+      json(res, 429, stripeError("rate_limit_error", "Too many requests.", "rate_limit"));
+      return;
+    }
+    if (fault === "conflict") {
+      json(
+        res,
+        409,
+        stripeError(
+          "idempotency_error",
+          "There is currently another in-progress request using this Idempotent Key.",
+        ),
+      );
+      return;
+    }
     if (fault === "500_without_apply") {
       const text = stripeError("api_error", "An unknown error occurred.");
       remember(500, text);
@@ -225,7 +251,8 @@ export async function startStripeServer(
     // Still "in progress" for its key while a slow answer is on its way.
     if (fault === "slow_after_apply") await new Promise((r) => setTimeout(r, state.slowMs));
     remember(200, ok);
-    if (fault === "drop_after_apply") {
+    if (fault === "forget_keys_and_drop") keys.clear();
+    if (fault === "drop_after_apply" || fault === "forget_keys_and_drop") {
       req.socket.destroy();
       return;
     }

@@ -21,6 +21,7 @@ import {
 } from "@/db/queries/effects";
 import { auditEvents, orderItems, orders, refundsLedger } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
+import type { RefundPayload } from "@/lib/effects/kinds";
 import { ledgerProvider } from "@/lib/effects/providers/ledger";
 import { stripeProvider } from "@/lib/effects/providers/stripe";
 import { runDueEffects, startRelay, stopRelay } from "@/lib/effects/relay";
@@ -264,21 +265,35 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     await settle(c.actionId);
   });
 
-  it("the SDK's own retry of a closed connection carries the same key: one refund", async () => {
-    // stripe-node retries a closed connection once even with maxNetworkRetries 0; the replay of
-    // the stored answer makes that harmless.
+  it("a dropped connection is never re-sent by the client: one POST, then the relay looks up (one refund, even when the provider forgot the key)", async () => {
+    // stripe-node re-sends a request whose connection closed, even with maxNetworkRetries 0,
+    // with the same key; a provider that no longer holds the key then refunds twice.
     const c = await confirmedCancellation(1111);
-    stripe.fail("drop_after_apply");
-    expect(await attemptOnce(c.actionId)).toMatchObject({ status: "succeeded", attempts: 1 });
-    const key = (await effectOf(c.actionId)).idempotencyKey;
-    expect(posts(key).map((r) => r.key)).toEqual([key, key]);
-    expectOneStripeRefund(c);
+    stripe.fail("forget_keys_and_drop");
+    const first = await attemptOnce(c.actionId);
+    expect(first).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastErrorCode: "connection_error",
+    });
+    expect(posts(first.idempotencyKey)).toHaveLength(1);
+    expect(refundsAtStripe(c.actionId)).toHaveLength(1);
+    const gets = stripe.requests.filter((r) => r.method === "GET").length;
+    const done = await settle(c.actionId);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
+    // The next request after the unknown outcome was the lookup, and nothing was sent again.
+    expect(stripe.requests.filter((r) => r.method === "GET").length).toBe(gets + 1);
+    expect(posts(first.idempotencyKey)).toHaveLength(1);
+    expect(done.providerRef).toBe(expectOneStripeRefund(c).id);
+    expect(await effectAudit(c.actionId)).toEqual([
+      { status: "technical_error", errorCode: "connection_error", outcome: "retry" },
+      { status: "success", errorCode: null, outcome: "reconciled" },
+    ]);
   });
 
   it("applied, then the connection dropped: the retry finds the refund instead of sending again", async () => {
     const c = await confirmedCancellation(1234);
-    // Applied and dropped, and the SDK's immediate retry dropped too.
-    stripe.fail("drop_after_apply", "drop");
+    stripe.fail("drop_after_apply");
     const first = await attemptOnce(c.actionId);
     expect(first).toMatchObject({
       status: "pending",
@@ -288,7 +303,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     const done = await settle(c.actionId);
     expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(done.providerRef).toBe(expectOneStripeRefund(c).id);
-    expect(posts(first.idempotencyKey)).toHaveLength(2);
+    expect(posts(first.idempotencyKey)).toHaveLength(1);
     expect(await effectAudit(c.actionId)).toEqual([
       { status: "technical_error", errorCode: "connection_error", outcome: "retry" },
       { status: "success", errorCode: null, outcome: "reconciled" },
@@ -309,7 +324,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
 
   it("applied, connection dropped, and the provider forgot its keys: still one refund", async () => {
     const c = await confirmedCancellation(3100);
-    stripe.fail("drop_after_apply", "drop");
+    stripe.fail("drop_after_apply");
     await attemptOnce(c.actionId);
     stripe.forgetKeys();
     expect(await settle(c.actionId)).toMatchObject({ status: "succeeded" });
@@ -325,6 +340,55 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     });
     expect(await settle(c.actionId)).toMatchObject({ status: "succeeded" });
     expectOneStripeRefund(c);
+  });
+
+  it.each([
+    ["rate_limited", "http_429"],
+    ["conflict", "http_409"],
+  ] as const)("%s: not final, the relay looks up and then refunds once", async (fault, code) => {
+    const c = await confirmedCancellation(fault === "rate_limited" ? 429 : 409);
+    stripe.fail(fault);
+    expect(await attemptOnce(c.actionId)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastErrorCode: code,
+    });
+    expect(await settle(c.actionId)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expectOneStripeRefund(c);
+    expect(await effectAudit(c.actionId)).toEqual([
+      { status: "technical_error", errorCode: code, outcome: "retry" },
+      { status: "success", errorCode: null, outcome: "succeeded" },
+    ]);
+  });
+
+  it("the lookup is by operation id: another operation's refund on the same payment intent is not ours", async () => {
+    const c = await confirmedCancellation(3300);
+    const effect = await effectOf(c.actionId);
+    // Another operation (say, an earlier partial refund by hand) refunded part of this charge.
+    const other = await stripeProvider({
+      secretKey: stripe.secretKey,
+      apiBase: stripe.url,
+      timeoutMs: 2000,
+    }).refund(
+      { ...(effect.payload as RefundPayload), amount: 100 },
+      {
+        effectId: "other",
+        actionId: "other-operation",
+        operationId: "other-operation",
+        idempotencyKey: "other-operation-key",
+      },
+    );
+    expect(other.kind).toBe("succeeded");
+    // Our first request never arrives: the next attempt looks up, finds only the other one.
+    stripe.fail("drop");
+    expect(await attemptOnce(c.actionId)).toMatchObject({ lastErrorCode: "connection_error" });
+    const done = await settle(c.actionId);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(done.providerRef).toBe(expectOneStripeRefund(c).id);
+    expect(done.providerRef).not.toBe((other as { providerRef: string }).providerRef);
+    expect(stripe.refunds.filter((r) => r.payment_intent === `pi_test${c.orderId}`)).toHaveLength(
+      2,
+    );
   });
 
   it("declined (400): failed at once, never retried, no refund", async () => {

@@ -1,7 +1,7 @@
 /**
  * Stripe, through the official SDK. The relay owns retries, so the SDK's own are off
- * (maxNetworkRetries 0), and every request has a timeout (STRIPE_TIMEOUT_MS) after which its
- * outcome counts as unknown. STRIPE_API_BASE points the client at a Stripe-compatible server
+ * (maxNetworkRetries 0, and the HTTP client below for the one it makes regardless), and every
+ * request has a timeout (STRIPE_TIMEOUT_MS) after which its outcome counts as unknown. STRIPE_API_BASE points the client at a Stripe-compatible server
  * (its host, port and protocol; the loopback server of the tests and the benchmark, bench/lib/stripe-server.ts).
  *
  * A refund is POST /v1/refunds {payment_intent, amount, metadata[operation_id|action_id|
@@ -13,12 +13,43 @@ import "server-only";
 import Stripe from "stripe";
 import type { LookupOutcome, PaymentsProvider, SendOutcome } from "./types";
 
+/**
+ * The SDK re-sends a request whose connection closed (ECONNRESET, EPIPE) once, whatever
+ * maxNetworkRetries says, because a stale keep-alive socket usually means the request never
+ * arrived. It may have arrived and been applied: the re-send then rests on the provider still
+ * holding the idempotency key, and one that pruned it refunds twice. Only the relay may decide
+ * what follows an unknown outcome (a lookup first), so this client hands the SDK the same failure
+ * under a code it does not retry; it still surfaces as a StripeConnectionError.
+ */
+class RelayOwnsRetriesHttpClient extends Stripe.HttpClient {
+  private readonly inner = Stripe.createNodeHttpClient();
+  override getClientName() {
+    return this.inner.getClientName();
+  }
+  override async makeRequest(...args: Parameters<Stripe.HttpClient["makeRequest"]>) {
+    try {
+      return await this.inner.makeRequest(...args);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (
+        typeof code === "string" &&
+        Stripe.HttpClient.CONNECTION_CLOSED_ERROR_CODES.includes(code)
+      )
+        throw Object.assign(new Error((err as Error).message, { cause: err }), {
+          code: `${code}_not_retried`,
+        });
+      throw err;
+    }
+  }
+}
+
 export type StripeConfig = { secretKey: string; apiBase?: string; timeoutMs: number };
 
 /** STRIPE_API_BASE as the client's host, port and protocol. */
 export function stripeClientOptions(c: StripeConfig): Stripe.StripeConfig {
   const options: Stripe.StripeConfig = {
     maxNetworkRetries: 0,
+    httpClient: new RelayOwnsRetriesHttpClient(),
     timeout: c.timeoutMs,
     telemetry: false,
   };

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
-import { orderCancellations, pendingActions } from "@/db/schema";
+import { deliveryAddressChanges, orderCancellations, pendingActions } from "@/db/schema";
 import { confirmAction } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { onPostgres, workerEnv } from "../../helpers/db";
@@ -261,6 +261,73 @@ describe("confirm under real concurrency", () => {
         status: "processing",
         version: before.version + 1,
       });
+    },
+  );
+  // change_delivery_address's compare-and-set, the same race: its in-process version check has
+  // passed, so only the update's own version condition can tell that the order moved.
+  it.runIf(onPostgres())(
+    "change_delivery_address: an order whose version moves while Confirm is between its check and its compare-and-set ends stale, with nothing written",
+    { timeout: 60_000 },
+    async () => {
+      const action = await proposeWith(
+        "change_delivery_address",
+        core.anna,
+        await newChat(core.db, core.anna),
+        {
+          orderId: "3004",
+          address: {
+            name: "Anna Petrova",
+            line1: "Torstraße 1",
+            line2: null,
+            postalCode: "10119",
+            city: "Berlin",
+            country: "DE",
+          },
+        },
+      );
+      const before = await orderRow(core.db, "3004");
+      const other = new pg.Client({ connectionString: core.file });
+      await other.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query("UPDATE orders SET version = version + 1 WHERE id = '3004'");
+        const confirming = confirmAction({ actionId: action.id, userId: core.anna }).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        await expect
+          .poll(
+            async () =>
+              (
+                await other.query(
+                  "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                )
+              ).rows[0].n,
+            { timeout: 30_000 },
+          )
+          .toBe(1);
+        await other.query("COMMIT");
+        const err = await confirming;
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).details).toMatchObject({
+          status: "stale",
+          reason: "order_changed",
+        });
+      } finally {
+        await other.end();
+      }
+      expect((await actionRow(core.db, action.id)).status).toBe("stale");
+      expect(
+        await core.db
+          .select()
+          .from(deliveryAddressChanges)
+          .where(eq(deliveryAddressChanges.orderId, "3004")),
+      ).toEqual([]);
+      const after = await orderRow(core.db, "3004");
+      expect({
+        line1: after.deliveryLine1,
+        version: after.version,
+      }).toEqual({ line1: before.deliveryLine1, version: before.version + 1 });
     },
   );
 });

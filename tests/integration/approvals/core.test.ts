@@ -338,6 +338,22 @@ describe("four eyes", () => {
     });
   });
 
+  it("a refund exactly at APPROVAL_THRESHOLD_MINOR needs no approval; one minor unit more does", async () => {
+    const amount = ((await bike()).plan as { refund: { amount: number } }).refund.amount;
+    core = await setupCore({ APPROVAL_THRESHOLD_MINOR: String(amount) });
+    const at = await bike();
+    expect(at.requiresApproval).toBe(false);
+    expect((await confirmAction({ actionId: at.id, userId: core.anna })).action.status).toBe(
+      "executed",
+    );
+    core = await setupCore({ APPROVAL_THRESHOLD_MINOR: String(amount - 1) });
+    const above = await bike();
+    expect(above.requiresApproval).toBe(true);
+    expect((await confirmAction({ actionId: above.id, userId: core.anna })).action.status).toBe(
+      "awaiting_approval",
+    );
+  });
+
   it("APPROVAL_THRESHOLD_MINOR=0 turns approval off", async () => {
     core = await setupCore({ APPROVAL_THRESHOLD_MINOR: "0" });
     const a = await bike();
