@@ -287,7 +287,7 @@ The status chart is one statement. The whole 30-day, day and hour buckets inside
 \`audit_status_counts\` (one row per bucket, one column per status, bumped by the audit writer in the event's own
 transaction; ${chartRows.toLocaleString("en-US")} rows for these 90 days), and only the partial hours at its two edges are counted on the
 (status, at) index, one count per status, at most an hour of events each. Whatever its length, a range reads at
-most 2 × 29 day rows, 2 × 23 hour rows and one row per 30 days. p50 against the floor: ${chartRatios}; issue 14 asks
+most 2 × 29 day rows, 2 × 23 hour rows and one row per 30 days. p50 against the floor: ${chartRatios}; the goal asks
 for 10× or less at 1,000,000 events: ${chartVerdict}. Before these buckets (2026-11-30, this bench) the chart summed
 \`metrics_daily\` for whole days and counted the partial days at its edges, 21 statements in a read transaction: 15× at 7 days, 22× at
 90 days. PostgreSQL is not covered by this bench; a one-off check the same evening (1,000,000 generated events over

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:effects [-- --before=/path/to/older/checkout --rounds=40 --no-write]`
  *
- * Issue 20's measure: what the effects outbox costs a confirm, and how long a refund takes from
+ * The measure: what the effects outbox costs a confirm, and how long a refund takes from
  * the confirm to settled. Up to three production servers at once, each as `npm start` runs it
  * with the offline model, each on its own freshly seeded SQLite file (demo + large store):
  * - **ledger**: this checkout, no Stripe key (refunds go to the built-in ledger);

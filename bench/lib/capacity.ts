@@ -1,6 +1,6 @@
 /**
  * The capacity phase: each kind of request alone at saturation, `clients` in flight, so the
- * server's throughput per kind (requests/s) can be compared within one run. Issue 14 asks how
+ * server's throughput per kind (requests/s) can be compared within one run. The goal asks how
  * many health requests one chat turn costs: health req/s ÷ status-turn req/s.
  *
  * Each customer does what a customer does, in its own chat, so no turn waits on another's lease

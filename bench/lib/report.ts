@@ -69,7 +69,7 @@ function table(p: Phase): string[] {
   ];
 }
 
-/** Issue 14's goal for the capacity phase: one status turn costs at most this many health requests. */
+/** The goal for the capacity phase: one status turn costs at most this many health requests. */
 const HEALTH_PER_TURN_GOAL = 5;
 
 /** The capacity phase: requests/s of each kind alone, and each kind's cost in health requests. */

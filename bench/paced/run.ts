@@ -2,7 +2,7 @@
  * `npm run bench:paced [-- --levels=50,200,500 --seconds=15 --first-token-ms=300 --words=60
  *   --words-per-second=50 --routes=bare,next,app --profile --no-write]`
  *
- * A chat turn at a hosted model's pace (issue 25). The model is the tests' loopback OpenAI server
+ * A chat turn at a hosted model's pace. The model is the tests' loopback OpenAI server
  * in a process of its own, paced like a hosted model (bench/paced/model.ts). The turn is the
  * status question, "Where is my order NNNN?": two model calls and a tool. N customers at once,
  * each asking in a loop for `--seconds`, on three routes in the same run, one after another per
