@@ -410,7 +410,7 @@ export function buildOpenApiDocument() {
             requestParams: { path: idParam },
             responses: {
               "200": json(ApproveResponse, "Executed; the approver is recorded"),
-              ...errors([...DECISION_ERRORS, "conflict"]),
+              ...errors([...DECISION_ERRORS, "conflict", "own_action"]),
             },
           }),
         },
