@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,
   forbidden_origin: 403,
+  /** Four eyes: staff may not approve an action of their own, nor one they confirmed. */
+  own_action: 403,
   not_found: 404,
   method_not_allowed: 405,
   action_pending: 409,

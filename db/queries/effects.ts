@@ -220,14 +220,17 @@ export async function countQueue(): Promise<number> {
  * Staff sent a failed or needs_attention effect back to the relay: `pending` now, with a fresh
  * attempt budget and the same idempotency key. `last_error_code` stays, which tells the relay
  * that the next attempt must look the effect up before sending (it was attempted before). The
- * updated row, or null when it was not in one of those statuses.
+ * updated row, or null when it was not in one of those statuses or no longer at `seen` (its
+ * updated_at when staff looked): a compare-and-set, so racing retries of one failure claim it once.
  */
 export async function retryEffect({
   id,
   now,
+  seen,
 }: {
   id: string;
   now: Date;
+  seen: Date;
 }): Promise<EffectRow | null> {
   return getDb()
     .update(effects)
@@ -241,7 +244,13 @@ export async function retryEffect({
       retriedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(effects.id, id), inArray(effects.status, [...QUEUE_STATUSES])))
+    .where(
+      and(
+        eq(effects.id, id),
+        inArray(effects.status, [...QUEUE_STATUSES]),
+        eq(effects.updatedAt, seen),
+      ),
+    )
     .returning()
     .then(first);
 }

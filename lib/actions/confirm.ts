@@ -100,6 +100,22 @@ async function runConfirm(
           : { kind: "refused", error: await explain({ actionId, now }) };
       }
     }
+    if (decider.kind === "staff") {
+      // Four eyes means a second person: not the one who asked for it, nor the one who confirmed.
+      const row = await getActionById({ id: actionId });
+      if (
+        row?.status === "awaiting_approval" &&
+        (row.userId === decider.staffId || row.decidedBy === decider.staffId)
+      ) {
+        return {
+          kind: "refused",
+          error: new AppError(
+            "own_action",
+            "You cannot approve an action you asked for or confirmed: another staff member must.",
+          ),
+        };
+      }
+    }
     const claimed = await claimPendingAction({
       id: actionId,
       userId: decider.kind === "customer" ? decider.userId : undefined,

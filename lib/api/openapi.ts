@@ -32,6 +32,7 @@ import {
   RejectResponse,
   ReleaseResponse,
   ResolveEffectBody,
+  RetryEffectBody,
   ReviseRequestSchema,
   ReviseResponse,
   ShipOrderResponse,
@@ -410,7 +411,7 @@ export function buildOpenApiDocument() {
             requestParams: { path: idParam },
             responses: {
               "200": json(ApproveResponse, "Executed; the approver is recorded"),
-              ...errors([...DECISION_ERRORS, "conflict"]),
+              ...errors([...DECISION_ERRORS, "conflict", "own_action"]),
             },
           }),
         },
@@ -595,11 +596,19 @@ export function buildOpenApiDocument() {
             tags: ["staff"],
             operationId: "retryEffect",
             summary:
-              "Send a failed or needs_attention effect back to the relay: pending, a fresh attempt budget, the same idempotency key (staff only; audited). 409 in any other status",
+              "Send a failed or needs_attention effect back to the relay: pending, a fresh attempt budget, the same idempotency key (staff only; audited). 409 in any other status, or when it changed since `updatedAt`",
             requestParams: { path: idParam },
+            requestBody: { content: { "application/json": { schema: RetryEffectBody } } },
             responses: {
               "200": json(StaffEffectResponse, "The effect, pending again"),
-              ...errors([...POSTED, ...BY_ID, "conflict"]),
+              ...errors([
+                ...POSTED,
+                ...BY_ID,
+                "conflict",
+                "invalid_request",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
             },
           }),
         },

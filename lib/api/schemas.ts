@@ -463,6 +463,19 @@ export const StaffEffectResponse = z
 export type StaffEffectResponse = z.infer<typeof StaffEffectResponse>;
 
 /** POST /api/staff/effects/{id}/resolve: what staff did by hand, for the record. */
+/**
+ * A retry names the effect as the staff member saw it (its `updatedAt` from the queue): ten
+ * clicks, tabs or colleagues acting on the same failure send the effect back to the relay once,
+ * even when the relay has failed it again in between.
+ */
+export const RetryEffectBody = z
+  .strictObject({
+    updatedAt: isoDateTime.meta({
+      description: "The effect's `updatedAt` as the queue showed it; 409 if it has changed since.",
+    }),
+  })
+  .meta({ id: "RetryEffectBody" });
+
 export const ResolveEffectBody = z
   .strictObject({
     note: z

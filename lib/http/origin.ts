@@ -1,5 +1,18 @@
 import "server-only";
+import { env } from "../env";
 import { AppError } from "../errors";
+
+/**
+ * The host the browser addressed. X-Forwarded-Host is anyone's to write: it is believed only with
+ * TRUST_PROXY (proxies of our own in front, which set it), and then its first entry (the host the
+ * outermost proxy was asked for). Otherwise a page on evil.example could name itself there and
+ * pass.
+ */
+function requestHost(req: Request): string | null {
+  const forwarded = env().TRUST_PROXY > 0 ? req.headers.get("x-forwarded-host") : null;
+  const first = forwarded?.split(",")[0]?.trim();
+  return first || req.headers.get("host");
+}
 
 /**
  * Refuses state-changing requests sent by another site's page. Browsers attach Origin (and
@@ -17,7 +30,7 @@ export function assertSameOrigin(req: Request): void {
       throw new AppError("forbidden_origin", "Cross-site requests are not allowed.");
     return;
   }
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  const host = requestHost(req);
   let originHost: string;
   try {
     originHost = new URL(origin).host;

@@ -103,15 +103,28 @@ async function staffChange({
   return queueRowOf(id);
 }
 
-/** Back to the relay: pending, a fresh attempt budget, the same key. 409 unless failed/needs_attention. */
-export async function retryQueuedEffect({ id, staffId }: { id: string; staffId: string }) {
+/**
+ * Back to the relay: pending, a fresh attempt budget, the same key. 409 unless failed or
+ * needs_attention and still as `seen` (its updatedAt then): a retry claims the failure it was
+ * asked for, once.
+ */
+export async function retryQueuedEffect({
+  id,
+  staffId,
+  seen,
+}: {
+  id: string;
+  staffId: string;
+  seen: Date;
+}) {
   const effect = await staffChange({
     id,
     staffId,
     tool: RETRY_EFFECT,
-    change: (now) => retryEffect({ id, now }),
-    refusal: "Only a failed or needs_attention effect can be retried.",
-    args: {},
+    change: (now) => retryEffect({ id, now, seen }),
+    refusal:
+      "Only a failed or needs_attention effect can be retried, and only as you saw it: it has changed since.",
+    args: { seen: seen.toISOString() },
   });
   wakeRelay();
   return { effect };

@@ -8,12 +8,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as retryRoute } from "@/app/api/staff/effects/[id]/retry/route";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { auditEvents, deliveryAddressChanges } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
 import { runDueEffects, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
+import { call as callRoute, signIn } from "../helpers/http";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { type Core, newChat, orderRow, proposeWith, setupCore } from "./action-core/fixtures";
 
@@ -299,6 +301,41 @@ describe("Confirm and the warehouse's webhook", () => {
     expect(effect).toMatchObject({ status: "failed", attempts: 1, lastErrorCode: "http_400" });
     expect(warehouse.deliveries.filter((d) => d.id === `msg_${result.changeId}`)).toHaveLength(1);
     expect((await orderRow(core.db, orderId)).deliveryLine1).toBe("Torstraße 1");
+  });
+
+  it("ten racing staff retries of a failing webhook send it back once; a retry of a failure the relay has since repeated is 409", async () => {
+    useWebhook(true);
+    const orderId = await processingOrder();
+    warehouse.answer(400, 400, 400);
+    const { action, result } = await confirmed(orderId);
+    const failed = await settle(action.id);
+    expect(failed.status).toBe("failed");
+    const delivered = () =>
+      warehouse.deliveries.filter((d) => d.id === `msg_${result.changeId}`).length;
+    expect(delivered()).toBe(1);
+    const staff = await signIn("staff@example.com");
+    const retry = (updatedAt: Date) =>
+      callRoute(
+        retryRoute,
+        `/api/staff/effects/${failed.id}/retry`,
+        { id: failed.id },
+        { cookie: staff, body: { updatedAt: updatedAt.toISOString() } },
+      );
+    const answers = await Promise.all(Array.from({ length: 10 }, () => retry(failed.updatedAt)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    const again = await settle(action.id);
+    expect(again.status).toBe("failed");
+    expect(delivered()).toBe(2);
+    // An eleventh click from the same page, after the relay failed it once more: the failure it
+    // was meant for has been retried already.
+    const late = await retry(failed.updatedAt);
+    expect(late.status).toBe(409);
+    expect((await late.json()).error.code).toBe("conflict");
+    expect(await runDueEffects()).toBe(0);
+    expect(delivered()).toBe(2);
+    expect((await retry(again.updatedAt)).status).toBe(200);
+    await settle(action.id);
+    expect(delivered()).toBe(3);
   });
 
   it("without WAREHOUSE_WEBHOOK_URL: no webhook, no effect, and the change is made", async () => {

@@ -546,9 +546,12 @@ describe("the staff work queue", () => {
 
     stripe.setDown(false);
     const before = stripe.requests.length;
-    const res = await staffCall(retryRoute, `/api/staff/effects/${refund.id}/retry`, {
-      id: refund.id,
-    });
+    const res = await staffCall(
+      retryRoute,
+      `/api/staff/effects/${refund.id}/retry`,
+      { id: refund.id },
+      { updatedAt: refund.updatedAt.toISOString() },
+    );
     expect(res.status).toBe(200);
     expect(((await res.json()) as { effect: unknown }).effect).toMatchObject({
       status: "pending",
@@ -564,9 +567,12 @@ describe("the staff work queue", () => {
     expect(after[1]!.key).toBe(key);
     expect(stripe.refunds.filter((x) => x.metadata.operation_id === r.actionId)).toHaveLength(1);
     // Retrying a settled effect is refused.
-    const again = await staffCall(retryRoute, `/api/staff/effects/${refund.id}/retry`, {
-      id: refund.id,
-    });
+    const again = await staffCall(
+      retryRoute,
+      `/api/staff/effects/${refund.id}/retry`,
+      { id: refund.id },
+      { updatedAt: refund.updatedAt.toISOString() },
+    );
     expect(again.status).toBe(409);
   });
 

@@ -14,6 +14,7 @@ import { POST as sendRoute } from "@/app/api/chats/[id]/messages/route";
 import { POST as createChatRoute } from "@/app/api/chats/route";
 import { getDb } from "@/db";
 import { chats } from "@/db/schema";
+import { resetEnv } from "@/lib/env";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
 import { BASE, call, request } from "../helpers/http";
@@ -56,6 +57,43 @@ describe("origin null and streamed bodies, in process", () => {
     expect((await res.json()).error.code).toBe("forbidden_origin");
     expect(await chatCount()).toBe(before);
   });
+
+  it.each([
+    ["unset", 403, undefined],
+    ["1", 201, "1"],
+  ])(
+    "X-Forwarded-Host naming the Origin's site is believed only with TRUST_PROXY (%s): %i",
+    async (_label, status, trust) => {
+      if (trust) process.env.TRUST_PROXY = trust;
+      else delete process.env.TRUST_PROXY;
+      resetEnv();
+      try {
+        const before = await chatCount();
+        const res = await call(
+          createChatRoute,
+          "/api/chats",
+          {},
+          {
+            method: "POST",
+            cookie: anna.cookie,
+            headers: {
+              origin: "https://evil.example",
+              host: "localhost:3000",
+              "x-forwarded-host": "evil.example",
+            },
+          },
+        );
+        expect(res.status).toBe(status);
+        if (status === 403) {
+          expect((await res.json()).error.code).toBe("forbidden_origin");
+          expect(await chatCount()).toBe(before);
+        } else expect(await chatCount()).toBe(before + 1);
+      } finally {
+        delete process.env.TRUST_PROXY;
+        resetEnv();
+      }
+    },
+  );
 
   it("Origin: null on sign-in: 403 and no session", async () => {
     const res = await authPost(

@@ -11,7 +11,7 @@ import readline from "node:readline";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
-import { orders, pendingActions } from "@/db/schema";
+import { orders, pendingActions, user } from "@/db/schema";
 import { cancelAction, confirmAction, expireDueActions } from "@/lib/actions";
 import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
 import { MAX_REVISIONS, reviseAction } from "@/lib/actions/revise";
@@ -336,6 +336,38 @@ describe("four eyes", () => {
       rejectionRate: 0.5,
       timeToApproveMs: 90_000,
     });
+  });
+
+  it("a staff member cannot approve their own request (403 own_action); another staff member can", async () => {
+    // A staff member who is also a customer of the shop: the bike is theirs.
+    await core.db.update(orders).set({ userId: core.staff }).where(eq(orders.id, "2890"));
+    const a = await propose(core.staff, await newChat(core.db, core.staff), {
+      orderId: "2890",
+      reason: "damaged",
+    });
+    expect(a.requiresApproval).toBe(true);
+    expect((await confirmAction({ actionId: a.id, userId: core.staff })).action.status).toBe(
+      "awaiting_approval",
+    );
+    const own = await refusal(approveAction({ actionId: a.id, staffId: core.staff }));
+    expect([own.code, own.status]).toEqual(["own_action", 403]);
+    expect(await actionRow(core.db, a.id)).toMatchObject({
+      status: "awaiting_approval",
+      approvedBy: null,
+    });
+    expect(await returnsFor(core.db, "2890")).toEqual([]);
+    const now = new Date();
+    await core.db.insert(user).values({
+      id: "second-staff",
+      name: "Sam Lee",
+      email: "sam@example.com",
+      role: "staff",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const out = await approveAction({ actionId: a.id, staffId: "second-staff" });
+    expect(out.action.status).toBe("executed");
+    expect(await returnsFor(core.db, "2890")).toHaveLength(1);
   });
 
   it("a refund exactly at APPROVAL_THRESHOLD_MINOR needs no approval; one minor unit more does", async () => {

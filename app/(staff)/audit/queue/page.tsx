@@ -108,6 +108,7 @@ export default async function QueuePage() {
                     <td className="grid gap-2 py-2">
                       <StaffPostButton
                         url={`/api/staff/effects/${encodeURIComponent(e.id)}/retry`}
+                        body={{ updatedAt: e.updatedAt }}
                         label={t("retry")}
                         busyLabel={t("retrying")}
                         testId="retry-effect"

@@ -1,4 +1,6 @@
+import { RetryEffectBody } from "@/lib/api/schemas";
 import { requireStaff } from "@/lib/auth/session";
+import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
@@ -7,13 +9,15 @@ import { retryQueuedEffect } from "@/lib/work-queue/queue";
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/staff/effects/{id}/retry (no body): a failed or needs_attention effect goes back to
- * the relay (pending, fresh attempt budget, same idempotency key). Audited. 409 in any other
- * status, 404 for an unknown id. Staff only, same origin.
+ * POST /api/staff/effects/{id}/retry {"updatedAt"}: a failed or needs_attention effect goes back
+ * to the relay (pending, fresh attempt budget, same idempotency key), if it is still as the
+ * staff member saw it. Audited. 409 in any other status or once it changed, 404 for an unknown
+ * id. Staff only, same origin.
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
-  return json(await retryQueuedEffect({ id, staffId: staff.id }), {
+  const { updatedAt } = await readJson(req, RetryEffectBody);
+  return json(await retryQueuedEffect({ id, staffId: staff.id, seen: new Date(updatedAt) }), {
     headers: { "Cache-Control": "no-store" },
   });
 });
