@@ -20,6 +20,8 @@ const POSTGRES_SUITES = [
   "tests/integration/model-flood.test.ts",
   "tests/integration/nul-ids.test.ts",
   "tests/integration/effects.test.ts",
+  // The protocol against its model (docs/formal.md), and its races.
+  "tests/integration/model-based.test.ts",
   "tests/integration/mail-and-receive.test.ts",
   "tests/integration/receive-race.test.ts",
   "tests/integration/effect-metrics.test.ts",

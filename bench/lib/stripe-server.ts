@@ -65,6 +65,8 @@ export type StripeServer = {
   /** Every request received (method, path, idempotency key). */
   requests: { method: string; path: string; key: string | null }[];
   fail(...faults: StripeFault[]): void;
+  /** Drops the faults queued and not yet taken (a test's next case starts clean). */
+  clearFaults(): void;
   forgetKeys(): void;
   setDown(down: boolean): void;
   /** How long a `slow_after_apply` answer waits. */
@@ -119,6 +121,9 @@ export async function startStripeServer(
     slowMs: 1500,
     declineCode: "charge_already_refunded",
     fail: (...f) => faults.push(...f),
+    clearFaults: () => {
+      faults.length = 0;
+    },
     forgetKeys: () => keys.clear(),
     setDown: (d) => {
       down = d;
