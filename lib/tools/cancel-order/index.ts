@@ -108,6 +108,7 @@ function refusal(order: OrderWithItems, now: Date): ToolBusinessError | null {
 
 export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, typeof PLAN> = {
   name: meta.name,
+  help: meta.help,
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof z.output<typeof args>)[],

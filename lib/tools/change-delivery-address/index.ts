@@ -141,6 +141,7 @@ export const changeDeliveryAddress: WriteTool<
   typeof PLAN
 > = {
   name: meta.name,
+  help: meta.help,
   access: "write",
   // The customer may correct the new address before confirming, never which order (issue 22).
   editable: ["address"] satisfies (keyof ChangeAddressArgs)[],

@@ -55,6 +55,7 @@ export const createReturnRequest: WriteTool<
   typeof RETURN_PLAN
 > = {
   name: meta.name,
+  help: meta.help,
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],

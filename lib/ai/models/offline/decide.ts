@@ -17,6 +17,7 @@ import {
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import { extractOrderNumbers } from "./extract";
 import { asksForPerson } from "./handoff";
+import { whatICanDo } from "./help";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 import { re, sentences } from "./text";
@@ -107,9 +108,9 @@ function slots(x: Ctx): Slots {
   };
 }
 
-const say = (behaviour: Behaviour, pick: (r: Replies) => string) => (x: Ctx) => ({
+const say = (behaviour: Behaviour, pick: (r: Replies, can: string) => string) => (x: Ctx) => ({
   behaviour,
-  text: pick(x.r),
+  text: pick(x.r, whatICanDo(x.c.lang)),
 });
 
 function propose(x: Ctx): Decision {
@@ -370,7 +371,7 @@ export const RULES: Rule[] = [
   {
     name: "no tool for it",
     when: ({ u }) => has(u, "unsupported"),
-    act: say("refuse", (r) => r.unsupported),
+    act: say("refuse", (r, can) => r.unsupported(can)),
   },
   {
     name: "asking, not requesting",
@@ -414,14 +415,14 @@ export const RULES: Rule[] = [
   {
     name: "capabilities",
     when: ({ u }) => has(u, "capabilities"),
-    act: say("small_talk", (r) => r.capabilities),
+    act: say("small_talk", (r, can) => r.capabilities(can)),
   },
   {
     name: "yes to nothing",
     when: ({ u }) => has(u, "affirm"),
     act: say("small_talk", (r) => r.affirmedNothing),
   },
-  { name: "fallback", when: () => true, act: say("small_talk", (r) => r.fallback) },
+  { name: "fallback", when: () => true, act: say("small_talk", (r, can) => r.fallback(can)) },
 ];
 
 /** The decision for the customer's latest message. */
