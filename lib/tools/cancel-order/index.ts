@@ -6,6 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import {
+  type CancellationRow,
+  cancelOrderIfUnchanged,
+  getCancellationByOperationId,
+  getCancellationByOrderId,
+  getCancellationForUser,
+  insertCancellationIfAbsent,
+} from "@/db/queries/cancellations";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
 import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
@@ -16,14 +24,6 @@ import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } fro
 import { writeEffectOnce } from "../write-effect";
 import { meta } from "./meta";
 import { offline } from "./offline";
-import {
-  type CancellationRow,
-  cancelOrderIfUnchanged,
-  getCancellationByOperationId,
-  getCancellationByOrderId,
-  getCancellationForUser,
-  insertCancellationIfAbsent,
-} from "./queries";
 
 const args = z.strictObject({
   orderId: ORDER_ID,

@@ -8,6 +8,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import {
+  type AddressChangeRow,
+  changeOrderAddressIfUnchanged,
+  getAddressChangeByOperationId,
+  getLatestAddressChangeForUser,
+  insertAddressChangeIfAbsent,
+} from "@/db/queries/delivery-address-changes";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
 import { ORDER_STATUSES } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -31,13 +38,6 @@ import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } fro
 import { writeEffectOnce } from "../write-effect";
 import { meta } from "./meta";
 import { offline } from "./offline";
-import {
-  type AddressChangeRow,
-  changeOrderAddressIfUnchanged,
-  getAddressChangeByOperationId,
-  getLatestAddressChangeForUser,
-  insertAddressChangeIfAbsent,
-} from "./queries";
 
 const args = z.strictObject({ orderId: ORDER_ID, address: NEW_ADDRESS });
 export type ChangeAddressArgs = z.output<typeof args>;
