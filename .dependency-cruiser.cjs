@@ -27,6 +27,14 @@ module.exports = {
       to: { path: "^(lib|components|app)/" },
     },
     {
+      name: "sql-only-in-db",
+      comment:
+        "SQL lives only in db/ (tables in db/schema, queries in db/queries): the product's other layers, tool folders included, never build a query themselves.",
+      severity: "error",
+      from: { path: "^(app|components|lib)/" },
+      to: { path: "^node_modules/drizzle-orm/" },
+    },
+    {
       name: "product-not-to-tooling",
       comment:
         "The product (app, components, lib, db) never imports tests, eval, their harness, benchmarks, scripts or the CLI.",
@@ -63,7 +71,7 @@ module.exports = {
   options: {
     doNotFollow: { path: ["node_modules"] },
     exclude: {
-      path: ["^node_modules/", "^\\.next", "^db/migrations/", "^\\.stryker-tmp/", "^reports/"],
+      path: ["^\\.next", "^db/migrations/", "^\\.stryker-tmp/", "^reports/"],
     },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },

@@ -50,6 +50,23 @@ const TORSTRASSE = {
   city: "Berlin",
   country: "DE",
 };
+/** Addresses without the recipient's name: it stays the order's current one. */
+const RIVOLI = {
+  name: null,
+  line1: "12 Rue de Rivoli",
+  line2: null,
+  postalCode: "75001",
+  city: "Paris",
+  country: "FR",
+};
+const TORSTRASSE_RU = {
+  name: null,
+  line1: "Торштрассе 1",
+  line2: null,
+  postalCode: "10119",
+  city: "Берлин",
+  country: "DE",
+};
 const move = (orderId: string, address: Record<string, unknown> = TORSTRASSE): Expect => ({
   class: "change_delivery_address",
   args: { orderId, address },
@@ -347,6 +364,100 @@ export const UTTERANCES: Row[] = [
   en("If I changed the address of 3004, would it arrive later?", status("3004")),
   en("don't change the address of 3004", chat),
   ru("Не надо менять адрес", chat),
+  // Addresses as people write them: no recipient's name (it stays the order's), in the next
+  // message, after another question, with typos, beside a question about another order, and
+  // Cyrillic names of the shipping countries. A country we don't ship to is refused by name.
+  en(
+    "Please change the delivery address of order 3004 to 12 Rue de Rivoli, 75001 Paris, France",
+    move("3004", RIVOLI),
+  ),
+  en(
+    "Change the delivery address of 3004 to Anna Petrova, 12 Rue de Rivoli, 75001 Paris, France",
+    move("3004", { ...RIVOLI, name: "Anna Petrova" }),
+  ),
+  en(
+    [
+      "Where is my order 3004?",
+      "Please change the delivery address to 12 Rue de Rivoli, 75001 Paris, France",
+    ],
+    move("3004", RIVOLI),
+  ),
+  en(
+    "pls chnage the adress of order 3004 to 12 Rue de Rivoli, 75001 Paris, France",
+    move("3004", RIVOLI),
+  ),
+  en(
+    ["Change the delivery address of 3004", "12 Rue de Rivoli, 75001 Paris, France"],
+    move("3004", RIVOLI),
+  ),
+  en(
+    [
+      "Change the delivery address of 3004",
+      "Where is 8041?",
+      "12 Rue de Rivoli, 75001 Paris, France",
+    ],
+    move("3004", RIVOLI),
+  ),
+  en(
+    "Where is 8041? And change the address of 3004 to 12 Rue de Rivoli, 75001 Paris, France",
+    both(["8041"], move("3004", RIVOLI)),
+  ),
+  en("Please ship order 3004 to 221B Baker Street, London NW1 6XE, United Kingdom", refuse),
+  en(["Change the delivery address of 3004", "221B Baker Street, London NW1 6XE, UK"], refuse),
+  en(
+    "Could I change the delivery address of 3004 to 12 Rue de Rivoli, 75001 Paris, France?",
+    status("3004"),
+  ),
+  en(["Change the delivery address of 3004", "no, don't change it"], chat),
+  // A delivered order and another customer's: the call is right, the policy says no.
+  en(
+    "Change the delivery address of 7718 to 12 Rue de Rivoli, 75001 Paris, France",
+    move("7718", RIVOLI),
+  ),
+  en(
+    "Change the delivery address of 1187 to 12 Rue de Rivoli, 75001 Paris, France",
+    move("1187", RIVOLI),
+  ),
+  ru(
+    "Смените адрес доставки заказа 3004 на Торштрассе 1, 10119 Берлин, Германия",
+    move("3004", TORSTRASSE_RU),
+  ),
+  ru("Смените адрес заказа 3004 на 12 Rue de Rivoli, 75001 Paris, Франция", move("3004", RIVOLI)),
+  ru(
+    ["Где мой заказ 3004?", "Смените адрес доставки на Торштрассе 1, 10119 Берлин, Германия"],
+    move("3004", TORSTRASSE_RU),
+  ),
+  ru(
+    "Смениет адрс доставки заказа 3004 на Торштрассе 1, 10119 Берлин, Германия",
+    move("3004", TORSTRASSE_RU),
+  ),
+  ru(
+    ["Смените адрес доставки заказа 3004", "Торштрассе 1, 10119 Берлин, Германия"],
+    move("3004", TORSTRASSE_RU),
+  ),
+  ru(
+    [
+      "Смените адрес доставки заказа 3004",
+      "Где заказ 8041?",
+      "Торштрассе 1, 10119 Берлин, Германия",
+    ],
+    move("3004", TORSTRASSE_RU),
+  ),
+  ru(
+    "Где заказ 8041? И смените адрес заказа 3004 на Торштрассе 1, 10119 Берлин, Германия",
+    both(["8041"], move("3004", TORSTRASSE_RU)),
+  ),
+  ru("Отправьте заказ 3004 по адресу: 221B Baker Street, London NW1 6XE, Великобритания", refuse),
+  ru("Можно ли сменить адрес заказа 3004 на Торштрассе 1, 10119 Берлин, Германия?", status("3004")),
+  ru(["Смените адрес доставки заказа 3004", "нет, не меняйте его"], chat),
+  ru(
+    "Смените адрес доставки заказа 7718 на Торштрассе 1, 10119 Берлин, Германия",
+    move("7718", TORSTRASSE_RU),
+  ),
+  ru(
+    "Смените адрес доставки заказа 1187 на Торштрассе 1, 10119 Берлин, Германия",
+    move("1187", TORSTRASSE_RU),
+  ),
   // Every write tool alike: a follow-up leans on the order of the message before ("Where is
   // 3004?" then "Then cancel it"), and each tool's own lexicon has its synonyms.
   en(["Where is 3004?", "Then cancel it"], cancel("3004")),

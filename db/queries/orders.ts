@@ -94,3 +94,14 @@ export async function shipOrderIfProcessing({
     .returning()
     .then(first);
 }
+
+/**
+ * An order changed in a way no tool cares about (a corrected delivery date): only its version
+ * moves, so every proposal planned against the old version goes stale.
+ */
+export async function touchOrder({ orderId, now }: { orderId: string; now: Date }): Promise<void> {
+  await getDb()
+    .update(orders)
+    .set({ version: sql`${orders.version} + 1`, updatedAt: now })
+    .where(eq(orders.id, orderId));
+}

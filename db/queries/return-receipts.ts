@@ -1,7 +1,7 @@
 /**
  * A return's parcel arriving (POST /api/staff/returns/{requestId}/receive) and the staff returns
  * list: the return row with its refund effect (`payment.refund` of the return's operation id).
- * The return tool's own queries (lib/tools/create-return-request/queries.ts) create the rows.
+ * The return tool's queries (db/queries/return-requests.ts) create the rows.
  */
 import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";

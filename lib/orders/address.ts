@@ -84,6 +84,32 @@ export const ADDRESS = z.strictObject({
 });
 export type Address = z.output<typeof ADDRESS>;
 
+/**
+ * A new delivery address as a customer gives it: people moving a parcel rarely type their own
+ * name, so the recipient may be left out (null) and stays the order's current one
+ * (`withRecipient`). Everything else is required as in ADDRESS.
+ */
+export const NEW_ADDRESS = ADDRESS.extend({
+  name: z
+    .string()
+    .nullish()
+    .transform((v) => (v == null ? null : collapseWhitespace(v.normalize("NFC")) || null))
+    .pipe(
+      z
+        .string()
+        .max(100)
+        .regex(/^[^\p{Cc}]*$/u, "no control characters")
+        .nullable(),
+    ),
+});
+export type NewAddress = z.output<typeof NEW_ADDRESS>;
+
+/** The new address with its recipient: the one given, else the order's current one (or null). */
+export function withRecipient(to: NewAddress, current: Address | null): Address | null {
+  const name = to.name ?? current?.name;
+  return name ? { ...to, name } : null;
+}
+
 /** The address as stored and shown (already normalised): what plans, results and the API carry. */
 export const STORED_ADDRESS = z.strictObject({
   name: z.string(),

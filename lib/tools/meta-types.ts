@@ -5,6 +5,8 @@
  *   `running`, `done`, `failed`, each given `order` and `hasOrder`), and for a write tool
  *   `triageCategory` (the category's label on the audit page) and whatever its describe() reads
  *   with t("…").
+ * - `help`, per language: what the tool lets the assistant do, as the words after "I can"
+ *   ("cancel an order that hasn't shipped"); the assistant's help lists every registered tool's.
  * - `triage` (write tools): the staff triage category of a chat in which the tool acted, and a
  *   few words on what it means for the triage model's instructions.
  */
@@ -14,6 +16,7 @@ export type ToolNoteTexts = { running: string; done: string; failed: string };
 
 export type ToolMeta = {
   name: string;
+  help: Record<Lang, string>;
   triage?: { category: string; hint: string };
   texts: Record<Lang, { note: ToolNoteTexts; triageCategory?: string } & Record<string, unknown>>;
 };

@@ -30,8 +30,15 @@ export type OfflineOrder = {
   deliveryAddress?: Record<string, unknown> | null;
 };
 
-/** The arguments beyond `orderId` a message carries, or the one thing still missing. */
-export type OfflineArgs = { args: Record<string, unknown> } | { missing: string; args?: undefined };
+/**
+ * The arguments beyond `orderId` a message carries, or the one thing still missing, or a refusal
+ * the tool's rows can already give from the words alone (a country we don't ship to): nothing is
+ * proposed and the customer hears why.
+ */
+export type OfflineArgs =
+  | { args: Record<string, unknown>; missing?: undefined; refusal?: undefined }
+  | { missing: string; args?: undefined; refusal?: undefined }
+  | { refusal: string; args?: undefined; missing?: undefined };
 
 export type OfflineWriteReplies = {
   /** A request without an order number. */
@@ -56,6 +63,11 @@ export type OfflineWriteReplies = {
 
 export type OfflineWriteRows = {
   lexicon: {
+    /**
+     * Words of its requests the typo corrector may restore ("adress" -> "address"): five letters
+     * or more, as in lib/ai/models/offline/lexicon-typos.ts.
+     */
+    stems?: string[];
     /** An explicit request ("cancel 3004", "call off my order"). */
     request: Phrases;
     /** A question about it ("can I still cancel?"): asking is not requesting. */

@@ -3,8 +3,8 @@
  * (cents), exactly as stored; the UI formats them.
  */
 import { z } from "zod";
+import type { ReturnRequestRow } from "@/db/queries/return-requests";
 import { RETURN_REASONS } from "@/db/schema";
-import type { ReturnRequestRow } from "@/lib/tools/create-return-request/queries";
 
 export const ISO_DATE = z.iso.datetime();
 

@@ -90,6 +90,11 @@ type ToolBase<Name extends string, Args extends z.ZodType, Result extends z.ZodT
   name: Name;
   /** Shown to the model. */
   description: string;
+  /**
+   * Its line in the assistant's help, in each language: the words after "I can" (its meta.ts's
+   * `help`). The help is built from the registry, so a new tool appears there by being registered.
+   */
+  help: Record<Locale, string>;
   /** A strict object schema (unknown keys rejected). The same schema validates at plan and commit. */
   args: Args;
   /** Checked on every result before it reaches the model or the database. */

@@ -4,7 +4,8 @@ import { ChatPage, OrdersPage, SignInPage } from "./pages";
 /**
  * The third write tool end to end in Chromium: a new delivery address for an order that has not
  * shipped, from the chat, on the same confirm card as every write tool, with the old and the new
- * address side by side. Anna in English, Boris in Russian, each with orders of their own
+ * address side by side, the new one given without the recipient's name (the order's stays, and
+ * the card shows it). Anna in English, Boris in Russian, each with orders of their own
  * (tests/e2e/fixtures.ts). No webhook is configured for the e2e server: the change is made, and
  * the card says so without a warehouse step.
  */
@@ -26,7 +27,8 @@ test.describe("chat: change the delivery address of an order that has not shippe
     const question = await chat.ask(`Please change the delivery address of ${id}`);
     await expect(question).toContainText(`What is the new delivery address for order ${id}?`);
     await expect(chat.cards).toHaveCount(0);
-    const answer = await chat.ask("Anna Petrova, Torstraße 1, 3. OG, 10119 Berlin, Germany");
+    // Without the recipient's name, as people write it: the order's recipient stays.
+    const answer = await chat.ask("Torstraße 1, 3. OG, 10119 Berlin, Germany");
     await expect(answer).toContainText(
       `I've prepared the change of delivery address for order ${id}`,
     );
@@ -62,7 +64,7 @@ test.describe("chat: change the delivery address of an order that has not shippe
     const chat = new ChatPage(page);
     await chat.startNewChat();
     const answer = await chat.ask(
-      `Смените адрес доставки заказа ${id} на Борис Иванов, Ringstraße 5, 1010 Wien, Австрия`,
+      `Смените адрес доставки заказа ${id} на Ringstraße 5, 1010 Wien, Австрия`,
     );
     await expect(answer).toContainText(`Я подготовил смену адреса доставки заказа ${id}`);
     await expect(chat.card.getByRole("heading")).toHaveText(
@@ -72,12 +74,12 @@ test.describe("chat: change the delivery address of an order that has not shippe
       "Boris Ivanov, Mariahilfer Straße 45, Top 7, 1060 Wien, AT",
     );
     await expect(chat.card.getByTestId("confirm-address-to")).toContainText(
-      "Борис Иванов, Ringstraße 5, 1010 Wien, AT",
+      "Boris Ivanov, Ringstraße 5, 1010 Wien, AT",
     );
     await expect(chat.card.getByTestId("confirm-button")).toHaveText("Подтвердить");
     await chat.card.getByTestId("confirm-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toContainText(
-      `Адрес доставки заказа ${id} теперь Борис Иванов, Ringstraße 5, 1010 Wien, AT`,
+      `Адрес доставки заказа ${id} теперь Boris Ivanov, Ringstraße 5, 1010 Wien, AT`,
     );
     const orders = new OrdersPage(page);
     await orders.goto();

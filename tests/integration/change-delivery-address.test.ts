@@ -217,6 +217,39 @@ describe("the policy, at the model boundary", () => {
   });
 });
 
+describe("a new address without the recipient's name", () => {
+  /** A copy of Anna's processing order 3004 under a new id, with this recipient on record. */
+  async function copyOf3004(id: string, deliveryName: string | null) {
+    const { orders } = await import("@/db/schema");
+    const base = await orderRow(core.db, "3004");
+    await core.db.insert(orders).values({ ...base, id, deliveryName, version: 1 });
+    return id;
+  }
+
+  it("keeps the order's recipient: the plan (the card) shows it, and Confirm writes it", async () => {
+    useWebhook(false);
+    const orderId = await copyOf3004("7098", HOME.name);
+    const outcome = await call(core.anna, { orderId, address: address({ name: null }) });
+    expect(outcome.kind).toBe("proposal");
+    if (outcome.kind !== "proposal") return;
+    // The stored arguments keep what the customer said; the plan says who will receive it.
+    expect((outcome.action.arguments as { address: { name: unknown } }).address.name).toBeNull();
+    expect((outcome.action.plan as { to: unknown }).to).toEqual(address({ name: HOME.name }));
+    const done = await confirmAction({ actionId: outcome.action.id, userId: core.anna });
+    expect(done.action.status).toBe("executed");
+    expect(await orderRow(core.db, orderId)).toMatchObject({
+      deliveryName: HOME.name,
+      deliveryLine1: "Torstraße 1",
+    });
+  });
+
+  it("an order with no recipient on record needs one: refused, nothing proposed", async () => {
+    const orderId = await copyOf3004("7099", null);
+    const outcome = await call(core.anna, { orderId, address: address({ name: null }) });
+    expect(outcome).toMatchObject({ kind: "error", code: "recipient_missing" });
+  });
+});
+
 describe("Confirm and the warehouse's webhook", () => {
   let nextOrder = 7100;
   /** A fresh processing order of Anna's at her home address (a copy of 3004's row). */

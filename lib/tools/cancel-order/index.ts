@@ -6,6 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import {
+  type CancellationRow,
+  cancelOrderIfUnchanged,
+  getCancellationByOperationId,
+  getCancellationByOrderId,
+  getCancellationForUser,
+  insertCancellationIfAbsent,
+} from "@/db/queries/cancellations";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
 import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
@@ -16,14 +24,6 @@ import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } fro
 import { writeEffectOnce } from "../write-effect";
 import { meta } from "./meta";
 import { offline } from "./offline";
-import {
-  type CancellationRow,
-  cancelOrderIfUnchanged,
-  getCancellationByOperationId,
-  getCancellationByOrderId,
-  getCancellationForUser,
-  insertCancellationIfAbsent,
-} from "./queries";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -108,6 +108,7 @@ function refusal(order: OrderWithItems, now: Date): ToolBusinessError | null {
 
 export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, typeof PLAN> = {
   name: meta.name,
+  help: meta.help,
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof z.output<typeof args>)[],

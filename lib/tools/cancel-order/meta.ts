@@ -11,5 +11,7 @@ export const meta = {
   name: "cancel_order",
   /** The staff triage category of a chat in which this tool acted, and what it means to the triage model. */
   triage: { category: "order_cancellation", hint: "wants to cancel an order that has not shipped" },
+  /** Its line in the assistant's help ("I can …"), in each language. */
+  help: { en: "cancel an order that hasn't shipped", ru: "отменить ещё не отправленный заказ" },
   texts: { en, ru },
 } as const satisfies ToolMeta;

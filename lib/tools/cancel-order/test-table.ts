@@ -1,6 +1,5 @@
 /** cancel_order's rows in the table-driven suites (lib/tools/test-table-types.ts). */
-import { eq } from "drizzle-orm";
-import { orderCancellations } from "@/db/schema";
+import { listCancellationsForOrder } from "@/db/queries/cancellations";
 import { markOrderShipped } from "@/lib/orders/ship";
 import type { WriteToolTestTable } from "../test-table-types";
 
@@ -10,8 +9,7 @@ export const testTable: WriteToolTestTable = {
     orderId: "3004",
     args: { orderId: "3004", reason: "ordered_by_mistake", comment: null },
     borisOrderId: "1187",
-    effects: (db, orderId) =>
-      db.select().from(orderCancellations).where(eq(orderCancellations.orderId, orderId)),
+    effects: (_db, orderId) => listCancellationsForOrder(orderId),
     // The warehouse ships it (staff's audited "mark shipped").
     changeTarget: async (_db, orderId, staffId) => {
       await markOrderShipped({ orderId, staffId });

@@ -8,19 +8,28 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import {
+  type AddressChangeRow,
+  changeOrderAddressIfUnchanged,
+  getAddressChangeByOperationId,
+  getLatestAddressChangeForUser,
+  insertAddressChangeIfAbsent,
+} from "@/db/queries/delivery-address-changes";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
 import { ORDER_STATUSES } from "@/db/schema";
 import { env } from "@/lib/env";
 import {
-  ADDRESS,
   type Address,
   addressLine,
   isShippingCountry,
+  NEW_ADDRESS,
+  type NewAddress,
   orderAddress,
   SHIPPING_COUNTRIES,
   STORED_ADDRESS,
   sameAddress,
   validPostalCode,
+  withRecipient,
 } from "@/lib/orders/address";
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
@@ -29,15 +38,8 @@ import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } fro
 import { writeEffectOnce } from "../write-effect";
 import { meta } from "./meta";
 import { offline } from "./offline";
-import {
-  type AddressChangeRow,
-  changeOrderAddressIfUnchanged,
-  getAddressChangeByOperationId,
-  getLatestAddressChangeForUser,
-  insertAddressChangeIfAbsent,
-} from "./queries";
 
-const args = z.strictObject({ orderId: ORDER_ID, address: ADDRESS });
+const args = z.strictObject({ orderId: ORDER_ID, address: NEW_ADDRESS });
 export type ChangeAddressArgs = z.output<typeof args>;
 
 /** What Confirm would do: the address on the order now and the one it would get, side by side. */
@@ -79,8 +81,12 @@ const CHANGED = {
   message: "The order changed (it may have shipped) after the address change was proposed.",
 };
 
+/** The address the order would get: the recipient, when not given, stays the order's current one. */
+const destination = (order: OrderWithItems, address: NewAddress) =>
+  withRecipient(address, orderAddress(order));
+
 /** The policy: only the owner (the caller only sees their own orders), only `processing`. */
-function refusal(order: OrderWithItems, to: Address): ToolBusinessError | null {
+function refusal(order: OrderWithItems, to: Address | null): ToolBusinessError | null {
   const id = order.id;
   switch (order.status) {
     case "processing":
@@ -97,6 +103,12 @@ function refusal(order: OrderWithItems, to: Address): ToolBusinessError | null {
         "already_shipped",
         `Order ${id} has already shipped (status: ${order.status}), so its delivery address can no longer be changed.`,
       );
+  }
+  if (!to) {
+    return new ToolBusinessError(
+      "recipient_missing",
+      `Order ${id} has no recipient on record: the new address needs the recipient's name.`,
+    );
   }
   if (!isShippingCountry(to.country)) {
     return new ToolBusinessError(
@@ -129,14 +141,16 @@ export const changeDeliveryAddress: WriteTool<
   typeof PLAN
 > = {
   name: meta.name,
+  help: meta.help,
   access: "write",
   // The customer may correct the new address before confirming, never which order (issue 22).
   editable: ["address"] satisfies (keyof ChangeAddressArgs)[],
   description:
     "Propose sending one of the customer's orders that has not shipped yet (status processing) to " +
     "another delivery address. Use it only when the customer explicitly asks to change the " +
-    "address, has given the order number and the complete new address: name, line1 (street and " +
-    "number), optional line2, postalCode, city and country (two-letter ISO code, e.g. DE). A " +
+    "address, has given the order number and the new address: line1 (street and number), " +
+    "optional line2, postalCode, city and country (two-letter ISO code, e.g. DE), and name only " +
+    "if the customer gave a recipient (without one, the order's current recipient stays). A " +
     "question such as 'can I still change the address?' is not a request. It does not change " +
     "anything by itself: the customer sees the old and the new address on a confirmation card " +
     "and must press Confirm.",
@@ -147,9 +161,11 @@ export const changeDeliveryAddress: WriteTool<
   // Already done: the order's latest change set exactly this address and the order still has it.
   async findExisting({ orderId, address }, ctx) {
     const row = await getLatestAddressChangeForUser({ orderId, userId: ctx.userId });
-    if (!row || !sameAddress(row.toAddress, address)) return null;
+    if (!row) return null;
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
-    if (!order || !sameAddress(orderAddress(order), address)) return null;
+    if (!order) return null;
+    const to = destination(order, address);
+    if (!sameAddress(row.toAddress, to) || !sameAddress(orderAddress(order), to)) return null;
     return toResult(row, false);
   },
 
@@ -161,15 +177,16 @@ export const changeDeliveryAddress: WriteTool<
         `No order ${orderId} was found for this customer.`,
       );
     }
-    const refused = refusal(order, address);
-    if (refused) throw refused;
+    const to = destination(order, address);
+    const refused = refusal(order, to);
+    if (refused || !to) throw refused;
     return {
       target: { type: "order", id: order.id, version: order.version },
       plan: {
         effect: "change_delivery_address",
         order: { id: order.id, status: order.status, placedAt: order.placedAt.toISOString() },
         from: orderAddress(order),
-        to: address,
+        to,
         eligible: true,
         externalRequests: webhookConfigured() ? 1 : 0,
       },
@@ -180,7 +197,8 @@ export const changeDeliveryAddress: WriteTool<
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
-    if (order.version !== ctx.target.version || refusal(order, address)) {
+    const to = destination(order, address);
+    if (order.version !== ctx.target.version || refusal(order, to) || !to) {
       return { kind: "stale", ...CHANGED };
     }
     return await writeEffectOnce({
@@ -190,7 +208,7 @@ export const changeDeliveryAddress: WriteTool<
           orderId,
           userId: ctx.userId,
           fromAddress: orderAddress(order),
-          toAddress: address,
+          toAddress: to,
           actionId: ctx.actionId,
           operationId: ctx.actionId,
           createdAt: ctx.now,
@@ -201,7 +219,7 @@ export const changeDeliveryAddress: WriteTool<
           orderId,
           userId: ctx.userId,
           expectedVersion: ctx.target.version,
-          address,
+          address: to,
           now: ctx.now,
         }),
       toResult,

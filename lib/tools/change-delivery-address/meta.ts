@@ -14,5 +14,10 @@ export const meta = {
     category: "address_change",
     hint: "wants an order that has not shipped sent to another address",
   },
+  /** Its line in the assistant's help ("I can …"), in each language. */
+  help: {
+    en: "change the delivery address of an order that hasn't shipped",
+    ru: "сменить адрес доставки ещё не отправленного заказа",
+  },
   texts: { en, ru },
 } as const satisfies ToolMeta;

@@ -7,69 +7,54 @@
  * the country's name). Anything less is not guessed at: the model asks for the whole address.
  */
 import type { Locale as Lang } from "@/db/constants";
-import { type Address, addressLine, STORED_ADDRESS } from "@/lib/orders/address";
+import {
+  addressLine,
+  isShippingCountry,
+  NEW_ADDRESS,
+  type NewAddress,
+  STORED_ADDRESS,
+} from "@/lib/orders/address";
 import { alternatives } from "@/lib/text/format";
 import { re } from "@/lib/text/regex";
 import type { OfflineMessage, OfflineWriteReplies, OfflineWriteRows } from "../offline-types";
+import { countryCode, countryTo, shippingCountries } from "./countries";
 
-/** Country names customers write, to ISO codes (lower case, as in normalised text). */
-const COUNTRY_NAMES: Record<string, string> = {
-  germany: "DE",
-  deutschland: "DE",
-  германия: "DE",
-  austria: "AT",
-  österreich: "AT",
-  австрия: "AT",
-  belgium: "BE",
-  бельгия: "BE",
-  netherlands: "NL",
-  "the netherlands": "NL",
-  holland: "NL",
-  нидерланды: "NL",
-  голландия: "NL",
-  france: "FR",
-  франция: "FR",
-  spain: "ES",
-  испания: "ES",
-  italy: "IT",
-  италия: "IT",
-  poland: "PL",
-  польша: "PL",
-  "united kingdom": "GB",
-  uk: "GB",
-  "united states": "US",
-  usa: "US",
-  russia: "RU",
-  россия: "RU",
-};
-
-/** Where the address starts: after "address ... to", "адрес ... на", or a colon after either. */
+/**
+ * Where the address starts: after "address ... to", "адрес ... на", or a colon after either; or
+ * after "to" / "на" followed by at least two comma-separated parts ("ship 3004 to 12 Rue de
+ * Rivoli, 75001 Paris, France").
+ */
 const ADDRESS_START = re(
-  String.raw`\b(address|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)`,
+  String.raw`\b(address|adress|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)`,
 );
 const POSTAL_CITY = /^(\d{2}-\d{3}|\d{4} ?[A-Za-z]{2}|\d{4,6})\s+(\p{L}[\p{L} .'-]*)$/u;
 
-function country(part: string): string | null {
-  const p = part.trim().replace(/\.$/, "");
-  if (/^[A-Za-z]{2}$/.test(p)) return p.toUpperCase();
-  return Object.hasOwn(COUNTRY_NAMES, p.toLowerCase()) ? COUNTRY_NAMES[p.toLowerCase()]! : null;
-}
-
-/** The address a text spells out, or null when it does not name every part. */
-export function parseAddress(text: string): Address | null {
-  const parts = text
+/** Comma-separated parts of an address, trailing punctuation dropped. */
+const partsOf = (text: string) =>
+  text
     .split(/[,;\n]+/)
-    .map((p) => p.trim().replace(/[.!]+$/, ""))
+    .map((p) => p.trim().replace(/[.!?]+$/, ""))
     .filter(Boolean);
-  if (parts.length < 4) return null;
-  const code = country(parts.at(-1)!);
+
+/**
+ * The address a text spells out, or null when a part is missing: street and number, an optional
+ * second line, "postal code city", country, with the recipient's name in front or not (a first
+ * part with no digit in it, before a street, is the name; "Torstraße 1, Hinterhaus" is a street
+ * and its second line). Without a name the recipient stays the order's current one.
+ */
+export function parseAddress(text: string): NewAddress | null {
+  const parts = partsOf(text);
+  if (parts.length < 3) return null;
+  const code = countryCode(parts.at(-1)!);
   if (!code) return null;
   const postal = parts.at(-2)!.match(POSTAL_CITY);
   if (!postal) return null;
-  const [name, line1, ...rest] = parts.slice(0, -2);
-  if (!name || !line1 || rest.length > 1) return null;
-  const parsed = STORED_ADDRESS.safeParse({
-    name,
+  const lines = parts.slice(0, -2);
+  const named = lines.length >= 2 && !/\d/.test(lines[0]!);
+  const [line1, ...rest] = named ? lines.slice(1) : lines;
+  if (!line1 || rest.length > 1) return null;
+  const parsed = NEW_ADDRESS.safeParse({
+    name: named ? lines[0] : null,
     line1,
     line2: rest[0] ?? null,
     postalCode: postal[1]!.toUpperCase(),
@@ -80,17 +65,22 @@ export function parseAddress(text: string): Address | null {
 }
 
 /** The message split at the address: the part before it (where the order number is) and it. */
-function split(text: string): { head: string; address: Address | null } {
+function split(text: string): { head: string; address: NewAddress | null; country: string | null } {
   const m = ADDRESS_START.exec(text);
   if (m) {
-    return {
-      head: text.slice(0, m.index + m[0].length),
-      address: parseAddress(text.slice(m.index + m[0].length)),
-    };
+    const rest = text.slice(m.index + m[0].length);
+    return { head: text.slice(0, m.index + m[0].length), ...read(rest) };
   }
-  // A message that is only an address (answering "what is the new address?").
-  const whole = parseAddress(text);
-  return whole ? { head: "", address: whole } : { head: text, address: null };
+  // A message that is only an address (answering "what is the new delivery address?").
+  const whole = read(text);
+  return { head: whole.address ? "" : text, ...whole };
+}
+
+/** The address in a text, and the country it ends with even when the rest does not parse. */
+function read(text: string): { address: NewAddress | null; country: string | null } {
+  const parts = partsOf(text);
+  const last = parts.length >= 2 ? countryCode(parts.at(-1)!) : null;
+  return { address: parseAddress(text), country: last };
 }
 
 const RESULT = (result: unknown) => {
@@ -140,7 +130,9 @@ const en: OfflineWriteReplies = {
     already_delivered: (_, Order) =>
       `${Order} has already been delivered, so its address can't be changed.`,
     country_not_shipped: () =>
-      "Sorry, we don't ship to that country. We deliver to Germany, Austria, Belgium, the Netherlands, France, Spain, Italy and Poland.",
+      `Sorry, we don't ship to that country. We deliver to ${shippingCountries("en")}.`,
+    recipient_missing: (_, Order) =>
+      `${Order} has no recipient on record yet: please send the new address with the recipient's name first.`,
     invalid_postal_code: () =>
       "That postal code doesn't look right for that country. Could you check it and send me the address again?",
     address_unchanged: (_, Order) => `${Order} is already going to that address.`,
@@ -183,7 +175,9 @@ const ru: OfflineWriteReplies = {
     already_shipped: (_, Order) => `${Order} уже отправлен, поэтому сменить адрес доставки нельзя.`,
     already_delivered: (_, Order) => `${Order} уже доставлен, поэтому сменить адрес нельзя.`,
     country_not_shipped: () =>
-      "Извините, в эту страну мы не доставляем. Мы доставляем в Германию, Австрию, Бельгию, Нидерланды, Францию, Испанию, Италию и Польшу.",
+      `Извините, в эту страну мы не доставляем. Мы доставляем в ${shippingCountries("ru")}.`,
+    recipient_missing: (order) =>
+      `Для ${order.replace(/^заказ/, "заказа")} ещё не указан получатель: пришлите, пожалуйста, новый адрес с именем получателя в начале.`,
     invalid_postal_code: () =>
       "Индекс не похож на индекс этой страны. Проверьте его, пожалуйста, и пришлите адрес ещё раз.",
     address_unchanged: (_, Order) => `${Order} уже доставляется по этому адресу.`,
@@ -195,16 +189,21 @@ const CHANGE_RU = String.raw`(измени|измените|изменить|п�
 
 export const offline: OfflineWriteRows = {
   lexicon: {
+    // Typed as often as spelled: "chnage adress", "delivry", "адрс".
+    stems: ["change", "address", "deliver", "shipping", "адрес", "смените", "поменяйте"],
     request: {
       en: [
         String.raw`\b${CHANGE_EN}\b.{0,40}\b(delivery |shipping )?address\b`,
         String.raw`\b(new|different) (delivery |shipping )?address\b`,
         String.raw`\b(send|ship|deliver)\b.{0,30}\bto (a |another |my )?(new |different |other )address\b`,
+        // "Please ship order 3004 to 12 Rue de Rivoli, ...": a destination, not "ship it to me".
+        String.raw`(^|\b(and|also|then|please|pls|kindly)\b )(send|ship|deliver|redirect)\b( it| this| order| my order| the order| the parcel)?( #?\d{4})?( instead)? to\b(?! (me|us|you|him|her)\b)`,
       ],
       ru: [
         String.raw`\b${CHANGE_RU}\b.{0,40}\bадрес\p{L}*`,
         String.raw`\bнов\p{L}* адрес\p{L}*`,
         String.raw`\b(отправ|достав)\p{L}*.{0,30}\bна (другой|новый) адрес`,
+        String.raw`\b(отправьте|отправь|доставьте|доставь|перешлите|пришлите)\b.{0,30}\b(по адресу|на адрес)\b`,
       ],
     },
     question: {
@@ -234,7 +233,20 @@ export const offline: OfflineWriteRows = {
   },
   orderPart: (m: OfflineMessage) => split(m.text).head,
   args: (m: OfflineMessage, request: OfflineMessage | null) => {
-    const address = split(m.text).address ?? (request ? split(request.text).address : null);
+    const here = split(m.text);
+    const before = request ? split(request.text) : null;
+    // A country we don't ship to is refused by name, whatever else the address lacks.
+    const country = here.country ?? (here.address ? null : (before?.country ?? null));
+    if (country && !isShippingCountry(country)) {
+      const to = countryTo(country, m.lang);
+      return {
+        refusal:
+          m.lang === "ru"
+            ? `Извините, не могу: в ${to} мы не доставляем. Мы доставляем в ${shippingCountries("ru")}.`
+            : `Sorry, I can't: we don't ship to ${to}. We deliver to ${shippingCountries("en")}.`,
+      };
+    }
+    const address = here.address ?? before?.address ?? null;
     return address ? { args: { address } } : { missing: "address" };
   },
   replies: { en, ru } satisfies Record<Lang, OfflineWriteReplies>,

@@ -1,6 +1,5 @@
 /** change_delivery_address's rows in the table-driven suites (lib/tools/test-table-types.ts). */
-import { eq } from "drizzle-orm";
-import { deliveryAddressChanges } from "@/db/schema";
+import { listAddressChangesForOrder } from "@/db/queries/delivery-address-changes";
 import { markOrderShipped } from "@/lib/orders/ship";
 import type { WriteToolTestTable } from "../test-table-types";
 
@@ -19,8 +18,7 @@ export const testTable: WriteToolTestTable = {
     orderId: "3004",
     args: { orderId: "3004", address: TO },
     borisOrderId: "1187",
-    effects: (db, orderId) =>
-      db.select().from(deliveryAddressChanges).where(eq(deliveryAddressChanges.orderId, orderId)),
+    effects: (_db, orderId) => listAddressChangesForOrder(orderId),
     // The warehouse ships it (staff's audited "mark shipped").
     changeTarget: async (_db, orderId, staffId) => {
       await markOrderShipped({ orderId, staffId });

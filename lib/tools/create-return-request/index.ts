@@ -6,6 +6,12 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getOrderForUser } from "@/db/queries/orders";
+import {
+  bumpOrderVersion,
+  getReturnRequestByOperationId,
+  getReturnRequestByOrderId,
+  insertReturnRequestIfAbsent,
+} from "@/db/queries/return-requests";
 import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
@@ -14,12 +20,6 @@ import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
 import { meta } from "./meta";
-import {
-  bumpOrderVersion,
-  getReturnRequestByOperationId,
-  getReturnRequestByOrderId,
-  insertReturnRequestIfAbsent,
-} from "./queries";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -55,6 +55,7 @@ export const createReturnRequest: WriteTool<
   typeof RETURN_PLAN
 > = {
   name: meta.name,
+  help: meta.help,
   access: "write",
   // The customer may edit why and what they add, never which order (issue 22).
   editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],

@@ -1,7 +1,6 @@
 /** create_return_request's rows in the table-driven suites (lib/tools/test-table-types.ts). */
-import { eq } from "drizzle-orm";
-import { one } from "@/db";
-import { orders, returnRequests } from "@/db/schema";
+import { touchOrder } from "@/db/queries/orders";
+import { listReturnRequestsForOrder } from "@/db/queries/return-requests";
 import type { WriteToolTestTable } from "../test-table-types";
 
 export const testTable: WriteToolTestTable = {
@@ -10,16 +9,9 @@ export const testTable: WriteToolTestTable = {
     orderId: "7718",
     args: { orderId: "7718", reason: "damaged", comment: null },
     borisOrderId: "4410",
-    effects: (db, orderId) =>
-      db.select().from(returnRequests).where(eq(returnRequests.orderId, orderId)),
+    effects: (_db, orderId) => listReturnRequestsForOrder(orderId),
     // Any change to the order (here: a corrected delivery date) moves its version.
-    changeTarget: async (db, orderId) => {
-      const o = await db.select().from(orders).where(eq(orders.id, orderId)).then(one);
-      await db
-        .update(orders)
-        .set({ version: o.version + 1, updatedAt: new Date() })
-        .where(eq(orders.id, orderId));
-    },
+    changeTarget: (_db, orderId) => touchOrder({ orderId, now: new Date() }),
     statusAfter: "delivered",
   },
   sample: {

@@ -38,6 +38,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const getOrderStatus: ReadTool<"get_order_status", typeof args, typeof result> = {
   name: meta.name,
+  help: meta.help,
   access: "read",
   description:
     "Look up one of the signed-in customer's orders by its four-digit number: status, items, dates, " +

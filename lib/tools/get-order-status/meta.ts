@@ -9,5 +9,7 @@ import ru from "./ru.json";
 
 export const meta = {
   name: "get_order_status",
+  /** Its line in the assistant's help ("I can …"), in each language. */
+  help: { en: "check the status of your orders", ru: "проверить статус ваших заказов" },
   texts: { en, ru },
 } as const satisfies ToolMeta;

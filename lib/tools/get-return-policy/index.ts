@@ -22,6 +22,7 @@ const result = z.strictObject({
 
 export const getReturnPolicy: ReadTool<"get_return_policy", typeof args, typeof result> = {
   name: meta.name,
+  help: meta.help,
   access: "read",
   description:
     "The store's return policy: the return window, accepted reasons, how refunds work and what " +

@@ -9,5 +9,7 @@ import ru from "./ru.json";
 
 export const meta = {
   name: "get_return_policy",
+  /** Its line in the assistant's help ("I can …"), in each language. */
+  help: { en: "explain the return policy", ru: "рассказать об условиях возврата" },
   texts: { en, ru },
 } as const satisfies ToolMeta;

@@ -7,15 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { orderCancellations, pendingActions } from "@/db/schema";
-import { confirmAction } from "@/lib/actions";
-import { executeToolCall } from "@/lib/actions/executor";
-import { cancelOrder } from "@/lib/tools/cancel-order";
 import {
   cancelOrderIfUnchanged,
   getCancellationByOrderId,
   insertCancellationIfAbsent,
-} from "@/lib/tools/cancel-order/queries";
+} from "@/db/queries/cancellations";
+import { orderCancellations, pendingActions } from "@/db/schema";
+import { confirmAction } from "@/lib/actions";
+import { executeToolCall } from "@/lib/actions/executor";
+import { cancelOrder } from "@/lib/tools/cancel-order";
 import { writeEffectOnce } from "@/lib/tools/write-effect";
 import { auditRows, type Core, newChat, orderRow, proposeWith, setupCore } from "./fixtures";
 

@@ -4,11 +4,11 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { insertReturnRequestIfAbsent } from "@/db/queries/return-requests";
 import { orders, pendingActions } from "@/db/schema";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
 import { executeToolCall } from "@/lib/actions/executor";
 import { AppError } from "@/lib/errors";
-import { insertReturnRequestIfAbsent } from "@/lib/tools/create-return-request/queries";
 import { RETURN_REQUEST_RESULT } from "@/lib/tools/shapes";
 import {
   actionRow,

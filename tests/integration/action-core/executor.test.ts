@@ -165,6 +165,7 @@ describe("timeouts and technical errors", () => {
     name: "slow_lookup",
     access: "read",
     description: "test tool that never answers in time",
+    help: { en: "test", ru: "тест" },
     args: z.strictObject({}),
     result: z.strictObject({}),
     timeoutMs: 20,
@@ -177,6 +178,7 @@ describe("timeouts and technical errors", () => {
     name: "broken_lookup",
     access: "read",
     description: "test tool whose backend fails",
+    help: { en: "test", ru: "тест" },
     args: z.strictObject({}),
     result: z.strictObject({}),
     execute() {
@@ -187,6 +189,7 @@ describe("timeouts and technical errors", () => {
     name: "sloppy_lookup",
     access: "read",
     description: "test tool returning more than its schema allows",
+    help: { en: "test", ru: "тест" },
     args: z.strictObject({}),
     result: z.strictObject({ ok: z.boolean() }),
     execute: () => ({ ok: true, internalNote: "secret" }) as { ok: boolean },

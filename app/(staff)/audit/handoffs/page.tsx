@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
+import { StaffTable } from "@/components/audit/staff-table";
 import { UtcTime } from "@/components/audit/utc-time";
 import { PAGE_WIDTH } from "@/components/page-width";
 import { requireStaffPage } from "@/lib/audit/page-guard";
@@ -29,39 +30,43 @@ export default async function HandoffsPage() {
             {t("none")}
           </p>
         ) : (
-          <table className="w-full text-left text-sm" data-testid="handoffs-table">
-            <thead className="text-xs text-slate-600">
-              <tr>
-                <th className="py-1 pr-3">{t("since")}</th>
-                <th className="py-1 pr-3">{t("chat")}</th>
-                <th className="py-1 pr-3">{t("customer")}</th>
-                <th className="py-1 pr-3">{t("staff")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {handoffs.map((h) => (
-                <tr key={h.chatId} className="border-t border-slate-200" data-status={h.status}>
-                  <td className="py-2 pr-3">
+          <StaffTable
+            testId="handoffs-table"
+            rows={handoffs}
+            rowKey={(h) => h.chatId}
+            rowData={(h) => ({ "data-status": h.status })}
+            columns={[
+              {
+                key: "since",
+                header: t("since"),
+                cell: (h) => (
+                  <>
                     <UtcTime at={new Date(h.since)} /> ·{" "}
                     <span className="font-medium">{t("status", { status: h.status })}</span>
-                  </td>
-                  <td className="py-2 pr-3">
-                    <Link
-                      href={`/audit/chats/${encodeURIComponent(h.chatId)}`}
-                      className="text-brand-700 underline"
-                      data-testid="handoff-link"
-                    >
-                      {h.chatTitle ?? t("untitled")}
-                    </Link>
-                  </td>
-                  <td className="py-2 pr-3">
-                    {h.customer ? `${h.customer.name} <${h.customer.email}>` : "—"}
-                  </td>
-                  <td className="py-2 pr-3">{h.staff?.name ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                key: "chat",
+                header: t("chat"),
+                cell: (h) => (
+                  <Link
+                    href={`/audit/chats/${encodeURIComponent(h.chatId)}`}
+                    className="text-brand-700 underline"
+                    data-testid="handoff-link"
+                  >
+                    {h.chatTitle ?? t("untitled")}
+                  </Link>
+                ),
+              },
+              {
+                key: "customer",
+                header: t("customer"),
+                cell: (h) => (h.customer ? `${h.customer.name} <${h.customer.email}>` : "—"),
+              },
+              { key: "staff", header: t("staff"), cell: (h) => h.staff?.name ?? "—" },
+            ]}
+          />
         )}
       </main>
     </>

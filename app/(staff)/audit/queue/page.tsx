@@ -4,6 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
 import { ResolveForm } from "@/components/audit/resolve-form";
 import { StaffPostButton } from "@/components/audit/staff-post-button";
+import { StaffTable } from "@/components/audit/staff-table";
 import { UtcTime } from "@/components/audit/utc-time";
 import { ClientMessages } from "@/components/client-messages";
 import { requireStaffPage } from "@/lib/audit/page-guard";
@@ -34,92 +35,80 @@ export default async function QueuePage() {
             {t("queueEmpty")}
           </p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="queue">
-              <thead className="text-xs text-slate-600">
-                <tr>
-                  <th scope="col" className="pr-3">
-                    {t("created")}
-                  </th>
-                  <th scope="col" className="pr-3">
-                    {t("action")}
-                  </th>
-                  <th scope="col" className="pr-3">
-                    {t("customer")}
-                  </th>
-                  <th scope="col" className="pr-3">
-                    {t("kind")}
-                  </th>
-                  <th scope="col" className="pr-3">
-                    {t("status")}
-                  </th>
-                  <th scope="col" className="pr-3 text-right">
-                    {t("attempts")}
-                  </th>
-                  <th scope="col" className="pr-3">
-                    {t("lastError")}
-                  </th>
-                  <th scope="col">{t("do")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {effects.map((e) => (
-                  <tr
-                    key={e.id}
-                    className="border-t border-slate-100 align-top"
-                    data-effect={e.id}
-                    data-testid="queue-row"
-                  >
-                    <td className="py-2 pr-3">
-                      <UtcTime at={e.createdAt} />
-                    </td>
-                    <td className="py-2 pr-3">
-                      <Link
-                        href={`/audit/actions/${encodeURIComponent(e.actionId)}`}
-                        className="text-brand-700 underline"
-                      >
-                        <code className="text-xs" translate="no">
-                          {e.actionId}
-                        </code>
-                      </Link>
-                      {e.tool && (
-                        <div className="text-xs text-slate-600" translate="no">
-                          {e.tool}
-                        </div>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3">{e.customer?.email ?? "—"}</td>
-                    <td className="py-2 pr-3">
+          <StaffTable
+            testId="queue"
+            rows={effects}
+            rowKey={(e) => e.id}
+            rowData={(e) => ({ "data-effect": e.id, "data-testid": "queue-row" })}
+            columns={[
+              { key: "created", header: t("created"), cell: (e) => <UtcTime at={e.createdAt} /> },
+              {
+                key: "action",
+                header: t("action"),
+                cell: (e) => (
+                  <>
+                    <Link
+                      href={`/audit/actions/${encodeURIComponent(e.actionId)}`}
+                      className="text-brand-700 underline"
+                    >
                       <code className="text-xs" translate="no">
-                        {e.kind}
+                        {e.actionId}
                       </code>
-                    </td>
-                    <td className="py-2 pr-3">{t("statusName", { status: e.status })}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{e.attempts}</td>
-                    <td className="py-2 pr-3">
-                      {e.lastErrorCode ? (
-                        <code className="text-xs" translate="no">
-                          {e.lastErrorCode}
-                        </code>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                    <td className="grid gap-2 py-2">
-                      <StaffPostButton
-                        url={`/api/staff/effects/${encodeURIComponent(e.id)}/retry`}
-                        body={{ updatedAt: e.updatedAt }}
-                        label={t("retry")}
-                        busyLabel={t("retrying")}
-                        testId="retry-effect"
-                      />
-                      <ResolveForm effectId={e.id} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    </Link>
+                    {e.tool && (
+                      <div className="text-xs text-slate-600" translate="no">
+                        {e.tool}
+                      </div>
+                    )}
+                  </>
+                ),
+              },
+              { key: "customer", header: t("customer"), cell: (e) => e.customer?.email ?? "—" },
+              {
+                key: "kind",
+                header: t("kind"),
+                cell: (e) => (
+                  <code className="text-xs" translate="no">
+                    {e.kind}
+                  </code>
+                ),
+              },
+              {
+                key: "status",
+                header: t("status"),
+                cell: (e) => t("statusName", { status: e.status }),
+              },
+              { key: "attempts", header: t("attempts"), numeric: true, cell: (e) => e.attempts },
+              {
+                key: "lastError",
+                header: t("lastError"),
+                cell: (e) =>
+                  e.lastErrorCode ? (
+                    <code className="text-xs" translate="no">
+                      {e.lastErrorCode}
+                    </code>
+                  ) : (
+                    "—"
+                  ),
+              },
+              {
+                key: "do",
+                header: t("do"),
+                cell: (e) => (
+                  <div className="grid gap-2">
+                    <StaffPostButton
+                      url={`/api/staff/effects/${encodeURIComponent(e.id)}/retry`}
+                      body={{ updatedAt: e.updatedAt }}
+                      label={t("retry")}
+                      busyLabel={t("retrying")}
+                      testId="retry-effect"
+                    />
+                    <ResolveForm effectId={e.id} />
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </ClientMessages>
     </AuditDetailShell>

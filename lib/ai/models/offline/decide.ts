@@ -17,6 +17,7 @@ import {
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import { extractOrderNumbers } from "./extract";
 import { asksForPerson } from "./handoff";
+import { whatICanDo } from "./help";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 import { re, sentences } from "./text";
@@ -107,9 +108,9 @@ function slots(x: Ctx): Slots {
   };
 }
 
-const say = (behaviour: Behaviour, pick: (r: Replies) => string) => (x: Ctx) => ({
+const say = (behaviour: Behaviour, pick: (r: Replies, can: string) => string) => (x: Ctx) => ({
   behaviour,
-  text: pick(x.r),
+  text: pick(x.r, whatICanDo(x.c.lang)),
 });
 
 function propose(x: Ctx): Decision {
@@ -139,11 +140,41 @@ function orderIdsFor(tool: ToolRows, u: Utterance, c: Conversation): Utterance["
   return extractOrderNumbers(tool.rows.orderPart(message(u, c.lang))).ids;
 }
 
-/** Our last answer asked this tool's question (which order, or a missing argument). */
-const toolOpen = (tool: ToolRows, c: Conversation) => {
-  const t = c.thread[0];
-  return t !== undefined && requestsTool(t, tool.name);
-};
+/**
+ * The request for this tool that our question is still open on (which order, or a missing
+ * argument): the customer's message before this one, or an earlier one when only questions came
+ * in between ("change the address of 3004", "where is 8041?", then the address). A request for
+ * anything else, or a "don't", closes it.
+ */
+function openRequest(tool: ToolRows, c: Conversation): Utterance | null {
+  for (const [i, t] of c.thread.entries()) {
+    if (requestsTool(t, tool.name)) {
+      if (i === 0) return t;
+      const read = tool.rows.args(message(t, c.lang), null);
+      return read.missing ? t : null;
+    }
+    if (!asksOnly(t)) return null;
+  }
+  return null;
+}
+
+/** A message that only asks something (a status or policy question), requesting nothing. */
+const asksOnly = (t: Utterance) =>
+  has(t, "order_status", "return_question", "asking") &&
+  !has(t, "return_request", "deny", "affirm") &&
+  !TOOL_ROWS.some((r) => mentionsTool(t, r.name));
+
+const toolOpen = (tool: ToolRows, c: Conversation) => openRequest(tool, c) !== null;
+
+/**
+ * The one order a status question just before this request was about ("Where is my order 3004?"
+ * then "Please change the delivery address to ..."): what the request means, with nothing else
+ * named since.
+ */
+function askedAboutJustBefore(c: Conversation): string[] {
+  const before = c.thread[0];
+  return before?.ids.length === 1 && has(before, "order_status") ? before.ids : [];
+}
 
 /**
  * An explicit request for a write tool: its order from this message, else the one of the request
@@ -155,18 +186,27 @@ function proposeWith(tool: ToolRows) {
   return (x: Ctx): Decision => {
     const ask = (text: string): Decision => ({ behaviour: "clarify", text });
     const r = tool.rows.replies[x.c.lang];
-    const asked = x.c.thread[0];
     const isRequest = requestsTool(x.u, tool.name);
-    const request = isRequest ? null : (asked ?? null);
+    const request = isRequest ? null : openRequest(tool, x.c);
+    const read = tool.rows.args(message(x.u, x.c.lang), request && message(request, x.c.lang));
+    if (read.refusal) return { behaviour: "refuse", text: read.refusal };
     const here = orderIdsFor(tool, x.u, x.c);
     const before = request ? orderIdsFor(tool, request, x.c) : [];
-    const ids = here.length ? here : before.length ? before : previousOrder(x);
+    const earlier = isRequest ? previousOrder(x) : [];
+    const ids = here.length
+      ? here
+      : before.length
+        ? before
+        : earlier.length
+          ? earlier
+          : isRequest
+            ? askedAboutJustBefore(x.c)
+            : [];
     if (ids.length > 1) return ask(r.askWhich(ids));
     const orderId = ids[0];
     if (!orderId && x.u.malformed[0]) return ask(x.r.malformedNumber(x.u.malformed[0]));
     if (!orderId) return ask(r.askOrder);
-    const read = tool.rows.args(message(x.u, x.c.lang), request && message(request, x.c.lang));
-    if (!read.args) return ask(r.askMissing(read.missing, orderId));
+    if (!read.args) return ask(r.askMissing(read.missing!, orderId));
     return {
       behaviour: "propose",
       calls: [{ toolName: tool.name, input: { orderId, ...read.args } }],
@@ -194,11 +234,12 @@ function infoWith(tool: ToolRows) {
  * the new address?"), and asks nothing itself.
  */
 function answersMissing(tool: ToolRows, u: Utterance, c: Conversation): boolean {
-  const request = c.thread[0];
+  const request = openRequest(tool, c);
   if (!request || u.cues.size > 0) return false;
   const before = tool.rows.args(message(request, c.lang), null);
-  if (before.args) return false;
-  return Boolean(tool.rows.args(message(u, c.lang), message(request, c.lang)).args);
+  if (!before.missing) return false;
+  const now = tool.rows.args(message(u, c.lang), message(request, c.lang));
+  return Boolean(now.args || now.refusal);
 }
 
 /** The same three rules for every write tool with rows, in registry order. */
@@ -330,7 +371,7 @@ export const RULES: Rule[] = [
   {
     name: "no tool for it",
     when: ({ u }) => has(u, "unsupported"),
-    act: say("refuse", (r) => r.unsupported),
+    act: say("refuse", (r, can) => r.unsupported(can)),
   },
   {
     name: "asking, not requesting",
@@ -374,14 +415,14 @@ export const RULES: Rule[] = [
   {
     name: "capabilities",
     when: ({ u }) => has(u, "capabilities"),
-    act: say("small_talk", (r) => r.capabilities),
+    act: say("small_talk", (r, can) => r.capabilities(can)),
   },
   {
     name: "yes to nothing",
     when: ({ u }) => has(u, "affirm"),
     act: say("small_talk", (r) => r.affirmedNothing),
   },
-  { name: "fallback", when: () => true, act: say("small_talk", (r) => r.fallback) },
+  { name: "fallback", when: () => true, act: say("small_talk", (r, can) => r.fallback(can)) },
 ];
 
 /** The decision for the customer's latest message. */

@@ -18,6 +18,7 @@ import {
 } from "./lexicon-reasons";
 import { TYPO_KEEP, TYPO_STEMS } from "./lexicon-typos";
 import { correctText, type Lang, normalize, re } from "./text";
+import { TOOL_ROWS } from "./tool-rows";
 
 const MARKED = re(`${ORDER_MARKER}[\\s:.\\-]*$`);
 const MONEY_B = re(MONEY_BEFORE);
@@ -68,8 +69,11 @@ const INTRO_RES: Record<Lang, RegExp> = { en: re(REASON_INTRO.en), ru: re(REASON
 const REQUEST_RES = [...CUES.return_request.en, ...CUES.return_request.ru].map((s) => re(s));
 
 /** Normalised, typo-corrected text: what every table pattern runs on. */
+/** The shared stems and every write tool's own (its rows' lexicon). */
+const STEMS = [...TYPO_STEMS, ...TOOL_ROWS.flatMap((t) => t.rows.lexicon.stems ?? [])];
+
 export function canonical(text: string): string {
-  return correctText(normalize(text), TYPO_STEMS, TYPO_KEEP);
+  return correctText(normalize(text), STEMS, TYPO_KEEP);
 }
 
 function withoutNegatedReasons(canon: string): string {

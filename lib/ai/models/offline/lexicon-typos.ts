@@ -45,6 +45,11 @@ export const TYPO_STEMS = [
 export const TYPO_KEEP = new Set([
   "older",
   "border",
+  "chance",
+  "chances",
+  "charge",
+  "charged",
+  "charges",
   "ordered",
   "orders",
   "police",

@@ -28,17 +28,16 @@ export const en: Replies = {
   greeting: "Hello! I can check your orders and help with returns. What can I do for you?",
   thanks: "You're welcome! Is there anything else I can help with?",
   farewell: "Goodbye, and have a nice day!",
-  capabilities:
-    "I can check the status of your orders, explain the return policy, and prepare a return request or the cancellation of an order that hasn't shipped for you to confirm. Just tell me the order number.",
-  fallback:
-    "I'm not sure I understood. I can check an order's status, explain the return policy, prepare a return request or cancel an order that hasn't shipped. What would you like to do?",
+  capabilities: (can) =>
+    `I can ${can}. Anything that changes an order I prepare for you to confirm first. Just tell me the order number.`,
+  fallback: (can) => `I'm not sure I understood. I can ${can}. What would you like to do?`,
   denied: "All right, I won't do anything. Is there anything else I can help with?",
   affirmedNothing: "Okay! What can I help you with: an order's status or a return?",
 
   forbidden:
     "Sorry, I can't do that. I can only help with your own orders: their status, the return policy and return requests.",
-  unsupported:
-    "Sorry, I can't do that in this chat. I can check an order's status, explain the return policy, prepare a return request or cancel an order that hasn't shipped. A proposal that you haven't confirmed yet can be stopped with Cancel on its card.",
+  unsupported: (can) =>
+    `Sorry, I can't do that in this chat. I can ${can}. A proposal that you haven't confirmed yet can be stopped with Cancel on its card.`,
   noTools: "Sorry, I can't look that up right now. Please try again in a moment.",
 
   askOrderForStatus: "Which order should I check? Please send me its four-digit number.",

@@ -9,15 +9,16 @@ export type Replies = {
   greeting: string;
   thanks: string;
   farewell: string;
-  capabilities: string;
-  fallback: string;
+  /** `can`: what the assistant can do, from the registry (help.ts). */
+  capabilities: (can: string) => string;
+  fallback: (can: string) => string;
   /** The customer said no to an offer. */
   denied: string;
   /** "Yes" with nothing to agree to. */
   affirmedNothing: string;
 
   forbidden: string;
-  unsupported: string;
+  unsupported: (can: string) => string;
   /** The turn gave the model no tools (or forbade them), so it cannot look anything up. */
   noTools: string;
 
