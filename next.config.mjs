@@ -21,10 +21,10 @@ const nextConfig = () => ({
       {
         source: "/:path*",
         headers: [
-          // Content-Security-Policy: set per request with a nonce by proxy.ts.
+          // Content-Security-Policy (with frame-ancestors) and X-Frame-Options: set per request
+          // by proxy.ts, since /embed may be framed by the configured stores and nothing else.
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
           { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
         ],
       },

@@ -16,9 +16,14 @@ process.env.E2E_DATA_DIR ??= throwawayDir("e2e");
 process.env.E2E_PORT_STRICT ??= String(freePort());
 process.env.E2E_PORT_NO_MODEL ??= String(freePort());
 process.env.E2E_PORT_DEAD ??= String(freePort());
+// The store page of tests/e2e/embed.spec.ts: another site (127.0.0.1) than the app's, which that
+// spec reaches as localhost, so the chat's iframe really is third-party.
+process.env.E2E_PORT_STORE ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR as string;
 export const baseURL = `http://127.0.0.1:${port}`;
+/** The store's signing secret in the e2e run (tests/e2e/servers.ts reads the same one). */
+const E2E_EMBED_SECRET = e2eServers.EMBED_SECRET as string;
 
 // E2E_DATABASE_URL: the same suite on PostgreSQL (tests/e2e/server.mjs). The workers seed test
 // customers through db/ (tests/e2e/fixtures.ts), which picks its dialect when first imported, so
@@ -112,6 +117,10 @@ export default defineConfig({
         OPENAI_API_KEY: "",
         CHAT_RATE_LIMIT_PER_MINUTE: "1000",
         AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE: "1000",
+        // The embedded chat (tests/e2e/embed.spec.ts, tests/e2e/servers.ts).
+        EMBED_ALLOWED_ORIGINS: `http://127.0.0.1:${process.env.E2E_PORT_STORE}`,
+        EMBED_JWT_SECRET: E2E_EMBED_SECRET,
+        EMBED_AUDIENCE: `http://localhost:${port}`,
       },
     },
     // Two more servers on the same build, for tests/e2e/chat-strict.spec.ts and

@@ -15,6 +15,7 @@ const POSTGRES_SUITES = [
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
+  "tests/integration/embed-session.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",

@@ -6,11 +6,30 @@ import type { OrderStatus } from "./schema";
 
 export const DEMO_PASSWORD = "returns-demo";
 
-export type DemoUser = { key: string; name: string; email: string; role: "customer" | "staff" };
+export type DemoUser = {
+  key: string;
+  name: string;
+  email: string;
+  role: "customer" | "staff";
+  /** The demo store's own id for the customer: a store token with this `sub` is this account. */
+  storeCustomerId?: string;
+};
 
 export const DEMO_USERS: DemoUser[] = [
-  { key: "anna", name: "Anna Petrova", email: "anna@example.com", role: "customer" },
-  { key: "boris", name: "Boris Ivanov", email: "boris@example.com", role: "customer" },
+  {
+    key: "anna",
+    name: "Anna Petrova",
+    email: "anna@example.com",
+    role: "customer",
+    storeCustomerId: "demo-anna",
+  },
+  {
+    key: "boris",
+    name: "Boris Ivanov",
+    email: "boris@example.com",
+    role: "customer",
+    storeCustomerId: "demo-boris",
+  },
   { key: "staff", name: "Sam Support", email: "staff@example.com", role: "staff" },
 ];
 

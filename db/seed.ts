@@ -25,7 +25,13 @@ export async function isEmpty(): Promise<boolean> {
 }
 
 function userRows(
-  u: { id: string; name: string; email: string; role: "customer" | "staff" },
+  u: {
+    id: string;
+    name: string;
+    email: string;
+    role: "customer" | "staff";
+    storeCustomerId?: string | null;
+  },
   hash: string,
   now: Date,
 ) {
@@ -103,7 +109,13 @@ export async function seedDemo(now = new Date()): Promise<boolean> {
     const tx = getDb();
     for (const u of DEMO_USERS) {
       const rows = userRows(
-        { id: ids.get(u.key)!, name: u.name, email: u.email, role: u.role },
+        {
+          id: ids.get(u.key)!,
+          name: u.name,
+          email: u.email,
+          role: u.role,
+          storeCustomerId: u.storeCustomerId ?? null,
+        },
         hash,
         now,
       );
@@ -158,10 +170,13 @@ function freeOrderId(taken: Set<string>): string {
 export async function seedDemoLikeUser({
   like,
   email,
+  storeCustomerId = null,
   now = new Date(),
 }: {
   like: string;
   email: string;
+  /** The store's id for this customer (embedded chat tests sign tokens for it). */
+  storeCustomerId?: string | null;
   now?: Date;
 }): Promise<{ userId: string; orderIds: Record<string, string> }> {
   const model = DEMO_USERS.find((u) => u.key === like);
@@ -171,7 +186,11 @@ export async function seedDemoLikeUser({
   const orderIds: Record<string, string> = {};
   await writeTransaction(async () => {
     const tx = getDb();
-    const rows = userRows({ id: userId, name: model.name, email, role: model.role }, hash, now);
+    const rows = userRows(
+      { id: userId, name: model.name, email, role: model.role, storeCustomerId },
+      hash,
+      now,
+    );
     await tx.insert(user).values(rows.user);
     await tx.insert(account).values(rows.account);
     const taken = new Set((await tx.select({ id: orders.id }).from(orders)).map((r) => r.id));

@@ -174,6 +174,40 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(3600).default(5),
     ),
+    // The chat on a store's own site (docs/embed.md). The store's server signs a customer's
+    // token with EMBED_JWT_SECRET (HS256); during a rotation EMBED_JWT_SECRET_PREVIOUS still
+    // verifies. With EMBED_JWKS_URL the store signs with its own key (RS256/ES256) instead, and
+    // HS256 tokens are refused.
+    EMBED_JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+    EMBED_JWT_SECRET_PREVIOUS: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+    EMBED_JWKS_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL")
+        .optional(),
+    ),
+    // The token's `aud`; unset, the public URL (BETTER_AUTH_URL).
+    EMBED_AUDIENCE: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+    // The store origins that may frame /embed (CSP frame-ancestors) and talk to it (postMessage),
+    // comma or space separated. Unset: embedding is off.
+    EMBED_ALLOWED_ORIGINS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+        .pipe(
+          z.array(
+            z
+              .url()
+              .refine(
+                (u) => /^https?:$/.test(new URL(u).protocol) && new URL(u).origin === u,
+                "each entry must be a bare origin such as https://shop.example (no path, no trailing slash)",
+              ),
+          ),
+        )
+        .default([]),
+    ),
     // `npm run bench` and `npm run bench:paced` only: turns on GET /api/bench/floor and
     // POST /api/bench/model (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
@@ -210,6 +244,13 @@ const schema = z
         code: "custom",
         path: ["WAREHOUSE_WEBHOOK_SECRET"],
         message: "is required when WAREHOUSE_WEBHOOK_URL is set (whsec_…: the webhooks are signed)",
+      });
+    }
+    if (e.EMBED_JWT_SECRET_PREVIOUS && !e.EMBED_JWT_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["EMBED_JWT_SECRET_PREVIOUS"],
+        message: "needs EMBED_JWT_SECRET (the previous secret is only the second one accepted)",
       });
     }
     if (e.MODEL_PROVIDER === "openai" && !e.OPENAI_API_KEY) {

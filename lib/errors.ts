@@ -6,6 +6,27 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthenticated: 401,
   forbidden: 403,
+  /**
+   * A store's customer token (POST /api/embed/session, docs/embed.md) refused: one code per
+   * reason, so the store's developer can tell which check failed.
+   */
+  token_malformed: 401,
+  token_forged: 401,
+  token_unsigned: 401,
+  token_algorithm_not_allowed: 401,
+  token_expired: 401,
+  token_not_yet_valid: 401,
+  token_lifetime_too_long: 401,
+  token_wrong_audience: 401,
+  token_claims_invalid: 401,
+  token_replayed: 401,
+  token_too_large: 401,
+  /** A store token whose email already belongs to an account that is not that store customer's. */
+  email_in_use: 409,
+  /** Embedding is not configured (no EMBED_ALLOWED_ORIGINS, or no secret or JWKS). */
+  embed_disabled: 404,
+  /** The store's JWKS could not be fetched; the token was not judged. */
+  jwks_unavailable: 503,
   forbidden_origin: 403,
   /** Four eyes: staff may not approve an action of their own, nor one they confirmed. */
   own_action: 403,

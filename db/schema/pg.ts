@@ -66,6 +66,9 @@ export const user = pgTable("user", {
   // The interface language the user picked in the header; null until they pick one, and then
   // the browser's cookie or Accept-Language decides (lib/i18n/request.ts).
   locale: text("locale", { enum: LOCALES }),
+  // The store's own id for this customer (the `sub` of its signed token, docs/embed.md): the one
+  // thing that links a store's customer to this account. Null for accounts made here.
+  storeCustomerId: text("store_customer_id").unique(),
   createdAt: createdAt(),
   updatedAt: ms("updated_at").notNull(),
 });
@@ -136,6 +139,16 @@ export const rateWindows = pgTable("rate_windows", {
   hits: json("hits").$type<number[]>().notNull(),
   /** When every hit has left the window: the sweep deletes the row after this. */
   until: ms("until").notNull(),
+});
+
+/**
+ * Store tokens already used to start a session (their `jti`): each works once. Kept until the
+ * token would have expired anyway (then a replay is refused by its `exp`), and swept after.
+ */
+export const embedTokenUses = pgTable("embed_token_uses", {
+  jti: text("jti").primaryKey(),
+  /** The token's own `exp` (plus the clock skew allowed): after this the row can go. */
+  expiresAt: ms("expires_at").notNull(),
 });
 
 // ---------------------------------------------------------------- store

@@ -25,6 +25,9 @@ import {
   ChatListResponse,
   ChatViewResponse,
   ConfirmResponse,
+  EmbedSessionRequest,
+  EmbedSessionResponse,
+  EmbedSignOutResponse,
   HandoffQueueResponse,
   HealthResponse,
   ReceiveReturnResponse,
@@ -183,6 +186,11 @@ export function buildOpenApiDocument() {
         { name: "audit", description: "Staff only." },
         { name: "staff", description: "Staff only." },
         { name: "meta", description: "Health and this document; no session needed." },
+        {
+          name: "embed",
+          description:
+            "The chat on a store's own site (docs/embed.md): a session the store vouches for.",
+        },
       ],
       paths: {
         "/api/auth/sign-in/email": {
@@ -224,6 +232,57 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(SignOutResponse, "Signed out"),
               ...authErrors([400, 403, 413, 415, 500]),
+            },
+          }),
+        },
+        "/api/embed/session": {
+          post: publicOp({
+            tags: ["embed"],
+            operationId: "startEmbedSession",
+            summary: "Start the embedded chat's session from the store's signed customer token",
+            description:
+              "The token is a JWT the store's server signs (HS256 with `EMBED_JWT_SECRET`, or " +
+              "`EMBED_JWT_SECRET_PREVIOUS` during a rotation; RS256/ES256 from `EMBED_JWKS_URL`) " +
+              "with `sub`, `email`, `name`, `exp` (at most 15 minutes ahead), `iat`, `jti` (one " +
+              "use) and `aud` (`EMBED_AUDIENCE`). The account linked to `sub` is used, or created; " +
+              "an email that belongs to another account is 409 `email_in_use`. Each refusal is 401 " +
+              "with a code of its own and starts no session; every attempt is audited " +
+              "(`embed:session`). The answer sets a partitioned session cookie " +
+              "(`SameSite=None; Secure; Partitioned`). 404 `embed_disabled` without " +
+              "`EMBED_ALLOWED_ORIGINS` and a secret or JWKS.",
+            requestBody: { content: { "application/json": { schema: EmbedSessionRequest } } },
+            responses: {
+              "200": json(EmbedSessionResponse, "Signed in; `Set-Cookie` carries the session"),
+              ...errors([
+                "invalid_request",
+                "token_malformed",
+                "token_forged",
+                "token_unsigned",
+                "token_algorithm_not_allowed",
+                "token_expired",
+                "token_not_yet_valid",
+                "token_lifetime_too_long",
+                "token_wrong_audience",
+                "token_claims_invalid",
+                "token_replayed",
+                "token_too_large",
+                "forbidden",
+                "forbidden_origin",
+                "embed_disabled",
+                "email_in_use",
+                "payload_too_large",
+                "unsupported_media_type",
+                "jwks_unavailable",
+              ]),
+            },
+          }),
+          delete: publicOp({
+            tags: ["embed"],
+            operationId: "endEmbedSession",
+            summary: "End the embedded chat's session (ReturnsDesk.shutdown()); idempotent",
+            responses: {
+              "200": json(EmbedSignOutResponse, "Signed out; the partitioned cookie is expired"),
+              ...errors(["forbidden_origin"]),
             },
           }),
         },

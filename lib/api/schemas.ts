@@ -542,3 +542,30 @@ export const ApproveResponse = z
   .object({ action: PendingAction, result: ActionResult.nullable() })
   .meta({ id: "ApproveResponse" });
 export const RejectResponse = z.object({ action: PendingAction }).meta({ id: "RejectResponse" });
+
+// ---------------------------------------------------------------- the chat on a store's site
+
+/** POST /api/embed/session: the store's signed token, and the page the iframe saw it come from. */
+export const EmbedSessionRequest = z
+  .object({
+    token: z.string().min(1).meta({ description: "The JWT the store's server signed." }),
+    origin: z
+      .string()
+      .max(300)
+      .optional()
+      .meta({
+        description:
+          "The store page's origin the iframe received the token from (checked against " +
+          "EMBED_ALLOWED_ORIGINS; recorded in the audit).",
+      }),
+  })
+  .meta({ id: "EmbedSessionRequest" });
+
+export const EmbedSessionResponse = z
+  .object({
+    user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+    storeCustomerId: z.string(),
+  })
+  .meta({ id: "EmbedSession" });
+
+export const EmbedSignOutResponse = z.object({ signedOut: z.literal(true) });

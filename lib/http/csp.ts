@@ -4,7 +4,16 @@
  * injected <script> or inline handler never does, even if markup slipped through rendering.
  * Model and user text is rendered as text/markdown, never as HTML; this is the second fence.
  */
-export function contentSecurityPolicy({ nonce, dev }: { nonce: string; dev: boolean }): string {
+export function contentSecurityPolicy({
+  nonce,
+  dev,
+  frameAncestors = [],
+}: {
+  nonce: string;
+  dev: boolean;
+  /** The origins that may frame this page: the stores' origins on /embed, nobody elsewhere. */
+  frameAncestors?: readonly string[];
+}): string {
   return [
     "default-src 'self'",
     // 'unsafe-eval' only for `next dev` (hot reload); never in a production build.
@@ -17,7 +26,7 @@ export function contentSecurityPolicy({ nonce, dev }: { nonce: string; dev: bool
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(" ") : "'none'"}`,
   ].join("; ");
 }
 
@@ -26,4 +35,9 @@ export function newNonce(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return btoa(String.fromCharCode(...bytes));
+}
+
+/** The embedded chat's pages: the only ones a store's page may frame. */
+export function isEmbedPath(pathname: string): boolean {
+  return pathname === "/embed" || pathname.startsWith("/embed/");
 }

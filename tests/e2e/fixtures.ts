@@ -43,7 +43,12 @@ type DemoCustomer = "anna" | "boris";
 const NAMES: Record<DemoCustomer, string> = { anna: "Anna Petrova", boris: "Boris Ivanov" };
 
 /** A fresh customer on the server at `baseURL`, shaped like the demo customer `like`. */
-export async function newCustomer(baseURL: string, like: DemoCustomer): Promise<Customer> {
+export async function newCustomer(
+  baseURL: string,
+  like: DemoCustomer,
+  /** The store's id for the customer, for a chat embedded on a store (tests/e2e/embed.spec.ts). */
+  { storeCustomerId }: { storeCustomerId?: string } = {},
+): Promise<Customer> {
   // The worker's one connection follows the server it seeds for (db/index.ts reopens when the
   // configured database changes).
   const target = databaseOf(baseURL);
@@ -53,7 +58,7 @@ export async function newCustomer(baseURL: string, like: DemoCustomer): Promise<
     resetEnv();
   }
   const email = `${like}-${randomUUID().slice(0, 8)}@e2e.example.com`;
-  const { orderIds } = await seedDemoLikeUser({ like, email });
+  const { orderIds } = await seedDemoLikeUser({ like, email, storeCustomerId });
   return {
     like,
     name: NAMES[like],

@@ -22,6 +22,9 @@ export function throwawayDir(name) {
  * The e2e servers: the environment variable holding each one's port, and its database folder
  * under E2E_DATA_DIR ("" for the main server).
  */
+/** The main server's EMBED_JWT_SECRET: the e2e store page signs its customers' tokens with it. */
+export const EMBED_SECRET = "e2e-store-secret-e2e-store-secret-0123456";
+
 export const SERVERS = {
   main: { portVar: "E2E_PORT", folder: "" },
   strict: { portVar: "E2E_PORT_STRICT", folder: "strict" },

@@ -3,7 +3,7 @@
  * The config picks their ports once and leaves them in the environment the workers inherit.
  */
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
-import { databasePath, databaseUrl, SERVERS } from "./server.mjs";
+import { databasePath, databaseUrl, EMBED_SECRET, SERVERS } from "./server.mjs";
 
 type ServerName = "main" | "strict" | "no-model";
 
@@ -33,3 +33,12 @@ export function databaseOf(baseURL: string): string {
   }
   throw new Error(`no e2e server at ${baseURL}`);
 }
+
+/** The main server reached by name: another site than 127.0.0.1, where the store page is. */
+export const appSiteURL = url("E2E_PORT").replace("127.0.0.1", "localhost");
+
+/** Where tests/e2e/embed.spec.ts serves its store page (the one origin EMBED_ALLOWED_ORIGINS names). */
+export const storePort = Number(process.env.E2E_PORT_STORE);
+
+/** The main server's EMBED_JWT_SECRET. */
+export const embedSecret: string = EMBED_SECRET;

@@ -1,0 +1,27 @@
+"use client";
+// First: configures zod for the browser before any module of this page builds a schema.
+import "@/lib/chat-client/zod-jitless";
+import { useEffect } from "react";
+import { ChatShell } from "@/components/chat/chat-shell";
+import type { ChatSnapshot } from "@/lib/chat-client/schemas";
+import type { Locale } from "@/lib/i18n/locales";
+import type { ConversationMessages } from "@/lib/i18n/messages";
+import { listenForPage } from "./frame-bridge";
+
+/** The embedded chat: one conversation, compact, with the same cards as the full page. */
+export function EmbedChat({
+  allowed,
+  snapshot,
+  conversation,
+}: {
+  allowed: string[];
+  snapshot: ChatSnapshot;
+  conversation: Record<Locale, ConversationMessages>;
+}) {
+  useEffect(() => listenForPage(allowed), [allowed]);
+  return (
+    <main className="flex h-dvh min-h-0 flex-col" aria-label={snapshot.chat.title ?? undefined}>
+      <ChatShell snapshot={snapshot} onTurnFinished={() => {}} conversation={conversation} />
+    </main>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * A session for the store's customer inside our iframe (POST/DELETE /api/embed/session).
+ *
+ * The iframe is a third-party frame on the store's page, where Chromium keeps no ordinary
+ * third-party cookie. The session is therefore a CHIPS cookie: better-auth's own session token,
+ * signed by better-auth's cookie signer, with `SameSite=None; Secure; Partitioned`. The browser
+ * keeps it in a jar of the store's site alone, so every request the embedded chat makes is
+ * authenticated exactly as on our own pages (no code of the chat changes), while our own site
+ * and every other store see none of it. A bearer in the iframe's memory would have needed every
+ * fetch and the chat stream to carry a header, and a reload of the frame to ask the store again.
+ */
+import "server-only";
+import { serializeSignedCookie } from "better-call";
+import { findOrCreateStoreCustomer, spendTokenId } from "@/db/queries/embed";
+import { recordAudit } from "../audit-log/record";
+import { getAuth } from "../auth/auth";
+import { env } from "../env";
+import { AppError, isAppError } from "../errors";
+import {
+  CLOCK_SKEW_SECONDS,
+  embedAudience,
+  embedSigningConfigured,
+  verifyEmbedToken,
+} from "./token";
+
+export const EMBED_AUDIT_TOOL = "embed:session";
+
+/** The chat's cookie attributes in a third-party frame (see above). */
+const PARTITIONED = { sameSite: "none", secure: true, partitioned: true } as const;
+
+export function embedEnabled(): boolean {
+  return env().EMBED_ALLOWED_ORIGINS.length > 0 && embedSigningConfigured();
+}
+
+/** A store origin we accept (EMBED_ALLOWED_ORIGINS), exactly as the browser writes it. */
+export function isAllowedOrigin(origin: string | null | undefined): origin is string {
+  return !!origin && env().EMBED_ALLOWED_ORIGINS.includes(origin);
+}
+
+export type EmbedSessionInput = {
+  token: string;
+  /** The store page's origin as the iframe saw it on the boot message; kept for the audit. */
+  origin?: string | undefined;
+  /** Where this request arrived (scheme and Host): the audience when none is configured. */
+  requestOrigin: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  now?: Date;
+};
+
+export type EmbedSession = {
+  user: { id: string; name: string; email: string };
+  storeCustomerId: string;
+  setCookie: string;
+};
+
+/**
+ * Verifies the token, spends its `jti`, links or creates the customer's account and starts a
+ * session. Every outcome is audited; a refusal throws the AppError whose code says why.
+ */
+export async function startEmbedSession(input: EmbedSessionInput): Promise<EmbedSession> {
+  if (!embedEnabled())
+    throw new AppError("embed_disabled", "Embedding is not configured on this server.");
+  const now = input.now ?? new Date();
+  const origin = isAllowedOrigin(input.origin) ? input.origin : null;
+  let sub: string | null = null;
+  try {
+    const claims = await verifyEmbedToken(input.token, {
+      audience: embedAudience(input.requestOrigin),
+      now,
+    });
+    sub = claims.sub;
+    const expiresAt = new Date((claims.exp + CLOCK_SKEW_SECONDS) * 1000);
+    if (!(await spendTokenId({ jti: claims.jti, expiresAt, now })))
+      throw new AppError("token_replayed", "This token was already used: sign a new one.");
+    const account = await findOrCreateStoreCustomer({
+      storeCustomerId: claims.sub,
+      email: claims.email,
+      name: claims.name ?? claims.email.split("@")[0]!,
+      now,
+    });
+    if (!account)
+      throw new AppError(
+        "email_in_use",
+        "The token's email belongs to an account that is not linked to this store customer.",
+      );
+    if (account.role !== "customer")
+      throw new AppError("forbidden", "Store tokens start customer sessions only.");
+    const setCookie = await createSessionCookie(account.id, input);
+    await recordAudit({
+      tool: EMBED_AUDIT_TOOL,
+      status: "success",
+      userId: account.id,
+      at: now,
+      arguments: { storeCustomerId: claims.sub, origin },
+      result: { session: "started", origin },
+    });
+    return {
+      user: { id: account.id, name: account.name, email: account.email },
+      storeCustomerId: claims.sub,
+      setCookie,
+    };
+  } catch (err) {
+    if (isAppError(err))
+      await recordAudit({
+        tool: EMBED_AUDIT_TOOL,
+        status: "rejected",
+        errorCode: err.code,
+        at: now,
+        arguments: { storeCustomerId: sub, origin },
+        result: { code: err.code },
+      });
+    throw err;
+  }
+}
+
+/** better-auth's own session row and its signed token, in a partitioned cookie. */
+async function createSessionCookie(
+  userId: string,
+  input: Pick<EmbedSessionInput, "ipAddress" | "userAgent">,
+): Promise<string> {
+  const ctx = await getAuth().$context;
+  const session = await ctx.internalAdapter.createSession(userId, false, {
+    ipAddress: input.ipAddress ?? "",
+    userAgent: input.userAgent ?? "",
+  });
+  const cookie = ctx.authCookies.sessionToken;
+  return serializeSignedCookie(cookie.name, session.token, ctx.secret, {
+    ...cookie.attributes,
+    maxAge: ctx.sessionConfig.expiresIn,
+    ...PARTITIONED,
+  });
+}
+
+/**
+ * Ends the frame's session (the store's sign-out calls ReturnsDesk.shutdown()): the session row
+ * is deleted and the partitioned cookie expired in the same jar it lives in.
+ */
+export async function endEmbedSession(headers: Headers): Promise<string> {
+  const auth = getAuth();
+  const found = await auth.api.getSession({ headers });
+  const ctx = await auth.$context;
+  if (found) await ctx.internalAdapter.deleteSession(found.session.token);
+  const cookie = ctx.authCookies.sessionToken;
+  return serializeSignedCookie(cookie.name, "", ctx.secret, {
+    ...cookie.attributes,
+    maxAge: 0,
+    ...PARTITIONED,
+  });
+}

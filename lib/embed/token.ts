@@ -1,0 +1,170 @@
+/**
+ * The store's word for who its customer is: a JWT its own server signs (docs/embed.md). Checked
+ * with jose: the signature (HS256 with EMBED_JWT_SECRET, or EMBED_JWT_SECRET_PREVIOUS during a
+ * rotation; or RS256/ES256 against EMBED_JWKS_URL, and then only those), the audience, the
+ * expiry, a lifetime of at most 15 minutes, and 60 s of clock skew either way. Whether the `jti`
+ * was used before is the session's step (lib/embed/session.ts), after every check here passed.
+ */
+import "server-only";
+import {
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from "jose";
+import { z } from "zod";
+import { env } from "../env";
+import { AppError, type ErrorCode } from "../errors";
+
+/** Far more than any real token (a few hundred bytes); a bigger one is not even decoded. */
+export const MAX_TOKEN_BYTES = 4 * 1024;
+/** How far ahead `exp` may be: a token is minted for one boot of the widget, not kept. */
+export const MAX_TOKEN_LIFETIME_SECONDS = 15 * 60;
+export const CLOCK_SKEW_SECONDS = 60;
+
+const HMAC_ALGS = ["HS256"];
+const KEY_ALGS = ["RS256", "ES256"];
+
+export const EmbedClaims = z.object({
+  sub: z.string().trim().min(1).max(255),
+  email: z.email().max(254),
+  name: z.string().trim().min(1).max(200).optional(),
+  exp: z.number().int(),
+  iat: z.number().int(),
+  jti: z.string().min(1).max(255),
+});
+export type EmbedClaims = z.infer<typeof EmbedClaims>;
+
+/** Is the store's identity configured at all? Without it POST /api/embed/session is 404. */
+export function embedSigningConfigured(): boolean {
+  const e = env();
+  return Boolean(e.EMBED_JWKS_URL || e.EMBED_JWT_SECRET);
+}
+
+/**
+ * The `aud` a token must carry: EMBED_AUDIENCE, else our public URL (BETTER_AUTH_URL's origin),
+ * else the origin this request reached (`fallbackOrigin`).
+ */
+export function embedAudience(fallbackOrigin: string): string {
+  const e = env();
+  if (e.EMBED_AUDIENCE) return e.EMBED_AUDIENCE;
+  return e.BETTER_AUTH_URL ? new URL(e.BETTER_AUTH_URL).origin : fallbackOrigin;
+}
+
+const g = globalThis as unknown as { __returnsDeskJwks?: { url: string; get: JWTVerifyGetKey } };
+/** One key set per URL for the process: jose caches the keys and refetches on an unknown kid. */
+function jwks(url: string): JWTVerifyGetKey {
+  if (g.__returnsDeskJwks?.url !== url)
+    g.__returnsDeskJwks = { url, get: createRemoteJWKSet(new URL(url)) };
+  return g.__returnsDeskJwks.get;
+}
+
+const refuse = (code: ErrorCode, message: string) => new AppError(code, message);
+
+/** The claims of a token that passed every check, or the reason it did not (an AppError). */
+export async function verifyEmbedToken(
+  token: string,
+  { audience, now = new Date() }: { audience: string; now?: Date },
+): Promise<EmbedClaims> {
+  if (new TextEncoder().encode(token).byteLength > MAX_TOKEN_BYTES)
+    throw refuse("token_too_large", `The token is longer than ${MAX_TOKEN_BYTES} bytes.`);
+  let alg: string | undefined;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    throw refuse("token_malformed", "The token is not a JWT.");
+  }
+  if (!alg || alg.toLowerCase() === "none")
+    throw refuse("token_unsigned", "The token is not signed (alg none).");
+  const e = env();
+  const allowed = e.EMBED_JWKS_URL ? KEY_ALGS : HMAC_ALGS;
+  if (!allowed.includes(alg))
+    throw refuse(
+      "token_algorithm_not_allowed",
+      `Tokens must be signed with ${allowed.join(" or ")}; this one is ${alg}.`,
+    );
+  const options = {
+    algorithms: allowed,
+    audience,
+    clockTolerance: CLOCK_SKEW_SECONDS,
+    currentDate: now,
+    requiredClaims: ["sub", "exp", "iat", "jti"],
+  };
+  let payload: JWTPayload;
+  try {
+    if (e.EMBED_JWKS_URL) {
+      ({ payload } = await jwtVerify(token, jwks(e.EMBED_JWKS_URL), options));
+    } else {
+      payload = await verifyWithSecrets(token, options);
+    }
+  } catch (err) {
+    throw translate(err);
+  }
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const claims = EmbedClaims.safeParse(payload);
+  if (!claims.success)
+    throw refuse(
+      "token_claims_invalid",
+      `The token's claims are incomplete: ${claims.error.issues.map((i) => i.path.join(".")).join(", ")}.`,
+    );
+  if (claims.data.iat > nowSeconds + CLOCK_SKEW_SECONDS)
+    throw refuse("token_not_yet_valid", "The token was issued in the future (iat).");
+  if (claims.data.exp > nowSeconds + MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS)
+    throw refuse(
+      "token_lifetime_too_long",
+      `The token's exp is more than ${MAX_TOKEN_LIFETIME_SECONDS / 60} minutes ahead.`,
+    );
+  return claims.data;
+}
+
+/** The current secret first; during a rotation the previous one still verifies. */
+async function verifyWithSecrets(
+  token: string,
+  options: Parameters<typeof jwtVerify>[2],
+): Promise<JWTPayload> {
+  const e = env();
+  const secrets = [e.EMBED_JWT_SECRET, e.EMBED_JWT_SECRET_PREVIOUS].filter((s): s is string =>
+    Boolean(s),
+  );
+  let last: unknown;
+  for (const secret of secrets) {
+    try {
+      return (await jwtVerify(token, new TextEncoder().encode(secret), options)).payload;
+    } catch (err) {
+      // Only a wrong signature may be a token signed with the other secret.
+      if (!(err instanceof errors.JWSSignatureVerificationFailed)) throw err;
+      last = err;
+    }
+  }
+  throw last ?? new errors.JWSSignatureVerificationFailed();
+}
+
+/** A refusal with its own code; anything jose did not raise is thrown on as it was. */
+function translate(err: unknown): unknown {
+  if (err instanceof errors.JWTExpired) return refuse("token_expired", "The token has expired.");
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.claim === "aud")
+      return refuse("token_wrong_audience", "The token is meant for another audience (aud).");
+    if (err.claim === "nbf" || err.claim === "iat")
+      return refuse("token_not_yet_valid", "The token is not valid yet.");
+    return refuse("token_claims_invalid", `The token's ${err.claim} claim is ${err.reason}.`);
+  }
+  if (
+    err instanceof errors.JWSSignatureVerificationFailed ||
+    err instanceof errors.JWKSNoMatchingKey
+  )
+    return refuse("token_forged", "The token's signature does not verify.");
+  if (err instanceof errors.JOSEAlgNotAllowed)
+    return refuse("token_algorithm_not_allowed", "The token's algorithm is not accepted.");
+  if (
+    err instanceof errors.JWKSTimeout ||
+    err instanceof errors.JWKSInvalid ||
+    (err instanceof TypeError && /fetch/i.test(err.message))
+  )
+    return new AppError("jwks_unavailable", "The store's signing keys could not be fetched.");
+  if (err instanceof errors.JOSEError)
+    return refuse("token_malformed", "The token is not a valid JWT.");
+  return err;
+}

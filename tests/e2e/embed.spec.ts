@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { test as base, type Page } from "@playwright/test";
+import { SignJWT } from "jose";
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { type Customer, expect, newCustomer } from "./fixtures";
+import { appSiteURL, embedSecret, storePort } from "./servers";
+
+/**
+ * The chat on a store's own site, in real Chromium with third-party cookies blocked: a store page
+ * on one site (127.0.0.1:<port>) loads /widget.js from the app on another (localhost:<port>), its
+ * server signs the customer's token as docs/embed.md says, and the chat runs in a third-party
+ * iframe on a partitioned session cookie. A second store page on an origin that is not allowed
+ * may not frame the chat at all.
+ */
+type StoreCustomer = Customer & { storeCustomerId: string };
+
+const storeOrigin = `http://127.0.0.1:${storePort}`;
+
+/** What the store's server does: sign a short-lived token for its signed-in customer. */
+function signToken(c: { sub: string; email: string; name: string }) {
+  return new SignJWT({ email: c.email, name: c.name })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(c.sub)
+    .setAudience(appSiteURL)
+    .setIssuedAt()
+    .setExpirationTime("5m")
+    .setJti(randomUUID())
+    .sign(new TextEncoder().encode(embedSecret));
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+  `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>` +
+  `</head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+
+/** The store: /shop (a signed-in customer), /guest (a visitor), /frame?src= (a bare iframe). */
+function storeServer(): http.Server {
+  return http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://store");
+    let html: string;
+    if (url.pathname === "/shop" || url.pathname === "/guest") {
+      const sub = url.searchParams.get("sub");
+      const token =
+        url.pathname === "/shop" && sub
+          ? await signToken({
+              sub,
+              email: url.searchParams.get("email") ?? "",
+              name: url.searchParams.get("name") ?? "",
+            })
+          : null;
+      const boot = JSON.stringify({ token, locale: url.searchParams.get("lang") ?? "en" });
+      html = page(
+        "Test store",
+        `<p>Our coffee machines.</p><script src="${appSiteURL}/widget.js" async ` +
+          `onload='ReturnsDesk.boot(${boot})'></script>`,
+      );
+    } else if (url.pathname === "/frame") {
+      html = page(
+        "Framing test",
+        `<iframe title="framed" src="${url.searchParams.get("src")}" width="400" height="300"></iframe>`,
+      );
+    } else {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+  });
+}
+
+const listen = (server: http.Server, port: number) =>
+  new Promise<number>((resolve) =>
+    server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
+
+let store: http.Server;
+let elsewhere: http.Server;
+let elsewherePort: number;
+
+const test = base.extend<{ anna: StoreCustomer; boris: StoreCustomer }>({
+  anna: async ({ baseURL }, use) => {
+    const storeCustomerId = `store-anna-${randomUUID().slice(0, 8)}`;
+    await use({ ...(await newCustomer(baseURL!, "anna", { storeCustomerId })), storeCustomerId });
+  },
+  boris: async ({ baseURL }, use) => {
+    const storeCustomerId = `store-boris-${randomUUID().slice(0, 8)}`;
+    await use({ ...(await newCustomer(baseURL!, "boris", { storeCustomerId })), storeCustomerId });
+  },
+});
+
+// Chromium as it ships with third-party cookies phased out: only a partitioned cookie survives.
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--test-third-party-cookie-phaseout"],
+  },
+});
+
+test.beforeAll(async () => {
+  store = storeServer();
+  await listen(store, storePort);
+  elsewhere = storeServer();
+  elsewherePort = await listen(elsewhere, 0);
+});
+test.afterAll(async () => {
+  await new Promise((r) => store.close(r));
+  await new Promise((r) => elsewhere.close(r));
+});
+
+async function openShop(p: Page, c: StoreCustomer, lang = "en") {
+  const q = new URLSearchParams({ sub: c.storeCustomerId, email: c.email, name: c.name, lang });
+  await p.goto(`${storeOrigin}/shop?${q}`);
+  const launcher = p.getByRole("button", {
+    name: lang === "ru" ? "Чат с поддержкой" : "Chat with support",
+  });
+  await launcher.click();
+  const chat = p.frameLocator('iframe[title="Support chat"], iframe[title="Чат поддержки"]');
+  await expect(chat.getByTestId("chat-composer")).toBeVisible();
+  return { launcher, chat };
+}
+
+test.describe("the chat embedded on a store's site", () => {
+  test("a customer signed in at the store cancels 3004 inside the iframe and sees the outcome", async ({
+    page: p,
+    anna,
+  }) => {
+    const { launcher, chat } = await openShop(p, anna);
+    await expect(launcher).toHaveAttribute("aria-expanded", "true");
+    const order = anna.order("3004");
+    await chat.getByTestId("chat-composer").fill(`I ordered it by mistake, please cancel ${order}`);
+    await chat.getByTestId("chat-send").click();
+    const card = chat.getByTestId("confirm-card").last();
+    await expect(card.getByRole("heading")).toHaveText(
+      `Confirm the cancellation of order ${order}`,
+    );
+    await card.getByTestId("confirm-button").click();
+    await expect(card.getByTestId("confirm-outcome")).toHaveText(
+      new RegExp(`^Order ${order} is cancelled\\. Refund of €45\\.00: (processing|refunded)`),
+    );
+    // Escape in the frame closes the panel and gives focus back to the launcher.
+    await chat.getByTestId("chat-composer").press("Escape");
+    await expect(launcher).toHaveAttribute("aria-expanded", "false");
+    await expect(launcher).toBeFocused();
+  });
+
+  test("a second store customer's token never shows the first one's orders", async ({
+    page: p,
+    anna,
+    boris,
+  }) => {
+    const { chat } = await openShop(p, boris);
+    const annas = anna.order("8041");
+    await chat.getByTestId("chat-composer").fill(`Where is order ${annas}?`);
+    await chat.getByTestId("chat-send").click();
+    const answer = chat.getByTestId("message-assistant").last();
+    await expect(answer).toContainText("I couldn't find");
+    await expect(answer).toContainText(annas);
+    await expect(answer).not.toContainText("In transit");
+  });
+
+  test("the open widget passes axe, and works at 375 px in Russian", async ({
+    page: p,
+    boris,
+  }, testInfo) => {
+    await p.setViewportSize({ width: 375, height: 740 });
+    const { chat } = await openShop(p, boris, "ru");
+    await expect(chat.getByTestId("chat-composer")).toBeInViewport();
+    await expectNoSeriousA11yViolations(p, { testInfo, name: "embedded-widget" });
+  });
+
+  test("a visitor without a token is told to sign in at the store", async ({ page: p }) => {
+    await p.goto(`${storeOrigin}/guest`);
+    await p.getByRole("button", { name: "Chat with support" }).click();
+    await expect(
+      p.frameLocator('iframe[title="Support chat"]').getByTestId("embed-status"),
+    ).toHaveText("Sign in at the store to ask about your orders.");
+  });
+
+  test("the chat may not be framed from an origin that is not allowed, nor any other page at all", async ({
+    page: p,
+  }) => {
+    // The allowed store may frame /embed, so the check below is the origin's doing.
+    await p.goto(`${storeOrigin}/frame?src=${encodeURIComponent(`${appSiteURL}/embed`)}`);
+    await expect(
+      p.frameLocator('iframe[title="framed"]').getByTestId("embed-status"),
+    ).toBeVisible();
+    for (const [origin, path] of [
+      [`http://localhost:${elsewherePort}`, "/embed"],
+      [storeOrigin, "/sign-in"],
+    ] as const) {
+      await p.goto(`${origin}/frame?src=${encodeURIComponent(`${appSiteURL}${path}`)}`);
+      const frame = await (await p
+        .locator('iframe[title="framed"]')
+        .elementHandle())!.contentFrame();
+      await expect.poll(() => frame?.url()).toMatch(/^chrome-error:/);
+    }
+  });
+});
