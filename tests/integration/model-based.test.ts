@@ -545,7 +545,9 @@ class StaffRetry implements Cmd {
     );
     const code =
       refund && (refund.status === "failed" || refund.status === "needs_attention")
-        ? await refusable(() => retryQueuedEffect({ id: refund.id, staffId: core.staff, seen: refund.updatedAt }))
+        ? await refusable(() =>
+            retryQueuedEffect({ id: refund.id, staffId: core.staff, seen: refund.updatedAt }),
+          )
         : "nothing to retry";
     r.log.push(`staff retry:${code}`);
     await compare(m, r);
