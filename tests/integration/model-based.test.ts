@@ -574,6 +574,10 @@ const slot = fc.nat({ max: 5 });
 const relay = fc
   .record({ fault: fc.option(fc.constantFrom(...FAULTS), { nil: null }), forget: fc.boolean() })
   .map(({ fault, forget }) => new Relay(fault, forget));
+const tick = fc
+  .constantFrom(TTL_S / 2, TTL_S + 1, APPROVAL_TTL_H * 3600 + 1)
+  .map((s) => new Tick(s));
+/** Every step, the staff's decisions and the clock weighted up (the effect's life has its own). */
 const COMMANDS = [
   fc.constant(new Propose()),
   fc.string({ unit: fc.constantFrom("a", "b", "c", " "), maxLength: 8 }).map((c) => new Revise(c)),
@@ -581,15 +585,15 @@ const COMMANDS = [
   slot.map((i) => new Confirm(i)),
   slot.map((i) => new Cancel(i)),
   slot.map((i) => new Approve(i)),
+  slot.map((i) => new Approve(i)),
   slot.map((i) => new Reject(i)),
-  fc.constantFrom(TTL_S / 2, TTL_S + 1, APPROVAL_TTL_H * 3600 + 1).map((s) => new Tick(s)),
+  slot.map((i) => new Reject(i)),
+  tick,
+  tick,
   fc.constant(new Sweep()),
   fc.constant(new Handoff()),
   fc.constant(new NewChat()),
   fc.constant(new Ship()),
-  // The relay weighs more: the effect's life needs several passes in a row.
-  relay,
-  relay,
   relay,
   fc.constant(new RelayDies()),
   fc.constantFrom(...FAULTS).map((f) => new Fault(f)),
@@ -644,6 +648,33 @@ async function modelRun(total: number, prefix: Cmd[], cmds: Iterable<Cmd>): Prom
   }
 }
 
+/**
+ * Runs tried before the generated ones: the shapes of formal/actions.pml's counterexamples
+ * (docs/formal.md), each a few steps that random generation reaches only now and then.
+ */
+const SEEDED: [number, Cmd[]][] = [
+  // A claim after the action ended (cancelled, superseded by a revision).
+  [4500, [new Cancel(0), new Confirm(0)]],
+  [4500, [new Revise("x"), new Confirm(0), new Confirm(1)]],
+  // Staff deciding after the approval's TTL: it expired, whoever looks first.
+  [60_000, [new Confirm(0), new Tick(APPROVAL_TTL_H * 3600 + 1), new Reject(0)]],
+  [60_000, [new Confirm(0), new Tick(APPROVAL_TTL_H * 3600 + 1), new Approve(0)]],
+  // A confirm after the TTL, and a shipment before the confirm.
+  [4500, [new Tick(TTL_S + 1), new Confirm(0)]],
+  [4500, [new Ship(), new Confirm(0)]],
+  // A second chat's proposal while the first waits for staff, both then decided.
+  [60_000, [new Confirm(0), new NewChat(), new Propose(), new Approve(0), new Confirm(1)]],
+];
+const SEEDED_EFFECT: Cmd[][] = [
+  // Applied, answer lost; the keys pruned: only the lookup stands between us and a second refund.
+  [new Relay("500_after_apply", true), new Relay(null, false)],
+  [new Relay("drop_after_apply", true), new Relay(null, false)],
+  // A relay dies holding the claim; the next one takes it over.
+  [new RelayDies(), new Relay(null, false)],
+  // Refused for good, then retried by staff: looked up before it is sent again.
+  [new Relay("decline", false), new StaffRetry(), new Relay(null, true)],
+];
+
 describe("the protocol, step by step against its model", () => {
   it("keeps every property after every step, and settles", { timeout: 120_000 }, async () => {
     await fc.assert(
@@ -652,7 +683,10 @@ describe("the protocol, step by step against its model", () => {
         fc.commands(COMMANDS, { maxCommands: 20 }),
         (total, cmds) => modelRun(total, [new Propose()], cmds),
       ),
-      { numRuns: RUNS || 80 },
+      {
+        numRuns: RUNS || 80,
+        examples: SEEDED.map(([total, cmds]) => [total, cmds] as [number, Iterable<Cmd>]),
+      },
     );
   });
 
@@ -664,7 +698,7 @@ describe("the protocol, step by step against its model", () => {
         modelRun(4500, [new Propose(), new Confirm(0)], cmds),
       ),
       // A dropped connection costs the SDK's half-second resend: fewer runs than above.
-      { numRuns: RUNS || 40 },
+      { numRuns: RUNS || 40, examples: SEEDED_EFFECT.map((cmds) => [cmds] as [Iterable<Cmd>]) },
     );
   });
 });
