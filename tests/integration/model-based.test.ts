@@ -547,6 +547,18 @@ class ForgetKeys implements Cmd {
   toString = () => "forgetKeys";
 }
 
+/** The provider unreachable (every request reset), or back. */
+class ProviderDown implements Cmd {
+  constructor(readonly down: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    stripe.setDown(this.down);
+    r.log.push(this.down ? "provider down" : "provider up");
+    await compare(m, r);
+  }
+  toString = () => (this.down ? "providerDown" : "providerUp");
+}
+
 class StaffRetry implements Cmd {
   check = (m: Readonly<Model>) => m.cancelledBy !== null;
   async run(m: Model, r: Real) {
@@ -608,6 +620,7 @@ const EFFECT_COMMANDS = [
   relay,
   fc.constant(new RelayDies()),
   fc.constant(new ForgetKeys()),
+  fc.boolean().map((down) => new ProviderDown(down)),
   fc.constant(new StaffRetry()),
 ];
 
@@ -629,6 +642,7 @@ async function modelRun(total: number, prefix: Cmd[], cmds: Iterable<Cmd>): Prom
   try {
     await fc.asyncModelRun(() => ({ model, real }), [...prefix, ...cmds]);
     stripe.clearFaults();
+    stripe.setDown(false);
     stripe.forgetKeys();
     const ids = model.actions.map((a) => a.id);
     await settle(ids);
@@ -645,6 +659,7 @@ async function modelRun(total: number, prefix: Cmd[], cmds: Iterable<Cmd>): Prom
     }
   } finally {
     stripe.clearFaults();
+    stripe.setDown(false);
   }
 }
 
@@ -671,6 +686,19 @@ const SEEDED_EFFECT: Cmd[][] = [
   [new Relay("drop_after_apply", true), new Relay(null, false)],
   // A relay dies holding the claim; the next one takes it over.
   [new RelayDies(), new Relay(null, false)],
+  // Applied, then the provider is unreachable until the attempts run out (needs_attention);
+  // staff retry once it is back and has pruned its keys: the retry looks it up first.
+  [
+    new Relay("500_after_apply", false),
+    new ProviderDown(true),
+    new Relay(null, false),
+    new Relay(null, false),
+    new Relay(null, false),
+    new ProviderDown(false),
+    new ForgetKeys(),
+    new StaffRetry(),
+    new Relay(null, false),
+  ],
   // Refused for good, then retried by staff: looked up before it is sent again.
   [new Relay("decline", false), new StaffRetry(), new Relay(null, true)],
 ];
