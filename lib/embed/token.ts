@@ -147,6 +147,8 @@ function translate(err: unknown): unknown {
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === "aud")
       return refuse("token_wrong_audience", "The token is meant for another audience (aud).");
+    if (err.reason === "missing")
+      return refuse("token_claims_invalid", `The token has no ${err.claim} claim.`);
     if (err.claim === "nbf" || err.claim === "iat")
       return refuse("token_not_yet_valid", "The token is not valid yet.");
     return refuse("token_claims_invalid", `The token's ${err.claim} claim is ${err.reason}.`);

@@ -160,6 +160,8 @@ describe("POST /api/embed/session", () => {
     ],
     ["no audience", "token_wrong_audience", async () => token({ aud: undefined })],
     ["no jti", "token_claims_invalid", async () => token({ jti: undefined })],
+    ["no iat", "token_claims_invalid", async () => token({ iat: undefined })],
+    ["no sub", "token_claims_invalid", async () => token({ sub: undefined })],
     ["no email", "token_claims_invalid", async () => token({ email: undefined })],
     ["oversized (> 4 KB)", "token_too_large", async () => token({ name: "a".repeat(5000) })],
     [
