@@ -10,7 +10,7 @@ import { defineConfig } from "vitest/config";
  */
 const POSTGRES_SUITES = [
   "tests/integration/action-core/{cancel-order-policy,concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
-  // Issue 22: revisions and four-eyes approval, racing approvals and the sweep.
+  // Revisions and four-eyes approval, racing approvals and the sweep.
   "tests/integration/approvals/*.test.ts",
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/auth-rate-limit.test.ts",

@@ -24,7 +24,7 @@ type Props = {
   onOutcome: (actionId: string, outcome: CardOutcome) => void;
   /** Where "Sign in again" leads back to. */
   signInHref: string;
-  /** The customer edited it: the chat reloads and shows the new proposal (issue 22). */
+  /** The customer edited it: the chat reloads and shows the new proposal. */
   onRevised?: () => void;
 };
 

@@ -5,7 +5,7 @@
  */
 export const ACTION_STATUSES = [
   "pending",
-  /** The customer confirmed; staff must approve before it executes (issue 22). */
+  /** The customer confirmed; staff must approve before it executes. */
   "awaiting_approval",
   "executing",
   "executed",
@@ -22,7 +22,7 @@ export type ActionStatus = (typeof ACTION_STATUSES)[number];
 /** The statuses a decided action can end in: what a `data-action-outcome` part reports. */
 export const OUTCOME_STATUSES = [
   "executed",
-  /** The customer confirmed; staff approval is next (issue 22). */
+  /** The customer confirmed; staff approval is next. */
   "awaiting_approval",
   "rejected",
   "cancelled",

@@ -80,7 +80,7 @@ export type DemoOrder = {
 };
 
 export const DEMO_ORDERS: DemoOrder[] = [
-  // Above APPROVAL_THRESHOLD_MINOR (€500 by default): its refund waits for staff (issue 22).
+  // Above APPROVAL_THRESHOLD_MINOR (€500 by default): its refund waits for staff.
   {
     id: "2890",
     owner: "anna",

@@ -41,7 +41,7 @@ export const ERROR_STATUS = {
   superseded: 409,
   /** A staff reply or release for a chat no person has taken over (or already handed back). */
   not_handed_off: 409,
-  /** A proposal's chain was already edited the most times allowed (issue 22). */
+  /** A proposal's chain was already edited the most times allowed. */
   revision_limit: 409,
   expired: 410,
   message_too_long: 413,

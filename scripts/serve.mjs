@@ -1,7 +1,7 @@
 // The production server: Next.js's request handler behind a plain Node HTTP server, so the
 // client's socket address reaches the app. Next copies the socket address into X-Forwarded-For
 // only when the client sent none, so a made-up header would otherwise be indistinguishable from
-// the real address (issue 10, finding 1). Every request gets the socket address in a header of
+// the real address. Every request gets the socket address in a header of
 // our own, overwriting whatever the client put there; lib/http/client-address.ts reads it, and
 // believes forwarded headers only when TRUST_PROXY is set.
 //   node scripts/serve.mjs [-p PORT] [-H HOST]     (npm start, the e2e and system tests)

@@ -9,7 +9,7 @@ const api = createApiClient();
 
 /**
  * Staff: approve (executes exactly what the customer confirmed) or reject with a reason the
- * customer reads (issue 22). Re-renders the queue afterwards; a refusal (already decided by a
+ * customer reads. Re-renders the queue afterwards; a refusal (already decided by a
  * colleague, expired, stale) is shown with its code.
  */
 export function ApprovalButtons({ actionId }: { actionId: string }) {

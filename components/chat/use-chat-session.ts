@@ -106,7 +106,7 @@ export function useChatSession(snapshot: ChatSnapshot, onTurnFinished: () => voi
     void sendMessage({ text });
   }
 
-  /** The chat as the server has it now (after the customer edited a proposal, issue 22). */
+  /** The chat as the server has it now (after the customer edited a proposal). */
   const reload = useCallback(() => {
     void fetchChatSnapshot(chatId).then((r) => {
       if (!r.ok) return;

@@ -7,7 +7,7 @@ import type { PendingAction } from "@/lib/chat-client/schemas";
 type Fields = NonNullable<PendingAction["edit"]>["fields"];
 
 /**
- * The card's Edit form (issue 22): the tool's editable fields only (never the order), each as the
+ * The card's Edit form: the tool's editable fields only (never the order), each as the
  * server described it (a choice worded by the tool, or free text). Saving asks the server to
  * revise; it plans and checks the policy again and answers with a new proposal, which the chat
  * then shows in place of this one.

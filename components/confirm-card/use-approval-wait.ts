@@ -5,7 +5,7 @@ import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-vi
 import { followApproval } from "@/lib/chat-client/follow";
 
 /**
- * While the card waits for staff approval (issue 22), polls GET /api/actions/{id} with backoff
+ * While the card waits for staff approval, polls GET /api/actions/{id} with backoff
  * and reports the decision once staff made it (executed, rejected, expired, stale), so the card
  * updates without a reload. Stops when the card goes away.
  */

@@ -4,7 +4,7 @@ import { settleTime } from "./effects-section";
 
 const pct = (v: number | null) => (v === null ? "–" : `${(v * 100).toFixed(1)}%`);
 
-/** Issue 22's figures for the range: customers' revisions and staff approvals. */
+/** The people-in-the-loop figures for the range: customers' revisions and staff approvals. */
 export function ApprovalsSection({ report }: { report: ApprovalsReport }) {
   const t = useTranslations("approval.metrics");
   const figures: [string, string, string][] = [

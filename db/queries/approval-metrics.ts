@@ -1,4 +1,4 @@
-/** The staff metrics of issue 22: customers' revisions and staff approvals in a time range. */
+/** The people-in-the-loop metrics: customers' revisions and staff approvals in a time range. */
 import "server-only";
 import { and, count, gte, isNotNull, lt } from "drizzle-orm";
 import { getDb } from "../index";

@@ -1,5 +1,5 @@
 /**
- * The four-eyes policy (issue 22), in code: a refund above APPROVAL_THRESHOLD_MINOR needs a staff
+ * The four-eyes policy, in code: a refund above APPROVAL_THRESHOLD_MINOR needs a staff
  * member's approval after the customer confirms. Judged once, when the plan is stored (propose and
  * revise), and kept on the action: the card that told the customer and the confirm that acts on
  * it read the same answer, whatever the setting says later.

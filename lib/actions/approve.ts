@@ -1,5 +1,5 @@
 /**
- * Staff decisions on actions that wait for approval (issue 22, four eyes). Approve runs the
+ * Staff decisions on actions that wait for approval (four eyes). Approve runs the
  * confirm's own path (decideAndRun): the stored arguments only, the payload hash, the tool's
  * compare-and-set, one claim the database decides, so racing approvals on any number of
  * instances execute once and a target that moved ends `stale`. Reject is one conditional

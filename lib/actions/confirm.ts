@@ -8,7 +8,7 @@
  * Because claim and effect commit together, `executing` is never visible to other connections;
  * a crash or a throw leaves the action `pending` with no effect, and we then mark it `failed`.
  *
- * Four eyes (issue 22): an action stored with requiresApproval does not run on the customer's
+ * Four eyes: an action stored with requiresApproval does not run on the customer's
  * confirm; it moves to `awaiting_approval` (audited) and nothing else happens. A staff member's
  * approval (lib/actions/approve.ts) then runs this same path, claiming from awaiting_approval
  * instead of pending: the same stored arguments, hash check, compare-and-set and audit.

@@ -35,7 +35,7 @@ export type PendingActionDto = {
   createdAt: string;
   expiresAt: string;
   decidedAt: string | null;
-  /** Confirming only hands it to staff: it then waits in awaiting_approval (issue 22). */
+  /** Confirming only hands it to staff: it then waits in awaiting_approval. */
   requiresApproval: boolean;
   /** How many times the customer edited this proposal's chain (0: as the assistant proposed). */
   revision: number;

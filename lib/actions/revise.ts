@@ -1,5 +1,5 @@
 /**
- * Revise (issue 22): the customer edits a pending proposal before confirming it. Only the fields
+ * Revise: the customer edits a pending proposal before confirming it. Only the fields
  * the tool declares editable may change (never the order); the result is validated by the tool's
  * own schema and goes through plan() and the policy again, exactly like a proposal from the
  * model, and is stored as a NEW pending action with its own payload hash. The old one ends

@@ -30,7 +30,7 @@ export function fetchAction(id: string) {
   return api.getAction(id);
 }
 
-/** The customer's edit of a pending proposal (issue 22); the answer is the new pending action. */
+/** The customer's edit of a pending proposal; the answer is the new pending action. */
 export function reviseAction(actionId: string, args: Record<string, unknown>) {
   return api.reviseAction(actionId, args);
 }

@@ -269,7 +269,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** Staff only: hands the chat back to the assistant. */
     releaseChat: (chatId: string) =>
       call(`/api/staff/chats/${id(chatId)}/release`, ReleaseSchema, { method: "POST" }),
-    /** The customer's edit of a pending proposal: only the tool's editable fields (issue 22). */
+    /** The customer's edit of a pending proposal: only the tool's editable fields. */
     reviseAction: (actionId: string, args: Record<string, unknown>) =>
       call(`/api/actions/${id(actionId)}/revise`, ReviseResponseSchema, {
         method: "POST",

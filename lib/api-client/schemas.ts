@@ -95,7 +95,7 @@ export const StaffReplySchema = z.looseObject({
 
 /** POST /api/staff/chats/{id}/release (staff only). */
 export const ReleaseSchema = z.looseObject({ handoff: z.null() });
-/** GET /api/staff/approvals: actions awaiting staff approval (issue 22). */
+/** GET /api/staff/approvals: actions awaiting staff approval. */
 export const ApprovalsSchema = z.object({
   approvals: z.array(
     z.object({

@@ -26,7 +26,7 @@ export const PendingActionPartSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
-  /** Issue 22; optional so cards stored before it still parse. */
+  /** Whether staff must approve after Confirm; optional so cards stored before approvals existed still parse. */
   requiresApproval: z.boolean().optional(),
   revision: z.number().int().optional(),
   revisionOf: z.string().nullable().optional(),

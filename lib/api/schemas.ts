@@ -95,7 +95,7 @@ function pendingActionFor(tool: AnyWriteTool) {
     decidedAt: isoDateTime.nullable(),
     requiresApproval: z.boolean().optional().meta({
       description:
-        "Issue 22: above APPROVAL_THRESHOLD_MINOR; Confirm then only moves it to `awaiting_approval` and staff decide.",
+        "Above APPROVAL_THRESHOLD_MINOR; Confirm then only moves it to `awaiting_approval` and staff decide.",
     }),
     revision: z.number().int().optional().meta({
       description: "How many times the customer edited this proposal's chain (at most 5).",
@@ -248,7 +248,7 @@ export const AuditEvent = z
     at: isoDateTime,
     userId: z.string().nullable(),
     actorId: z.string().nullable().meta({
-      description: "The staff member who approved or rejected (issue 22); null otherwise.",
+      description: "The staff member who approved or rejected; null otherwise.",
     }),
     chatId: z.string().nullable(),
     actionId: z.string().nullable(),
@@ -510,7 +510,7 @@ export const SignInResponse = z
 
 export const SignOutResponse = z.looseObject({ success: z.boolean() });
 
-// ---------------------------------------------------------------- people in the loop (issue 22)
+// ---------------------------------------------------------------- people in the loop
 
 /** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
 export const ReviseRequestSchema = z.strictObject({

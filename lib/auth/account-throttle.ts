@@ -1,5 +1,5 @@
 /**
- * Sign-in attempts per account (issue 10, finding 1; issue 24, items 1 and 3): at most
+ * Sign-in attempts per account: at most
  * AUTH_ACCOUNT_MAX_FAILURES password attempts for one email are in play within
  * AUTH_ACCOUNT_FAILURE_WINDOW_SECONDS, whatever address they come from; beyond that every sign-in
  * for that email gets 429 with Retry-After until the oldest one leaves the window. A successful

@@ -23,7 +23,7 @@ function createAuth() {
       return host ? [`http://${host}`, `https://${host}`] : [];
     },
     secret: authSecret(),
-    // A customer may not rename the account (issue 24, item 8): the name is what staff read on
+    // A customer may not rename the account: the name is what staff read on
     // the audit pages, and "Sam Support" must not be something a customer can call themselves.
     // Names and roles are set by the seed or an operator (npm run users). The route answers 404.
     disabledPaths: ["/update-user"],

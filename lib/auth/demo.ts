@@ -6,7 +6,7 @@ export type DemoAccount = { email: string; who: string };
 
 /**
  * The demo accounts the sign-in page may offer as one-click buttons: only those that exist in
- * this database (issue 24, item 4). A deployment without the demo seed shows none, and so
+ * this database. A deployment without the demo seed shows none, and so
  * publishes no password.
  */
 export async function offeredDemoAccounts(): Promise<DemoAccount[]> {

@@ -2,7 +2,7 @@
  * Only paths on this site: `?next=https://evil`, `//evil` and `/\evil` (which browsers and URL
  * parsing turn into another host) must not become an open redirect after sign-in.
  *
- * The raw value is not what decides (issue 24, item 2): `/.//evil` resolves to the path
+ * The raw value is not what decides: `/.//evil` resolves to the path
  * `//evil`, which the browser then reads as another host, and the router decodes `%2F` and `%5C`
  * before it navigates, so `/./%2F%2Fevil` and `/.%2F/evil` end up there too. What is checked is
  * the path as it will finally be followed: resolved, decoded until it no longer changes, and

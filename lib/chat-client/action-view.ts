@@ -17,7 +17,7 @@ export type ExecutedNote = PendingAction["view"]["outcome"];
 export type CardOutcome =
   | { kind: "executed"; note: ExecutedNote }
   | { kind: "already_decided"; status: ActionStatus | null }
-  /** Staff declined it after the customer's confirm (issue 22), with their reason. */
+  /** Staff declined it after the customer's confirm, with their reason. */
   | { kind: "rejected"; reason: string | null }
   | {
       kind: /** Confirmed; staff approval is next. Not final: the card follows it until decided. */

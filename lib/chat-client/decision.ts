@@ -10,7 +10,7 @@ export type Decision =
   /** `note` is the tool's own sentence about what was done (its describe()). */
   | { kind: "executed"; note: PendingAction["view"]["outcome"] }
   | { kind: "cancelled" }
-  /** Confirmed, and now it waits for staff approval (issue 22): nothing was executed yet. */
+  /** Confirmed, and now it waits for staff approval: nothing was executed yet. */
   | { kind: "awaiting_approval" }
   /** Someone (another tab) decided first; `status` is what the server says it is now. */
   | { kind: "already_decided"; status: ActionStatus | null }

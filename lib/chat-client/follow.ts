@@ -55,7 +55,7 @@ export function followOutcome({
 }
 
 /**
- * Following an action that waits for staff approval (issue 22): polls `load` with the same
+ * Following an action that waits for staff approval: polls `load` with the same
  * backoff until its status is no longer `awaiting_approval` (approved and executed, rejected,
  * expired, stale...), reports that action once and stops; 404 also stops. Shared by the card and
  * the terminal chat.

@@ -72,7 +72,7 @@ export const CreatedChatSchema = z.object({ chat: ChatSummarySchema });
 
 export const ConfirmResponseSchema = z.object({
   action: PendingActionSchema,
-  /** Null when the action now waits for staff approval (issue 22): nothing was executed. */
+  /** Null when the action now waits for staff approval: nothing was executed. */
   result: ActionResultSchema.nullable(),
 });
 /** POST /api/actions/{id}/revise: the new pending action (the edited proposal). */

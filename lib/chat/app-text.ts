@@ -20,7 +20,7 @@ export function modelErrorText(lang: Locale): string {
 }
 
 /**
- * The chat's notes on the approval step (issue 22), the same for every tool: waiting for our
+ * The chat's notes on the approval step, the same for every tool: waiting for our
  * team, declined by it (with its reason), or not decided in time.
  */
 export function approvalNote(

@@ -1,5 +1,5 @@
 /**
- * Staff decisions on actions that wait for approval (issue 22), with their note in the customer's
+ * Staff decisions on actions that wait for approval, with their note in the customer's
  * chat: executed (the tool's own note), declined with the staff member's reason, or expired when
  * nobody decided within APPROVAL_TTL_HOURS (the sweep tells us, lib/startup.ts).
  */

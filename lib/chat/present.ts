@@ -57,7 +57,7 @@ export function presentAction(
 }
 
 /**
- * The card's Edit form: the tool's editable fields (issue 22), each with its current value and,
+ * The card's Edit form: the tool's editable fields, each with its current value and,
  * for a choice, the values its schema allows worded by the tool's own catalogue
  * (rows.<field>Value). Null once the action is decided or its chain has no revisions left.
  */

@@ -1,5 +1,5 @@
 /**
- * The customer's edit of a pending proposal (issue 22), and its line in the transcript: the new
+ * The customer's edit of a pending proposal, and its line in the transcript: the new
  * card follows an app message saying the proposal was edited, so the conversation (and the model's
  * next turn) shows what the customer now confirms. The old card reads `superseded`.
  */

@@ -1,5 +1,5 @@
 /**
- * The client's address, for every limiter keyed by address (issue 10, finding 1).
+ * The client's address, for every limiter keyed by address.
  *
  * By default it is the TCP peer of the connection: scripts/serve.mjs (the production server:
  * `npm start`, the e2e and system tests) writes the socket's address into our own header on every

@@ -1,5 +1,5 @@
 /**
- * People in the loop on the metrics page (issue 22): how often customers edit proposals, and how
+ * People in the loop on the metrics page: how often customers edit proposals, and how
  * staff decide the actions that wait for them: approved (executed by an approval, or stale/failed
  * when it then could not run), rejected, expired unseen, still waiting; the approval and
  * rejection rates over the decided ones, and the median time from the customer's confirm to the

@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
- * Issue 22 in Chromium: the customer edits a proposal on its card and then confirms the edited
+ * People in the loop in Chromium: the customer edits a proposal on its card and then confirms the edited
  * one; a refund above the approval threshold waits for staff after Confirm, and the customer's
  * card updates without a reload when staff approve it on /audit/approvals.
  */

@@ -107,7 +107,7 @@ test("staff go from the table to the action's timeline and the chat transcript",
 
   await page.getByTestId("open-transcript").click();
   await expect(page).toHaveURL(new RegExp(`/audit/chats/${chatId}$`));
-  // Whose chat: the name always beside the email, which only an operator sets (issue 24, item 8).
+  // Whose chat: the name always beside the email, which only an operator sets.
   await expect(page.getByTestId("transcript-heading").locator("xpath=..")).toContainText(
     `Anna Petrova <${anna.email}>`,
   );

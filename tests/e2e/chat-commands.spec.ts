@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
- * Issue 16, part 4: the console's commands in the browser composer. They are handled in the
+ * The console's commands in the browser composer. They are handled in the
  * page and never sent as a message (so the model never sees them); while a card waits, only
  * they are accepted and other text keeps the "decide first" note; what a command did is said in
  * a live region, in the conversation's language. Each test has its own customer and orders.

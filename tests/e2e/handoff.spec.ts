@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
- * Issue 22, item 3 in Chromium: the customer asks for a person, staff find the chat in the queue,
+ * A person taking over a chat, in Chromium: the customer asks for a person, staff find the chat in the queue,
  * reply from the transcript page, and the customer's open page shows the reply (by its polling,
  * without a reload) with the staff member's name; then staff hand the chat back. In English and
  * in Russian.

@@ -5,7 +5,7 @@ import { expectNoEnglish, latinWords } from "./language";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
- * Issue 13's walk: a Russian-speaking customer (the browser asks for ru-RU, nobody picked a
+ * The Russian walk-through: a Russian-speaking customer (the browser asks for ru-RU, nobody picked a
  * language) meets no English word outside order data: sign-in and its error, the orders page, a
  * return proposed and confirmed, the chat's error banners; and staff on /audit. Each test has its
  * own customer and orders (tests/e2e/fixtures.ts). The chat scenarios' Russian wording itself is

@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
- * Issue 20's customer side, end to end on the built-in ledger (the default provider): after
+ * A refund's progress on the customer's side, end to end on the built-in ledger (the default provider): after
  * Confirm, a cancellation's card says the refund is processing and then, without a reload, that
  * it is refunded; the card polls GET /api/actions/{id} until the refund settles. Then staff see
  * the refund on the action's page, on /audit (filtered by the effect's tool) and on the metrics

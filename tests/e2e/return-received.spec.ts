@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 
 /**
- * Issue 21's return refund, end to end on the built-in ledger (the default provider): the customer
+ * A received return's refund, end to end on the built-in ledger (the default provider): the customer
  * confirms a return in the chat (offline model), staff mark the parcel received (on the action's
  * page, or on /audit/returns), and the customer's card, still open in its own browser context
  * and never reloaded, goes on to say the refund is refunded. The card follows the return while

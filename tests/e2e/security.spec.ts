@@ -85,7 +85,7 @@ test("the CSP lets the app's own scripts run and blocks injected inline script",
 });
 
 /**
- * Issue 24, item 2: after sign-in the browser follows `?next=`, and these start with one slash
+ * After sign-in the browser follows `?next=`, and these start with one slash
  * but resolve (or decode) to `//example.org`. Each is sent as an attacker would link it (as is in
  * the query) and percent-encoded once; example.org is answered locally, so a redirect there
  * shows up as that page instead of a network error.

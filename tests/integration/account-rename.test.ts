@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 8: a customer could rename the account through better-auth
+ * A customer could rename the account through better-auth
  * (`POST /api/auth/update-user {"name": "Sam Support"}`), and staff pages show that name. The
  * route is disabled: it answers like an unknown path, and the name stays what the operator set.
  */

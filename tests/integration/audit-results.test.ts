@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 8: every audit event carries a `result`; a repeat return answered from the
+ * Every audit event carries a `result`; a repeat return answered from the
  * existing request (createdNow: false) has no action and a result that says nothing was
  * written, so GET /api/audit and the /audit page tell it from an executed write; and, as in the
  * source course, `confirmation_required` and `cancelled` events carry the error codes

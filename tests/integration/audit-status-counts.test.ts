@@ -49,7 +49,7 @@ describe("audit status chart counts (countAuditEventsByStatus)", () => {
   beforeAll(async () => {
     await useTestDatabase({ seed: false });
     const r = rng(14);
-    // The statuses the backfill migration knows: issue 22's (awaiting_approval,
+    // The statuses the backfill migration knows: the approval ones (awaiting_approval,
     // approval_rejected) came with a later migration, so no event of theirs predates its column,
     // and the backfill test below replays the old migration.
     const known = AUDIT_STATUSES.filter(

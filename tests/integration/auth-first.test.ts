@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 7: every route authenticates before it reads the body. An anonymous request
+ * Every route authenticates before it reads the body. An anonymous request
  * with a broken body gets 401 `unauthenticated`, never the 400/413/415 that would mean its body
  * was parsed.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 10: better-auth printed its own errors with console.error (its router's
+ * Better-auth printed its own errors with console.error (its router's
  * "# SERVER_ERROR" line and its default logger), past our logger and its redaction. When the
  * database fails, those errors are drizzle's "Failed query ... params: ..." with the session
  * token among the parameters. Here the session table goes missing under a signed-in request:

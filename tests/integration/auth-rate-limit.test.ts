@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling (issue 10, finding 1). The route handlers are called as the production
+ * Sign-in throttling. The route handlers are called as the production
  * server (scripts/serve.mjs) calls them: the socket's address in our own header. A made-up
  * X-Forwarded-For changes nothing unless TRUST_PROXY says a proxy of ours put it there; and
  * whatever the address, one account gets a limited number of wrong passwords.
@@ -156,7 +156,7 @@ describe("sign-in throttling", () => {
       );
   });
 
-  // Issue 24, item 1: the lock held only for JSON bodies; better-auth also takes a form.
+  // The lock held only for JSON bodies; better-auth also takes a form.
   it("a form-encoded sign-in is refused (415) and creates no session, locked account or not", async () => {
     g[MARK] = PEER_HEADER;
     const form = (email: string, password: string) =>
@@ -218,7 +218,7 @@ describe("sign-in throttling", () => {
     );
   });
 
-  // Issue 24, item 3: the body was read whole and the email stored as the limiter's key.
+  // The body was read whole and the email stored as the limiter's key.
   it("caps the body at 8 KiB and the email at 254 characters; the limiter stores no email", async () => {
     g[MARK] = PEER_HEADER;
     const huge = `${"a".repeat(3_000_000)}@example.com`;

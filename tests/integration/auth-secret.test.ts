@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 9: the generated session secret. An empty `.auth-secret` (a crash during an
+ * The generated session secret. An empty `.auth-secret` (a crash during an
  * earlier first start) is noticed: the start stops with a message that says what to do, and no
  * built-in fallback secret is ever used.
  */

@@ -1,6 +1,6 @@
 /**
  * The SQLite database holds orders, chats and password hashes: the file, its `-wal` and `-shm`
- * files and the folder made for them are readable by their owner only (issue 24, item 7).
+ * files and the folder made for them are readable by their owner only.
  */
 import fs from "node:fs";
 import os from "node:os";

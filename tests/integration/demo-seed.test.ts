@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 4: on PostgreSQL the demo store was seeded unless SEED_DEMO=0, with a staff
+ * On PostgreSQL the demo store was seeded unless SEED_DEMO=0, with a staff
  * account whose password is published. The demo is now the SQLite default only; PostgreSQL seeds
  * it only with SEED_DEMO=1. The sign-in page offers one-click demo accounts only where they exist.
  * Runs on both databases (vitest's "postgres" project), with the real start-up (initDatabase).

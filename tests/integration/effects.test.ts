@@ -1,5 +1,5 @@
 /**
- * Issue 20: a confirmed cancellation's refund goes through the effects outbox and the relay, to
+ * A confirmed cancellation's refund goes through the effects outbox and the relay, to
  * Stripe (the real `stripe` SDK against the loopback server of bench/lib/stripe-server.ts,
  * misbehaving on command) and to the built-in ledger. Real database (SQLite, and PostgreSQL in
  * the postgres project), real executor, confirm and relay; only the provider is faked, at its
@@ -208,7 +208,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
       id: c.actionId,
       status: "executed",
       result: { orderId: c.orderId, status: "cancelled" },
-      // The refund, and the customer's mail about the cancellation (issue 21).
+      // The refund, and the customer's mail about the cancellation.
       effects: expect.arrayContaining([
         expect.objectContaining({
           id: pending.id,

@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 3: a person takes over a chat. Through the real route handlers, on SQLite and
+ * A person takes over a chat. Through the real route handlers, on SQLite and
  * PostgreSQL: the offline model hands off on "I want to talk to a human" / «позовите оператора»,
  * the assistant then stays silent, staff reply (role staff, their name) and release, customers
  * get 403 on the staff routes, bad input is a JSON error, every step is audited, a handoff

@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 5: the failure paths that used to log whole AI SDK errors (whose
+ * The failure paths that used to log whole AI SDK errors (whose
  * requestBodyValues hold the prompt: the customer's messages, order items, payment label and
  * delivery note) log only an error's name, code and status, as JSON lines with a level and the
  * request's id. Everything the server writes to its log, and to the console, is captured while

@@ -1,5 +1,5 @@
 /**
- * Issue 21: customer email as outbox effects (a real SMTP server, smtp-server, started here; and
+ * Customer email as outbox effects (a real SMTP server, smtp-server, started here; and
  * the .eml files of the embedded default), the return's refund when staff mark the parcel
  * received, and the staff work queue. Real database (SQLite, and PostgreSQL in the postgres
  * project), real routes, confirm and relay; only Stripe is faked, at its wire protocol.

@@ -1,5 +1,5 @@
 /**
- * A provider that floods or poisons its answer (issue 24, item 5), through the loopback OpenAI
+ * A provider that floods or poisons its answer, through the loopback OpenAI
  * server and the real route handlers, on SQLite and PostgreSQL: tool calls are bounded per
  * response and per turn, and so are a call's arguments and the turn's text; a call whose name or
  * id holds a control character is rejected and audited; no NUL is stored anywhere.

@@ -1,5 +1,5 @@
 /**
- * Issue 24, missing tests: behaviours only the system suite (a built server) checked, so they
+ * Behaviours only the system suite (a built server) checked, so they
  * could break with every in-process test green. Through the real route handlers:
  * - `Origin: null` (a sandboxed frame, a `data:` page, some redirects) is another site: a
  *   signed-in state change is refused with 403 and changes nothing;

@@ -1,5 +1,5 @@
 /**
- * Password hashing through lib/auth/password.ts (issue 14, memory): better-auth's own scrypt with
+ * Password hashing through lib/auth/password.ts (kept within the memory a small server has): better-auth's own scrypt with
  * a bound on how many hashes run at once (tests/unit/password-limit.test.ts). The bound must
  * change nothing else: a hash written before it (the seed's, or the literal below) still
  * verifies, a new hash has the same format and parameters, and sign-in really goes through it.

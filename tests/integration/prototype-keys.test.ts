@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 2: a model that calls a tool named like an Object.prototype member
+ * A model that calls a tool named like an Object.prototype member
  * (`__proto__`, `constructor`, ...) gets the same treatment as any unknown tool: nothing runs,
  * the call is audited `rejected` / `unknown_tool`, the turn still answers, and the chat stays
  * readable (GET /api/chats/{id} 200) with the stored turn in it.

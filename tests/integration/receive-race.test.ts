@@ -1,5 +1,5 @@
 /**
- * Issue 21: one refund per received return, across processes. Six OS processes mark the same
+ * One refund per received return, across processes. Six OS processes mark the same
  * return received at once (the conditional update on received_at decides: one wins, one refund
  * effect); then a relay process is SIGKILLed after Stripe (the loopback server, through the real
  * SDK) applied the refund and before the relay recorded it, and the next relay looks the refund

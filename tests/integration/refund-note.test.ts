@@ -1,6 +1,6 @@
 /**
  * The customer's outcome note through the real routes while a cancellation's refund goes through
- * the outbox (issue 20): the confirm answers "processing" with `settled: false`; GET
+ * the outbox: the confirm answers "processing" with `settled: false`; GET
  * /api/actions/{id} (what the card and the terminal poll) and the chat's stored card say
  * "refunded" with `settled: true` once the relay (the built-in ledger here) is done, and
  * "the refund failed" when the provider refused. Real database (SQLite, and PostgreSQL in the

@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 4: every triage run is an audit event (who, which chat, model, prompt
+ * Every triage run is an audit event (who, which chat, model, prompt
  * version, status, duration), a failed one too, and the stored triage keeps who ran it and when.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Past capacity (issue 25, part 4): with room for one running turn and one waiting, a third turn
+ * Past capacity: with room for one running turn and one waiting, a third turn
  * is refused at the door with 503 `overloaded` and Retry-After, nothing of it stored and no model
  * called, while the one in line runs to the end once the first is done. The turns are held open
  * by the loopback model's gate, not by a clock: nothing here depends on timing.

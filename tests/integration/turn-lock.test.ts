@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 3: the chat's turn lease has an owner. Only the turn holding it renews or
+ * The chat's turn lease has an owner. Only the turn holding it renews or
  * releases it; a turn that lost it saves nothing; and a turn has an overall deadline (well
  * inside its lease), after which it ends with the model-failure error part, so two turns of one
  * chat never overlap.

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 4: `npm run users -- add` creates real accounts, with the password from standard
+ * `npm run users -- add` creates real accounts, with the password from standard
  * input (or a hidden prompt on a terminal). Run as a real subprocess, as an operator would, on a
  * real SQLite file; the account then signs in through the real sign-in route with its role.
  */

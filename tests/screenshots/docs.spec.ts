@@ -4,7 +4,7 @@ import { expect, test } from "../e2e/fixtures";
 import { ChatPage, SignInPage } from "../e2e/pages";
 
 /**
- * The README's screenshot pairs (issue 13): the confirm card and /audit, in English and in
+ * The README's screenshot pairs: the confirm card and /audit, in English and in
  * Russian, written to docs/screenshots/. Not part of `npm test`: it rewrites files in docs/, so
  * it runs on purpose with `npm run screenshots` (scripts/screenshots.mjs), against the same
  * production build and throwaway database as the e2e suite.

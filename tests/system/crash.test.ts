@@ -1,5 +1,5 @@
 /**
- * Crash safety (issue 7.2): the production server is SIGKILLed while confirms are in flight,
+ * Crash safety: the production server is SIGKILLed while confirms are in flight,
  * then restarted on the same database file. Whatever the moment of the kill, no action is left
  * `executing`, every confirm answered 200 has its return row, no order has two returns, the
  * audit agrees with the tables, and a confirm whose answer was lost can simply be retried.

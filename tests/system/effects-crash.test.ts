@@ -1,5 +1,5 @@
 /**
- * Issue 20: the production server is SIGKILLed after Stripe (the loopback server, through the
+ * The production server is SIGKILLed after Stripe (the loopback server, through the
  * real SDK) applied a cancellation's refund and before the relay recorded it. After a restart on
  * the same database the effect's lease lapses, the restarted relay looks the refund up before
  * sending anything, finds it and records it: still exactly one refund, and nothing re-sent.

@@ -1,5 +1,5 @@
 /**
- * Issue 20 on PostgreSQL: three production servers share one database and one payment provider
+ * Refunds through the effects outbox on PostgreSQL: three production servers share one database and one payment provider
  * (the loopback Stripe server, through the real SDK, misbehaving on a few requests). Fifty
  * cancellations are confirmed round-robin over the three; every instance's relay claims effects
  * with FOR UPDATE SKIP LOCKED leases at the same time, retries and reconciles. Each order is

@@ -1,6 +1,6 @@
 /**
  * Hostile cases that need a misbehaving model or a second client, against the production server
- * (scripts/serve.mjs) with the loopback OpenAI server as the model (issue 10):
+ * (scripts/serve.mjs) with the loopback OpenAI server as the model:
  * - a model calling tools named like Object.prototype members (cases-model.ts): rejected and
  *   audited as unknown tools, and the chat page and GET /api/chats/{id} still answer 200;
  * - a second message while a turn is still streaming: 409 `turn_in_progress`, never a second

@@ -1,5 +1,5 @@
 /**
- * Hostile input against the real production server over loopback (issue 7.1). Each case gets
+ * Hostile input against the real production server over loopback. Each case gets
  * the contract's answer (status, JSON error code), never a 5xx or a stack trace, and changes
  * nothing in the database; the server is healthy afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * Several instances on one PostgreSQL database (issue 12): three production servers
+ * Several instances on one PostgreSQL database: three production servers
  * (scripts/serve.mjs, what `npm start` runs) share a fresh database and nothing else. Every
  * guarantee the app advertises must hold across them, not just inside one process:
  * - three instances starting at once on an empty database migrate once and seed the demo once;
@@ -51,7 +51,7 @@ function env(): Record<string, string> {
   return {
     DATABASE_URL: url,
     BETTER_AUTH_SECRET: SECRET,
-    // PostgreSQL seeds the demo store only when asked (issue 24, item 4); this test wants it.
+    // PostgreSQL seeds the demo store only when asked; this test wants it.
     SEED_DEMO: "1",
     MODEL_PROVIDER: "openai",
     OPENAI_API_KEY: "test",

@@ -1,5 +1,5 @@
 /**
- * `npm start` ends in one server process (issue 14): after the build check, scripts/start.mjs
+ * `npm start` ends in one server process: after the build check, scripts/start.mjs
  * validates the environment and then serves from its own process. No `next start`, no npx, no
  * second node process: the process npm started is the one listening, signals reach it, and a
  * SIGTERM lets a chat turn in flight finish, and sends the traces still batched, before the process

@@ -1,5 +1,5 @@
 /**
- * Every state change is a POST behind the origin check (issue 7.3). The hostile suite proves it
+ * Every state change is a POST behind the origin check. The hostile suite proves it
  * for today's endpoints with hand-written cases; this test guards the next route someone adds.
  * It imports every API route module, takes what the module REALLY exports (however it was
  * written: `export const POST = handler(...)`, `export const { PUT, PATCH, DELETE } =
@@ -53,8 +53,8 @@ function routeFiles(dir: string): string[] {
 /** Every row of every table, in a stable order: "nothing changed" means exactly that. */
 /**
  * The limiters' own bookkeeping (rate_limit: better-auth's per-address sign-in counter;
- * rate_windows: ours) is left out: counting every attempt, refused or not, is their job, and since
- * issue 12 they count in the database so that several instances share one limit.
+ * rate_windows: ours) is left out: counting every attempt, refused or not, is their job, and they count
+ * in the database so that several instances share one limit.
  */
 const LIMITER_TABLES = new Set(["rate_limit", "rate_windows"]);
 

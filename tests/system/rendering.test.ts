@@ -1,5 +1,5 @@
 /**
- * Customer and model text is data, never markup (issue 7.3): markup sent as a message, markup
+ * Customer and model text is data, never markup: markup sent as a message, markup
  * in the model's answer, and a return comment the model puts into a proposal all come back in
  * the server-rendered HTML of the chat page and of the staff transcript as escaped text, never
  * as tags, script or links. The model is a loopback OpenAI-compatible server, so it can say

@@ -1,5 +1,5 @@
 /**
- * Security headers and session cookies of the production server (issue 7.3): what a browser
+ * Security headers and session cookies of the production server: what a browser
  * receives on pages, API answers and errors, and the cookie attributes over HTTP and HTTPS.
  */
 import fs from "node:fs";

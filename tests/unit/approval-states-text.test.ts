@@ -1,5 +1,5 @@
 /**
- * Issue 22's states as the web card and the terminal client word them, in both languages: the
+ * The approval states as the web card and the terminal client word them, in both languages: the
  * notice before Confirm, waiting for our team, declined with the reason, expired while waiting,
  * and every new action status in "already decided" (never "unknown status").
  */

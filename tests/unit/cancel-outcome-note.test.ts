@@ -1,5 +1,5 @@
 /**
- * The cancellation's outcome note follows its refund (issue 20): "Order 3004 is cancelled. Refund
+ * The cancellation's outcome note follows its refund: "Order 3004 is cancelled. Refund
  * of €45.00: processing", then "refunded", or "the refund failed: our team will contact you", in
  * English and Russian, from the tool's own catalogue texts; and presentAction() marks it settled
  * only when no effect is pending or in flight (what the card and the terminal poll on).

@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 2, the class of bug: every table looked up with text from the model, the
+ * The class of bug behind a tool name like "constructor": every table looked up with text from the model, the
  * browser or the database answers only for its own keys. Names of Object.prototype members
  * must behave like any other unknown key (a fallback), never reach a prototype method.
  */

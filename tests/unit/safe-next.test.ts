@@ -16,7 +16,7 @@ describe("safeNext: where sign-in may send the customer", () => {
     // The router decodes %5C before it navigates, and a browser reads `/\` as `//`.
     ["/%5Cevil.example", "/"],
     ["javascript:alert(1)", "/"],
-    // Issue 24, item 2: the raw value starts with one slash, the path it resolves to does not.
+    // The raw value starts with one slash, the path it resolves to does not.
     ["/.//example.org/", "/"],
     ["/./%2F%2Fexample.org/", "/"],
     ["/.%2F/example.org", "/"],

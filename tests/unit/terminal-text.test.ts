@@ -1,5 +1,5 @@
 /**
- * What the terminal chat prints of the server's text (issue 24, item 5): no escape sequence or
+ * What the terminal chat prints of the server's text: no escape sequence or
  * control character a model put in its answer reaches the terminal; the text itself does.
  */
 import { describe, expect, it } from "vitest";

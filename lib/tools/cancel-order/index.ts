@@ -110,7 +110,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
   name: meta.name,
   help: meta.help,
   access: "write",
-  // The customer may edit why and what they add, never which order (issue 22).
+  // The customer may edit why and what they add, never which order.
   editable: ["reason", "comment"] satisfies (keyof z.output<typeof args>)[],
   confirmationMail: "mail.cancellation_confirmed",
   description:

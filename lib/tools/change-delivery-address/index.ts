@@ -143,7 +143,7 @@ export const changeDeliveryAddress: WriteTool<
   name: meta.name,
   help: meta.help,
   access: "write",
-  // The customer may correct the new address before confirming, never which order (issue 22).
+  // The customer may correct the new address before confirming, never which order.
   editable: ["address"] satisfies (keyof ChangeAddressArgs)[],
   description:
     "Propose sending one of the customer's orders that has not shipped yet (status processing) to " +

@@ -57,7 +57,7 @@ export const createReturnRequest: WriteTool<
   name: meta.name,
   help: meta.help,
   access: "write",
-  // The customer may edit why and what they add, never which order (issue 22).
+  // The customer may edit why and what they add, never which order.
   editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],
   confirmationMail: "mail.return_confirmed",
   description:

@@ -1,5 +1,5 @@
 /**
- * cancel_order's policy and money, at the action core (issue 24's missing tests): an order that
+ * cancel_order's policy and money, at the action core (what no test covered before): an order that
  * has already left the warehouse cannot be proposed for cancellation; the refund that is stored
  * and answered is the plan's refund, the one the customer confirmed; and another customer's
  * cancellation is never anyone else's answer. Runs on SQLite and PostgreSQL.

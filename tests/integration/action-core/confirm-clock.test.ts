@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 6: confirm judges expiry (and the return window) by the time inside its write
+ * Confirm judges expiry (and the return window) by the time inside its write
  * transaction, not by a time read before BEGIN IMMEDIATE, which may wait for the write lock. A
  * second process holds the lock across the action's deadline; a confirm that started before the
  * deadline but got the lock after it must answer `expired` and write nothing.

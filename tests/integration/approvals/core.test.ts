@@ -1,5 +1,5 @@
 /**
- * Issue 22 in the action core, on both databases: the customer's revision (declared fields only,
+ * Revisions and four-eyes approval in the action core, on both databases: the customer's revision (declared fields only,
  * plan and policy again, a new hash, the old one superseded "revised", at most 5) and four-eyes
  * approval (confirm -> awaiting_approval with nothing executed; staff approve through the same
  * claim, hash and compare-and-set; reject; expiry), including racing approvals from separate

@@ -1,5 +1,5 @@
 /**
- * Issue 22 through the real route handlers, on both databases: the customer's revise (owner only,
+ * Revisions and four-eyes approval through the real route handlers, on both databases: the customer's revise (owner only,
  * declared fields only, the transcript shows it), the card's approval notice and the chat freed
  * while staff decide, the staff queue and decisions, and a customer who can never approve (403).
  * Every answer is also checked against the OpenAPI document (tests/helpers/http.ts).

@@ -94,7 +94,7 @@ const signIn: Case[] = [
     status: 403,
     code: "missing_or_null_origin",
   },
-  // Sign-in takes JSON only (issue 24, item 1): a form never reaches better-auth, from any site.
+  // Sign-in takes JSON only: a form never reaches better-auth, from any site.
   {
     name: "sign-in by a cross-site top-level form post",
     as: "none",
@@ -244,7 +244,7 @@ const signIn: Case[] = [
 ];
 
 /**
- * Anonymous requests with a broken body (issue 10.7): authentication comes first, so each gets
+ * Anonymous requests with a broken body: authentication comes first, so each gets
  * 401, never the 400/413/415 that would mean the body was read.
  */
 const BAD_BODIES: [string, Pick<Case, "body" | "headers">][] = [
@@ -279,7 +279,7 @@ const anonymousBadBodies: Case[] = BAD_BODIES.flatMap(([what, body]) =>
 );
 
 /**
- * Password guesses for one account, each with a different made-up X-Forwarded-For (issue 10.1):
+ * Password guesses for one account, each with a different made-up X-Forwarded-For:
  * the header changes nothing, and after AUTH_ACCOUNT_MAX_FAILURES (5) wrong passwords the
  * account answers 429, even to the right password. Runs in this order; boris's session from the
  * world's set-up is not affected.

@@ -187,7 +187,7 @@ const serverActions: Case[] = [
   },
 ];
 
-/** The browser asks for /favicon.ico on every page load (issue 10.10): never a 404. */
+/** The browser asks for /favicon.ico on every page load: never a 404. */
 const icons: Case[] = [
   { name: "GET /favicon.ico", as: "none", path: "/favicon.ico", status: 200 },
   { name: "GET /icon.svg", as: "none", path: "/icon.svg", status: 200 },

@@ -17,7 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export const dynamic = "force-dynamic";
 
 /**
- * Staff's approval queue (issue 22, four eyes): refunds above APPROVAL_THRESHOLD_MINOR that the
+ * Staff's approval queue (four eyes): refunds above APPROVAL_THRESHOLD_MINOR that the
  * customer confirmed, oldest first, each with exactly what approving executes (the tool's own
  * description of the stored plan), the customer, and the deadline (APPROVAL_TTL_HOURS).
  */

@@ -9,7 +9,7 @@ import { json } from "@/lib/http/respond";
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/actions/{id}/revise {"args":{…}}: the owner's edit of a pending proposal (issue 22).
+ * POST /api/actions/{id}/revise {"args":{…}}: the owner's edit of a pending proposal.
  * Answers {"pendingAction"}: the new pending action; the old one is superseded ("revised").
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
