@@ -31,6 +31,8 @@ const RELAY_ENV = {
   EFFECTS_MAX_ATTEMPTS: "10",
   EFFECTS_POLL_SECONDS: "3600",
   MEDUSA_TIMEOUT_MS: "10000",
+  // The large order is cancelled in a test of its own, without waiting for staff's approval.
+  APPROVAL_THRESHOLD_MINOR: "0",
 };
 
 let core: Core;
@@ -84,6 +86,15 @@ async function startProxy(target: string): Promise<Proxy> {
 }
 
 let proxy: Proxy;
+
+/** An address where nothing listens: a port that was free a moment ago. */
+async function deadUrl(): Promise<string> {
+  const dead = http.createServer();
+  await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
+  const { port } = dead.address() as AddressInfo;
+  await new Promise<void>((r) => dead.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
 
 function pointAt(url: string) {
   process.env.MEDUSA_URL = url;
@@ -325,17 +336,36 @@ describe("cancel_order at the store, exactly once", () => {
 
 describe("the store does not answer", () => {
   it("a read is store_unreachable, never a status", async () => {
-    const dead = http.createServer();
-    await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
-    const { port } = dead.address() as AddressInfo;
-    await new Promise<void>((r) => dead.close(() => r()));
-    pointAt(`http://127.0.0.1:${port}`);
+    pointAt(await deadUrl());
     try {
       const out = await status(core.anna, orderOf("anna@example.com", "large"));
       expect(out).toMatchObject({ kind: "error", code: "store_unreachable" });
     } finally {
       pointAt(proxy.url);
     }
+  });
+
+  it("a confirmed cancel waits in the outbox while the store is down, and is cancelled once it is back", async () => {
+    const id = orderOf("anna@example.com", "large");
+    const cancelsBefore = proxy.cancels;
+    const actionId = await confirmedCancel(core.anna, id);
+    pointAt(await deadUrl());
+    let effect: EffectRow;
+    try {
+      effect = await relayPass(actionId);
+      expect(effect).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
+      effect = await relayPass(actionId);
+      expect(effect).toMatchObject({ status: "pending", attempts: 2 });
+    } finally {
+      pointAt(proxy.url);
+    }
+    // Back: the next attempt looks the order up (absent), then cancels it.
+    effect = await relayPass(actionId);
+    expect(effect.status).toBe("succeeded");
+    expect(proxy.cancels - cancelsBefore).toBe(1);
+    const at = await medusaOrder(id);
+    expect(at.status).toBe("canceled");
+    expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
   });
 
   it("a read of a store answering 5xx is store_unreachable too", async () => {
