@@ -104,6 +104,23 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(100).max(120_000).default(10_000),
     ),
+    // Where orders live (docs/stores.md): `builtin`, our own tables and demo seed, or `medusa`, a
+    // Medusa v2 store's Admin API (MEDUSA_URL with a secret API key, MEDUSA_API_KEY).
+    STORE_BACKEND: z.preprocess(emptyToUndefined, z.enum(["builtin", "medusa"]).default("builtin")),
+    MEDUSA_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL")
+        .optional(),
+    ),
+    MEDUSA_API_KEY: z.preprocess(emptyToUndefined, z.string().min(8).optional()),
+    // How long one request to the store may take before it counts as unreachable (a read) or its
+    // outcome as unknown (a write, which the relay then looks up).
+    MEDUSA_TIMEOUT_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(100).max(120_000).default(1_500),
+    ),
     // Customer email (lib/effects/mail/): an SMTP server as smtp://user:pass@host:port or
     // smtps://… (TLS from the start). Unset: each message is written as an .eml file under
     // MAIL_DIR instead, through the same outbox and relay.
@@ -238,6 +255,26 @@ const schema = z
         path: ["EFFECTS_LEASE_SECONDS"],
         message: `must be more than twice STRIPE_TIMEOUT_MS (${e.STRIPE_TIMEOUT_MS} ms)`,
       });
+    }
+    if (e.STORE_BACKEND === "medusa") {
+      for (const name of ["MEDUSA_URL", "MEDUSA_API_KEY"] as const) {
+        if (!e[name]) {
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: "is required when STORE_BACKEND=medusa (docs/stores.md)",
+          });
+        }
+      }
+      // A store effect's attempt is up to four requests (a lookup, the order, its metadata, the
+      // cancel), each up to the timeout: the lease must outlast them all.
+      if (e.EFFECTS_LEASE_SECONDS * 1000 <= 4 * e.MEDUSA_TIMEOUT_MS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["EFFECTS_LEASE_SECONDS"],
+          message: `must be more than four times MEDUSA_TIMEOUT_MS (${e.MEDUSA_TIMEOUT_MS} ms)`,
+        });
+      }
     }
     if (e.WAREHOUSE_WEBHOOK_URL && !e.WAREHOUSE_WEBHOOK_SECRET) {
       ctx.addIssue({

@@ -50,3 +50,29 @@ export async function usersByIds(
     .where(inArray(user.id, ids));
   return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
 }
+
+/** The store customer an account is linked to (null: none), for the store backend's reads. */
+export async function getStoreCustomerId({ userId }: { userId: string }): Promise<string | null> {
+  const rows = await getDb()
+    .select({ storeCustomerId: user.storeCustomerId })
+    .from(user)
+    .where(eq(user.id, userId))
+    .limit(1);
+  return rows[0]?.storeCustomerId ?? null;
+}
+
+/** Links an account to its store customer (the demo store's seed, an operator's import). */
+export async function setStoreCustomerId({
+  email,
+  storeCustomerId,
+}: {
+  email: string;
+  storeCustomerId: string | null;
+}): Promise<boolean> {
+  const rows = await getDb()
+    .update(user)
+    .set({ storeCustomerId, updatedAt: new Date() })
+    .where(eq(user.email, email))
+    .returning({ id: user.id });
+  return rows.length > 0;
+}

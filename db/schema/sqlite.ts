@@ -251,6 +251,39 @@ export const orderCancellations = sqliteTable(
   ],
 );
 
+/**
+ * A write carried out at the connected store (STORE_BACKEND=medusa, docs/stores.md), whose order
+ * lives there and not in `orders`: one row per order and kind (the business key), written by the
+ * confirm with the action's id as the operation id, which the store's metadata then carries. The
+ * outbox effect of the same action does the store's request (lib/store/).
+ */
+export const storeOperations = sqliteTable(
+  "store_operations",
+  {
+    id: text("id").primaryKey(),
+    /** UNIQUE: `<backend>:<store order id>:<kind>`, one cancellation per order at the store. */
+    businessKey: text("business_key").notNull().unique(),
+    backend: text("backend").notNull(),
+    kind: text("kind", { enum: ["cancel"] }).notNull(),
+    /** The store's own id of the order (Medusa's `order_…`). */
+    storeOrderRef: text("store_order_ref").notNull(),
+    /** The number the customer names the order by (Medusa's display id). */
+    orderId: text("order_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    reason: text("reason", { enum: CANCEL_REASONS }).notNull(),
+    comment: text("comment"),
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    actionId: text("action_id"),
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("store_operations_user_idx").on(t.userId, t.orderId)],
+);
+
 /** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
 type StoredAddress = {
   name: string;

@@ -218,14 +218,20 @@ export const CancelResponse = z
 export const EffectView = z
   .object({
     id: z.string(),
-    kind: z.enum(EFFECT_KINDS),
+    kind: z.enum(EFFECT_KINDS).meta({
+      description:
+        "payment.refund, a customer mail (mail.*), warehouse.address_changed, or store.cancel_order (the cancel at the connected store, STORE_BACKEND=medusa: docs/stores.md).",
+    }),
     status: z.enum(EFFECT_STATUSES).meta({
       description:
         "pending (waiting for the relay, also between retries), in_flight (a relay is calling the provider), succeeded, failed (the provider refused for good), needs_attention (attempts or time ran out with the outcome unknown: staff act), resolved (staff settled it).",
     }),
     attempts: z.number().int(),
     lastErrorCode: z.string().nullable(),
-    providerRef: z.string().nullable().meta({ description: "The provider's id, e.g. re_…" }),
+    providerRef: z.string().nullable().meta({
+      description:
+        "The provider's id: re_… (a Stripe refund), rl_… (the ledger's), msg_AC-… (a webhook), order_… (the store's order a store.cancel_order cancelled).",
+    }),
     updatedAt: isoDateTime,
   })
   .meta({

@@ -65,6 +65,22 @@ export const ADDRESS_CHANGED_PAYLOAD = z.strictObject({
 });
 export type AddressChangedPayload = z.output<typeof ADDRESS_CHANGED_PAYLOAD>;
 
+/**
+ * Cancel an order at the connected store (lib/store, docs/stores.md). The operation id (the
+ * action's) goes into the store order's metadata, so the lookup after an unknown outcome can
+ * tell whether this cancel happened.
+ */
+export const STORE_CANCEL_PAYLOAD = z.strictObject({
+  backend: z.literal("medusa"),
+  /** The store's own id of the order (Medusa's `order_…`). */
+  storeOrderRef: z.string().min(1),
+  /** The number the customer named it by. */
+  orderId: z.string(),
+  /** The order's updated_at at the store when the customer was shown the plan. */
+  expectedUpdatedAt: z.string().min(1),
+});
+export type StoreCancelPayload = z.output<typeof STORE_CANCEL_PAYLOAD>;
+
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
   "mail.return_confirmed": MAIL_PAYLOAD,
@@ -72,6 +88,7 @@ export const EFFECT_PAYLOADS = {
   "mail.refund_succeeded": MAIL_PAYLOAD,
   "mail.refund_failed": MAIL_PAYLOAD,
   "warehouse.address_changed": ADDRESS_CHANGED_PAYLOAD,
+  "store.cancel_order": STORE_CANCEL_PAYLOAD,
 } as const;
 
 export function isMailKind(kind: string): kind is MailKind {

@@ -32,6 +32,7 @@ import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { store } from "@/lib/store";
 import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
 import { mailAfterRefund } from "./mail/compose";
 import { renderMail } from "./mail/render";
@@ -86,6 +87,21 @@ function handlerFor(kind: EffectKind): Handler {
         },
         lookup: (_p, ref) => transport.find({ key: ref.idempotencyKey }),
       };
+    }
+    case "store.cancel_order": {
+      const parse = (p: unknown) => EFFECT_PAYLOADS["store.cancel_order"].parse(p);
+      const s = store();
+      const op = (p: unknown, ref: EffectRef) => {
+        const payload = parse(p);
+        return { ...payload, operationId: ref.operationId };
+      };
+      // Stored when the store was Medusa, and it no longer is: nowhere to send it, for good.
+      if (!s.cancel || !s.findCancel) {
+        const off = async () => ({ kind: "definite" as const, code: "store_not_configured" });
+        return { send: off, lookup: off };
+      }
+      const { cancel, findCancel } = s;
+      return { send: (p, ref) => cancel(op(p, ref)), lookup: (p, ref) => findCancel(op(p, ref)) };
     }
     case "warehouse.address_changed": {
       const hook = warehouseHook();

@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
-import { useTestDatabase } from "../helpers/db";
+import { getStoreCustomerId } from "@/db/queries/users";
+import { userIdOf, useTestDatabase } from "../helpers/db";
 import { request } from "../helpers/http";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -46,6 +47,34 @@ describe("npm run users", () => {
   let file: string;
   beforeAll(async () => {
     ({ file } = await useTestDatabase({ seed: false }));
+  });
+
+  it("--store-customer links a customer account to the store's customer", async () => {
+    const r = await users(
+      file,
+      [
+        "add",
+        "--email",
+        "linked@shop.example",
+        "--role",
+        "customer",
+        "--store-customer",
+        "cus_01ABC",
+      ],
+      `${PASSWORD}\n`,
+    );
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("linked to store customer cus_01ABC");
+    const id = await userIdOf("linked@shop.example");
+    expect(await getStoreCustomerId({ userId: id })).toBe("cus_01ABC");
+    // A staff account has no orders at the store: refused, nothing created.
+    const staff = await users(
+      file,
+      ["add", "--email", "staff2@shop.example", "--role", "staff", "--store-customer", "cus_02"],
+      `${PASSWORD}\n`,
+    );
+    expect(staff.code).toBe(2);
   });
 
   it("adds a staff account whose password comes from stdin; it signs in as staff", async () => {

@@ -15,10 +15,19 @@ import {
   insertCancellationIfAbsent,
 } from "@/db/queries/cancellations";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
+import {
+  getStoreOperationByKey,
+  getStoreOperationByOperationId,
+  getStoreOperationForUser,
+  insertStoreOperationIfAbsent,
+  type StoreOperationRow,
+  storeOperationKey,
+} from "@/db/queries/store-operations";
 import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND } from "../shapes";
+import { findCustomerOrder } from "../store-order";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -46,6 +55,13 @@ const PLAN = z.strictObject({
   eligible: z.literal(true),
   refund: REFUND,
   externalRequests: z.literal(0),
+  /**
+   * The order at the connected store (STORE_BACKEND=medusa): the cancel happens there, through
+   * the outbox, only if the order still has this updated_at. Absent for the built-in store.
+   */
+  store: z
+    .strictObject({ backend: z.literal("medusa"), ref: z.string(), updatedAt: z.string() })
+    .optional(),
 });
 
 const RESULT = z.strictObject({
@@ -61,7 +77,7 @@ const RESULT = z.strictObject({
 });
 type CancelResult = z.output<typeof RESULT>;
 
-function toResult(row: CancellationRow, createdNow: boolean): CancelResult {
+function toResult(row: CancellationRow | StoreOperationRow, createdNow: boolean): CancelResult {
   return {
     cancellationId: row.id,
     orderId: row.orderId,
@@ -126,12 +142,19 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
 
   // The business key: one cancellation per order.
   async findExisting({ orderId }, ctx) {
-    const row = await getCancellationForUser({ orderId, userId: ctx.userId });
+    const row =
+      (await getCancellationForUser({ orderId, userId: ctx.userId })) ??
+      (await getStoreOperationForUser({
+        backend: "medusa",
+        orderId,
+        userId: ctx.userId,
+        kind: "cancel",
+      }));
     return row ? toResult(row, false) : null;
   },
 
   async plan({ orderId }, ctx) {
-    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
+    const order = await findCustomerOrder(orderId, ctx.userId);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",
@@ -163,11 +186,21 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
           destination: order.paymentMethod,
         },
         externalRequests: 0,
+        ...(order.store
+          ? {
+              store: {
+                backend: "medusa" as const,
+                ref: order.store.ref,
+                updatedAt: order.store.updatedAt,
+              },
+            }
+          : {}),
       },
     };
   },
 
   async commit({ orderId, reason, comment }, ctx) {
+    if (ctx.plan.store) return commitAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -225,7 +258,9 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
   },
 
   async findEffect(operationId) {
-    const row = await getCancellationByOperationId({ operationId });
+    const row =
+      (await getCancellationByOperationId({ operationId })) ??
+      (await getStoreOperationByOperationId({ operationId }));
     return row ? toResult(row, true) : null;
   },
 
@@ -328,6 +363,60 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     };
   },
 };
+
+type Plan = z.output<typeof PLAN>;
+
+/**
+ * The commit for an order at the connected store. It may await only our database (it runs in
+ * the confirm's transaction): it records the cancellation under its business key (one per order
+ * at the store) and leaves the store's request to the outbox (`store.cancel_order`), whose relay
+ * compares the order's updated_at with the plan's before it cancels, so an order that changed at
+ * the store since is not cancelled on a stale picture. The store refunds what it captured itself;
+ * no refund of ours is sent.
+ */
+async function commitAtStore(
+  { orderId, reason, comment }: z.output<typeof args>,
+  ctx: { actionId: string; userId: string; plan: Plan; now: Date },
+  at: NonNullable<Plan["store"]>,
+) {
+  const businessKey = storeOperationKey(at.backend, at.ref, "cancel");
+  return await writeEffectOnce({
+    insert: () =>
+      insertStoreOperationIfAbsent({
+        id: newCancellationId(),
+        businessKey,
+        backend: at.backend,
+        kind: "cancel",
+        storeOrderRef: at.ref,
+        orderId,
+        userId: ctx.userId,
+        reason,
+        comment,
+        refundAmountMinor: ctx.plan.refund.amount,
+        refundCurrency: ctx.plan.refund.currency,
+        refundDestination: ctx.plan.refund.destination,
+        actionId: ctx.actionId,
+        operationId: ctx.actionId,
+        createdAt: ctx.now,
+      }),
+    winner: () => getStoreOperationByKey({ businessKey }),
+    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
+    compareAndSet: async () => true,
+    toResult,
+    effects: (row) => [
+      {
+        kind: "store.cancel_order",
+        payload: {
+          backend: at.backend,
+          storeOrderRef: row.storeOrderRef,
+          orderId: row.orderId,
+          expectedUpdatedAt: at.updatedAt,
+        },
+      },
+    ],
+    moved: { code: "order_changed", message: "The order changed at the store." },
+  });
+}
 
 /** How the refund's progress colours the note: only a refund that went through is a success. */
 const REFUND_TONE: Record<EffectPhase, OutcomeNote["tone"]> = {

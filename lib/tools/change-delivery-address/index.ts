@@ -33,6 +33,7 @@ import {
 } from "@/lib/orders/address";
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
+import { refuseUnlessBuiltinStore } from "../store-order";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -170,6 +171,7 @@ export const changeDeliveryAddress: WriteTool<
   },
 
   async plan({ orderId, address }, ctx) {
+    refuseUnlessBuiltinStore("Changing the delivery address");
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order) {
       throw new ToolBusinessError(

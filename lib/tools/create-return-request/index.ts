@@ -16,6 +16,7 @@ import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
+import { refuseUnlessBuiltinStore } from "../store-order";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -70,6 +71,7 @@ export const createReturnRequest: WriteTool<
   planSchema: RETURN_PLAN,
 
   async plan({ orderId }, ctx) {
+    refuseUnlessBuiltinStore("A return request");
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order) {
       throw new ToolBusinessError(

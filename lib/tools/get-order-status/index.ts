@@ -3,11 +3,11 @@
  * customer's existing order, is `order_not_found`, so the tool cannot be used to probe orders.
  */
 import { z } from "zod";
-import { getOrderForUser } from "@/db/queries/orders";
 import { ORDER_STATUSES } from "@/db/schema";
 import { orderAddress, STORED_ADDRESS } from "@/lib/orders/address";
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE, MONEY, toReturnRequestResult } from "../shapes";
+import { findCustomerOrder } from "../store-order";
 import { type ReadTool, ToolBusinessError } from "../types";
 import { meta } from "./meta";
 
@@ -47,7 +47,7 @@ export const getOrderStatus: ReadTool<"get_order_status", typeof args, typeof re
   args,
   result,
   async execute({ orderId }, ctx) {
-    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
+    const order = await findCustomerOrder(orderId, ctx.userId);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",

@@ -100,6 +100,8 @@ export const en: Replies = {
     const order = id ? `order ${id}` : "that order";
     const known: Record<string, string> = {
       order_not_found: `I couldn't find ${order} in your account. Could you check the number?`,
+      not_supported_by_store: `I can't do that for ${order} here yet: this store doesn't support it through me. A member of our team can help you with it.`,
+      store_unreachable: `I can't reach the store right now, so I couldn't check ${order}. Please try again in a few minutes.`,
       not_delivered: `${cap(order)} hasn't been delivered yet, so a return can't be requested for it yet.`,
       order_cancelled: `${cap(order)} was cancelled, so there is nothing to return.`,
       return_window_passed: `${cap(order)} was delivered too long ago: it is outside the return window, so I can't request a return for it. I'm sorry.`,

@@ -1,0 +1,65 @@
+/**
+ * The store: where a customer's orders live, in our own domain terms. Two backends implement it
+ * (STORE_BACKEND): `builtin`, our own tables and demo seed, and `medusa`, a Medusa v2 store's
+ * Admin API. The tools, the orders page and the relay ask only this; docs/stores.md says what a
+ * backend must do, for the next one (Shopify).
+ */
+import type { OrderWithItems } from "@/db/queries/orders";
+
+/** Who is asking: our account, and the store customer it is linked to (null: none). */
+export type StoreCustomer = { userId: string; storeCustomerId: string | null };
+
+/**
+ * An order as our policy code reads it (the built-in row's shape, so the return window, "not
+ * shipped yet" and the shipping countries are decided by the same code for every store), plus,
+ * for an order at an external store, its own reference and when it last changed there.
+ */
+export type StoreOrder = OrderWithItems & {
+  store: { backend: string; ref: string; updatedAt: string } | null;
+};
+
+/** A write the relay carries out at the store, under our operation id. */
+export type StoreCancel = {
+  storeOrderRef: string;
+  operationId: string;
+  /** The order's updated_at when the plan was made: if it moved, nothing is sent. */
+  expectedUpdatedAt: string;
+};
+
+/** The same outcomes as a payment provider's (lib/effects/providers/types.ts), by shape. */
+export type StoreWriteOutcome =
+  | { kind: "succeeded"; providerRef: string }
+  | { kind: "definite"; code: string }
+  | { kind: "indeterminate"; code: string };
+
+export type StoreLookupOutcome =
+  | { kind: "found"; providerRef: string }
+  | { kind: "absent" }
+  | { kind: "definite"; code: string }
+  | { kind: "indeterminate"; code: string };
+
+export type Store = {
+  backend: "builtin" | "medusa";
+  /** One of the customer's orders by the number they name it by; another customer's is null. */
+  findOrder(customer: StoreCustomer, orderId: string): Promise<StoreOrder | null>;
+  /** The customer's orders, newest first. */
+  listOrders(customer: StoreCustomer): Promise<StoreOrder[]>;
+  /**
+   * Cancel at the store, recording our operation id there. The built-in store cancels inside the
+   * confirm's own transaction (cancel_order's commit), so only external stores implement these.
+   */
+  cancel?(op: StoreCancel): Promise<StoreWriteOutcome>;
+  /** Whether the cancel of this operation happened at the store (after an unknown outcome). */
+  findCancel?(op: StoreCancel): Promise<StoreLookupOutcome>;
+};
+
+/**
+ * The store did not answer (connection refused, timeout, 5xx): a read tool tells the customer
+ * `store_unreachable`, never an invented status.
+ */
+export class StoreUnreachableError extends Error {
+  constructor(readonly reason: string) {
+    super(`the store did not answer (${reason})`);
+    this.name = "StoreUnreachableError";
+  }
+}

@@ -1,0 +1,386 @@
+/**
+ * STORE_BACKEND=medusa against a REAL Medusa v2 server (started by the global setup with
+ * scripts/store-medusa.mjs and its demo store): the reads of get_order_status come from the
+ * store, another customer's order is "not found", and a confirmed cancel_order is cancelled at
+ * the store by the relay exactly once: a duplicated relay pass and the lookup after a lost answer
+ * (a proxy in front of Medusa drops the cancel's answer after Medusa applied it) do not cancel it
+ * again. A store that does not answer is `store_unreachable`, and a write waits in the outbox.
+ * Real SQLite, real executor, confirm and relay; nothing of Medusa is faked.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
+import { setStoreCustomerId } from "@/db/queries/users";
+import { effects } from "@/db/schema";
+import { confirmAction } from "@/lib/actions/confirm";
+import { executeToolCall } from "@/lib/actions/executor";
+import { runDueEffects, stopRelay } from "@/lib/effects/relay";
+import { resetEnv } from "@/lib/env";
+import { store } from "@/lib/store";
+import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
+import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+
+const medusa = inject("medusa");
+
+const RELAY_ENV = {
+  EFFECTS_LEASE_SECONDS: "60",
+  EFFECTS_RETRY_BASE_MS: "1",
+  EFFECTS_RETRY_MAX_MS: "5",
+  EFFECTS_MAX_ATTEMPTS: "10",
+  EFFECTS_POLL_SECONDS: "3600",
+  MEDUSA_TIMEOUT_MS: "10000",
+  // The large order is cancelled in a test of its own, without waiting for staff's approval.
+  APPROVAL_THRESHOLD_MINOR: "0",
+};
+
+let core: Core;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A proxy in front of Medusa: counts the cancel requests that reach the store and, on command,
+ * drops the answer of one after Medusa applied it (the relay sees a reset connection).
+ */
+type Proxy = { url: string; cancels: number; loseCancelAnswer: boolean; close(): Promise<void> };
+async function startProxy(target: string): Promise<Proxy> {
+  const state = { cancels: 0, loseCancelAnswer: false };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const name of ["authorization", "content-type", "accept"]) {
+      const v = req.headers[name];
+      if (typeof v === "string") headers[name] = v;
+    }
+    const isCancel = req.method === "POST" && /\/admin\/orders\/[^/]+\/cancel$/.test(req.url ?? "");
+    if (isCancel) state.cancels++;
+    try {
+      const up = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await up.arrayBuffer());
+      if (isCancel && state.loseCancelAnswer) {
+        state.loseCancelAnswer = false;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "" });
+      res.end(body);
+    } catch {
+      req.socket.destroy();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
+}
+
+let proxy: Proxy;
+
+/** An address where nothing listens: a port that was free a moment ago. */
+async function deadUrl(): Promise<string> {
+  const dead = http.createServer();
+  await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
+  const { port } = dead.address() as AddressInfo;
+  await new Promise<void>((r) => dead.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
+
+function pointAt(url: string) {
+  process.env.MEDUSA_URL = url;
+  resetEnv();
+}
+
+/** Medusa's own answer, straight from its Admin API (not through the proxy). */
+async function medusaOrder(displayId: string) {
+  const r = await fetch(
+    `${medusa.url}/admin/orders?fields=id,display_id,status,canceled_at,updated_at,version,metadata&limit=100`,
+    { headers: { authorization: `Basic ${Buffer.from(`${medusa.apiKey}:`).toString("base64")}` } },
+  );
+  const { orders } = (await r.json()) as {
+    orders: {
+      id: string;
+      display_id: number;
+      status: string;
+      canceled_at: string | null;
+      updated_at: string;
+      version: number;
+      metadata: Record<string, unknown> | null;
+    }[];
+  };
+  const o = orders.find((x) => String(x.display_id) === displayId);
+  if (!o) throw new Error(`no order ${displayId} at Medusa`);
+  return o;
+}
+
+const orderOf = (email: string, state: string) => {
+  const o = medusa.orders.find((x) => x.customerEmail === email && x.state === state);
+  if (!o) throw new Error(`the demo store has no ${state} order of ${email}`);
+  return o.displayId;
+};
+const annaOrders = () => medusa.orders.filter((o) => o.customerEmail === "anna@example.com");
+
+async function storeEffect(actionId: string): Promise<EffectRow> {
+  const rows = (await listEffectsForAction({ actionId })).filter(
+    (e) => e.kind === "store.cancel_order",
+  );
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+/** One relay pass, after the effect's backoff. */
+async function relayPass(actionId: string): Promise<EffectRow> {
+  const before = await storeEffect(actionId);
+  const wait = before.nextAttemptAt.getTime() - Date.now();
+  if (wait > 0) await sleep(wait + 1);
+  await runDueEffects();
+  return storeEffect(actionId);
+}
+
+async function confirmedCancel(userId: string, orderId: string) {
+  const chatId = await newChat(core.db, userId);
+  const action = await proposeWith("cancel_order", userId, chatId, {
+    orderId,
+    reason: "changed_mind",
+    comment: null,
+  });
+  const done = await confirmAction({ actionId: action.id, userId });
+  expect(done.action.status).toBe("executed");
+  return action.id;
+}
+
+const status = async (userId: string, orderId: string) =>
+  executeToolCall(
+    "get_order_status",
+    { orderId },
+    {
+      userId,
+      chatId: await newChat(core.db, userId),
+      promptVersion: "test-prompt-1",
+      model: "test-model",
+    },
+  );
+
+beforeAll(async () => {
+  proxy = await startProxy(medusa.url);
+  core = await setupCore({
+    ...RELAY_ENV,
+    STORE_BACKEND: "medusa",
+    MEDUSA_URL: proxy.url,
+    MEDUSA_API_KEY: medusa.apiKey,
+  });
+  for (const k of Object.keys(RELAY_ENV)) process.env[k] = RELAY_ENV[k as keyof typeof RELAY_ENV];
+  process.env.STORE_BACKEND = "medusa";
+  process.env.MEDUSA_API_KEY = medusa.apiKey;
+  pointAt(proxy.url);
+  // The demo accounts are linked to the store's customers, as the seed printed them.
+  for (const c of medusa.customers) {
+    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
+      true,
+    );
+  }
+});
+
+afterAll(async () => {
+  await stopRelay();
+  await proxy?.close();
+  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(RELAY_ENV)])
+    delete process.env[k];
+  resetEnv();
+});
+
+describe("reads come from the store", () => {
+  it("get_order_status answers Anna's order with the store's facts", async () => {
+    const id = orderOf("anna@example.com", "processing");
+    const out = await status(core.anna, id);
+    expect(out.kind).toBe("result");
+    const data = (out as { data: Record<string, unknown> }).data;
+    expect(data).toMatchObject({
+      orderId: id,
+      status: "processing",
+      total: { amount: 12_900, currency: "EUR" },
+      items: [{ name: "Trail Running Shoes", quantity: 1, unitPrice: 12_900 }],
+      deliveryAddress: { city: "Berlin", country: "DE", postalCode: "10115" },
+    });
+  });
+
+  it("lists exactly the customer's own orders, newest first, with the cancelled one as cancelled", async () => {
+    const listed = await store().listOrders({
+      userId: core.anna,
+      storeCustomerId: medusa.customers.find((c) => c.email === "anna@example.com")!
+        .storeCustomerId,
+    });
+    expect(listed.map((o) => o.id).sort()).toEqual(
+      annaOrders()
+        .map((o) => o.displayId)
+        .sort(),
+    );
+    const cancelled = listed.find((o) => o.id === orderOf("anna@example.com", "cancelled"));
+    expect(cancelled?.status).toBe("cancelled");
+  });
+
+  it("another customer's order, and one that does not exist, are both order_not_found", async () => {
+    const boris = orderOf("boris@example.com", "processing");
+    for (const id of [boris, "9999"]) {
+      const out = await status(core.anna, id);
+      expect(out).toMatchObject({ kind: "error", code: "order_not_found" });
+    }
+    // Boris sees his own.
+    expect((await status(core.boris, boris)).kind).toBe("result");
+    // And Anna cannot get a card to cancel it either.
+    const chatId = await newChat(core.db, core.anna);
+    const out = await executeToolCall(
+      "cancel_order",
+      { orderId: boris, reason: "changed_mind", comment: null },
+      { userId: core.anna, chatId, promptVersion: "test-prompt-1", model: "test-model" },
+    );
+    expect(out).toMatchObject({ kind: "error", code: "order_not_found" });
+  });
+});
+
+describe("cancel_order at the store, exactly once", () => {
+  it("confirm stores the effect; the relay cancels at Medusa with our operation id; a repeated pass sends no second cancel", async () => {
+    const id = annaOrders().filter((o) => o.state === "processing")[0]!.displayId;
+    const cancelsBefore = proxy.cancels;
+    const actionId = await confirmedCancel(core.anna, id);
+    // The confirm did not call the store: the effect waits in the outbox.
+    expect(await storeEffect(actionId)).toMatchObject({ status: "pending", attempts: 0 });
+    expect((await medusaOrder(id)).status).not.toBe("canceled");
+
+    const done = await relayPass(actionId);
+    expect(done.status).toBe("succeeded");
+    const at = await medusaOrder(id);
+    expect(at.status).toBe("canceled");
+    expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
+    expect(done.providerRef).toBe(at.id);
+    expect(proxy.cancels - cancelsBefore).toBe(1);
+
+    // A second relay that took the effect over (its record lost) sends it again from scratch:
+    // the store already shows our cancel, so nothing more is sent.
+    await core.db
+      .update(effects)
+      .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
+      .where(eq(effects.id, done.id));
+    const again = await relayPass(actionId);
+    expect(again.status).toBe("succeeded");
+    expect(proxy.cancels - cancelsBefore).toBe(1);
+    const after = await medusaOrder(id);
+    expect(after.canceled_at).toBe(at.canceled_at);
+
+    // Asking again is the existing cancellation, not a new card.
+    const chatId = await newChat(core.db, core.anna);
+    const out = await executeToolCall(
+      "cancel_order",
+      { orderId: id, reason: "changed_mind", comment: null },
+      { userId: core.anna, chatId, promptVersion: "test-prompt-1", model: "test-model" },
+    );
+    expect(out).toMatchObject({ kind: "existing", data: { createdNow: false } });
+    // And the order reads as cancelled, from the store.
+    expect(await status(core.anna, id)).toMatchObject({ data: { status: "cancelled" } });
+  });
+
+  it("a lost answer (Medusa cancelled, the relay never heard): the next attempt looks it up and sends nothing", async () => {
+    const id = annaOrders().filter((o) => o.state === "processing")[1]!.displayId;
+    const cancelsBefore = proxy.cancels;
+    const actionId = await confirmedCancel(core.anna, id);
+    proxy.loseCancelAnswer = true;
+    const first = await relayPass(actionId);
+    expect(first.status).toBe("pending");
+    expect(first.lastErrorCode).toBe("connection_error");
+    const applied = await medusaOrder(id);
+    expect(applied.status).toBe("canceled");
+    expect(applied.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
+
+    const second = await relayPass(actionId);
+    expect(second.status).toBe("succeeded");
+    expect(proxy.cancels - cancelsBefore).toBe(1);
+    expect((await medusaOrder(id)).canceled_at).toBe(applied.canceled_at);
+  });
+
+  it("an order that changed at the store after the plan is not cancelled", async () => {
+    const id = orderOf("boris@example.com", "processing");
+    const chatId = await newChat(core.db, core.boris);
+    const action = await proposeWith("cancel_order", core.boris, chatId, {
+      orderId: id,
+      reason: "changed_mind",
+      comment: null,
+    });
+    // Someone at the store edits the order between the card and the confirm.
+    const ref = (await medusaOrder(id)).id;
+    const r = await fetch(`${medusa.url}/admin/orders/${ref}`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${medusa.apiKey}:`).toString("base64")}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ metadata: { packed_by: "warehouse" } }),
+    });
+    expect(r.ok).toBe(true);
+    const done = await confirmAction({ actionId: action.id, userId: core.boris });
+    expect(done.action.status).toBe("executed");
+    const settled = await relayPass(action.id);
+    expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
+    expect((await medusaOrder(id)).status).not.toBe("canceled");
+  });
+});
+
+describe("the store does not answer", () => {
+  it("a read is store_unreachable, never a status", async () => {
+    pointAt(await deadUrl());
+    try {
+      const out = await status(core.anna, orderOf("anna@example.com", "large"));
+      expect(out).toMatchObject({ kind: "error", code: "store_unreachable" });
+    } finally {
+      pointAt(proxy.url);
+    }
+  });
+
+  it("a confirmed cancel waits in the outbox while the store is down, and is cancelled once it is back", async () => {
+    const id = orderOf("anna@example.com", "large");
+    const cancelsBefore = proxy.cancels;
+    const actionId = await confirmedCancel(core.anna, id);
+    pointAt(await deadUrl());
+    let effect: EffectRow;
+    try {
+      effect = await relayPass(actionId);
+      expect(effect).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
+      effect = await relayPass(actionId);
+      expect(effect).toMatchObject({ status: "pending", attempts: 2 });
+    } finally {
+      pointAt(proxy.url);
+    }
+    // Back: the next attempt looks the order up (absent), then cancels it.
+    effect = await relayPass(actionId);
+    expect(effect.status).toBe("succeeded");
+    expect(proxy.cancels - cancelsBefore).toBe(1);
+    const at = await medusaOrder(id);
+    expect(at.status).toBe("canceled");
+    expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
+  });
+
+  it("a read of a store answering 5xx is store_unreachable too", async () => {
+    const failing = http.createServer((_req, res) => {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end('{"message":"down for maintenance"}');
+    });
+    await new Promise<void>((r) => failing.listen(0, "127.0.0.1", r));
+    pointAt(`http://127.0.0.1:${(failing.address() as AddressInfo).port}`);
+    try {
+      const out = await status(core.anna, orderOf("anna@example.com", "large"));
+      expect(out).toMatchObject({ kind: "error", code: "store_unreachable" });
+    } finally {
+      pointAt(proxy.url);
+      await new Promise<void>((r) => failing.close(() => r()));
+    }
+  });
+});
