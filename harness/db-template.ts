@@ -45,12 +45,31 @@ export async function openTemplateRun(): Promise<(() => Promise<void>) | undefin
     prefix: `${PG_PREFIX}${process.pid}_${started}_`,
   };
   process.env[TEMPLATE_RUN_ENV] = JSON.stringify(run);
+  removeStaleFolders();
   await dropTemplates((name) => isStale(name));
   return async () => {
     delete process.env[TEMPLATE_RUN_ENV];
     fs.rmSync(run.dir, { recursive: true, force: true });
     await dropTemplates((name) => name.startsWith(run.prefix));
   };
+}
+
+/** The SQLite template folders of runs whose process is gone (killed before its teardown). */
+function removeStaleFolders(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const m = /^returns-desk-templates-(\d+)-/.exec(name);
+    if (m && !alive(Number(m[1])))
+      fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
 }
 
 /**
@@ -62,13 +81,7 @@ function isStale(name: string): boolean {
   const m = /^rd_template_(\d+)_([0-9a-z]+)_/.exec(name);
   if (!m) return false;
   if (Date.now() - Number.parseInt(m[2]!, 36) > STALE_MS) return true;
-  if (!serverIsLocal()) return false;
-  try {
-    process.kill(Number(m[1]), 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return serverIsLocal() && !alive(Number(m[1]));
 }
 
 function serverIsLocal(): boolean {
