@@ -15,6 +15,7 @@ const POSTGRES_SUITES = [
   "tests/integration/audit-status-counts.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
+  "tests/integration/test-database.test.ts",
   "tests/integration/embed-session.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/change-delivery-address.test.ts",
@@ -55,6 +56,8 @@ const shared = {
   hookTimeout: 60_000,
   testTimeout: 30_000,
   setupFiles: ["tests/helpers/setup.ts"],
+  // The run's template databases, copied for every test (harness/db-template.ts).
+  globalSetup: ["tests/helpers/global-setup.ts"],
 };
 
 export default defineConfig({

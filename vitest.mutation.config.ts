@@ -17,6 +17,7 @@ export default mergeConfig(
       hookTimeout: 60_000,
       testTimeout: 30_000,
       setupFiles: ["tests/helpers/setup.ts"],
+      globalSetup: ["tests/helpers/global-setup.ts"],
       // The suites that pin the action core, the write tools and their queries down, and the unit
       // tests. The other integration suites reach the same code through sign-ins and chat turns,
       // each file with its own database: run per mutant, that made a mutant cost ~20 s here.

@@ -8,11 +8,17 @@ import { databaseConfig } from "./config";
 import { type Db, getConnection, getDb, migratePostgres, withStartupLock } from "./index";
 import { seedDemo } from "./seed";
 
-export async function initDatabase(): Promise<Db> {
+export async function initDatabase(
+  /**
+   * The demo seed's clock (its times are relative to it). Tests' template databases pass the
+   * instant they were made, so a copy can be moved to its own moment (harness/db.ts).
+   */
+  { now }: { now?: Date } = {},
+): Promise<Db> {
   await withStartupLock(async () => {
     getConnection(); // SQLite migrates when the connection opens.
     await migratePostgres();
-    if (databaseConfig().SEED_DEMO === "1") await seedDemo();
+    if (databaseConfig().SEED_DEMO === "1") await seedDemo(now);
   });
   return getDb();
 }
