@@ -30,6 +30,25 @@ const REQUEST_HUMAN_TOOL = {
   inputJsonSchema: { type: "object", properties: {}, additionalProperties: false },
 } as const;
 
+/**
+ * Every tool the turn advertises, as the model sees it (name, description, JSON schema): a
+ * profile's fingerprint hashes these, so a changed schema is a changed profile.
+ */
+export function advertisedTools(): {
+  name: string;
+  description: string;
+  inputJsonSchema: unknown;
+}[] {
+  return [
+    ...toolDescriptors().map(({ name, description, inputJsonSchema }) => ({
+      name,
+      description,
+      inputJsonSchema,
+    })),
+    { name: REQUEST_HUMAN, ...REQUEST_HUMAN_TOOL },
+  ];
+}
+
 export function buildAiTools(
   ctx: Omit<ExecutorContext, "toolCallId">,
   hooks: TurnToolHooks,

@@ -28,7 +28,7 @@ import {
   type ModelCallRecord,
   recordModelCall,
 } from "@/lib/ai/model-calls";
-import { getChatModel, MODEL_CALL_SETTINGS } from "@/lib/ai/models";
+import { MODEL_CALL_SETTINGS } from "@/lib/ai/models";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "@/lib/ai/prompts";
 import { normalizeMessageText } from "@/lib/api/message";
 import type { ChatUIMessage } from "@/lib/api/parts";
@@ -41,6 +41,7 @@ import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
+import { liveProfile } from "./candidate/profile";
 import { foldLongChat } from "./fold";
 import { toModelMessages } from "./history";
 import { createOutputGuard } from "./output-guard";
@@ -135,7 +136,8 @@ async function runChatTurn({
    */
   endTurn: () => Promise<boolean>;
 }): Promise<Response> {
-  const { model, info } = getChatModel();
+  const live = liveProfile();
+  const { model, info } = live;
   const ctx = { userId, chatId: chat.id, promptVersion: ACTIVE_PROMPT_VERSION, model: info.id };
   const userMessage: ChatUIMessage = {
     id: randomUUID(),
@@ -165,6 +167,7 @@ async function runChatTurn({
     provider: info.provider,
     model: info.id,
     promptVersion: ACTIVE_PROMPT_VERSION,
+    fingerprint: live.fingerprint,
     firstOfChat: history.length === 0 && chat.summarizedThrough === 0,
     steps: 0,
     toolCalls: [],
