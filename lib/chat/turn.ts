@@ -41,7 +41,9 @@ import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
+import { traceSteps } from "./candidate/compare";
 import { liveProfile } from "./candidate/profile";
+import { scheduleShadowTurn } from "./candidate/shadow";
 import { foldLongChat } from "./fold";
 import { toModelMessages } from "./history";
 import { createOutputGuard } from "./output-guard";
@@ -158,6 +160,8 @@ async function runChatTurn({
   const deadline = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let measured: ModelCallRecord | undefined;
+  /** The live trajectory, for a shadow run of the candidate profile once the turn is saved. */
+  let trace: ReturnType<typeof traceSteps> | undefined;
   const meter = new ModelCallMeter();
   const call = (): ModelCallRecord => ({
     kind: "turn",
@@ -259,6 +263,7 @@ async function runChatTurn({
       const steps = await result.steps;
       usage = await result.totalUsage;
       measured = { ...call(), ...describeSteps(steps, usage) };
+      trace = traceSteps(steps);
       const last = steps.at(-1);
       if (handoffCall) {
         // The app's note, not the model's words: a person will answer from here on.
@@ -340,6 +345,27 @@ async function runChatTurn({
       }
       // After the answer is out: folding may call the model again and must not hold the stream.
       void foldLongChat({ chatId: chat.id, userId, summarizedThrough: chat.summarizedThrough });
+      // Saved, so the candidate repeats only turns the customer has (and never delays this one).
+      if (trace && measured)
+        scheduleShadowTurn({
+          userId,
+          chatId: chat.id,
+          messageId: assistantId,
+          startedAt: meter.startedAt,
+          summary: chat.summary,
+          messages: modelMessages,
+          maxSteps: MAX_STEPS,
+          live: {
+            ...trace,
+            proposedWrite: proposed !== null,
+            latencyMs: measured.latencyMs,
+            tokens:
+              measured.inputTokens == null && measured.outputTokens == null
+                ? null
+                : (measured.inputTokens ?? 0) + (measured.outputTokens ?? 0),
+            fingerprint: live.fingerprint,
+          },
+        });
     },
   });
 
