@@ -6,6 +6,14 @@
  */
 import { z } from "zod";
 import { databaseEnvShape, emptyToUndefined, seedDemoDefault } from "../db/config";
+import { ACTIVE_PROMPT_VERSION, SUPPORT_PROMPTS, type SupportPromptVersion } from "./ai/prompts";
+
+/** What a candidate profile may do (docs/operations.md): nothing, run in shadow, or serve chats. */
+export const CANDIDATE_MODES = ["off", "shadow", "canary"] as const;
+const PROMPT_VERSIONS = Object.keys(SUPPORT_PROMPTS) as [
+  SupportPromptVersion,
+  ...SupportPromptVersion[],
+];
 
 const schema = z
   .object({
@@ -15,6 +23,19 @@ const schema = z
     OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().default("gpt-4.1-mini")),
+    // The candidate profile: another model, provider or prompt version, compared with the live
+    // one before it may act (docs/operations.md). Each CANDIDATE_* left unset takes the live value.
+    CANDIDATE_MODE: z.preprocess(emptyToUndefined, z.enum(CANDIDATE_MODES).default("off")),
+    // The sampled share of live turns the candidate repeats in shadow, 0 to 1.
+    CANDIDATE_SHARE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1).default(0.1)),
+    CANDIDATE_MODEL_PROVIDER: z.preprocess(
+      emptyToUndefined,
+      z.enum(["offline", "openai"]).optional(),
+    ),
+    CANDIDATE_OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    CANDIDATE_OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    CANDIDATE_OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().optional()),
+    CANDIDATE_PROMPT_VERSION: z.preprocess(emptyToUndefined, z.enum(PROMPT_VERSIONS).optional()),
     PENDING_ACTION_TTL_SECONDS: z.preprocess(
       emptyToUndefined,
       z.coerce.number().int().min(1).max(86_400).default(900),
@@ -229,13 +250,22 @@ const schema = z
     // POST /api/bench/model (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   })
-  .transform((e) => ({
-    ...e,
+  .transform((e) => {
     // The key decides the default provider; an explicit MODEL_PROVIDER wins.
-    MODEL_PROVIDER: e.MODEL_PROVIDER ?? (e.OPENAI_API_KEY ? "openai" : "offline"),
-    // The demo's default depends on the database (db/config.ts).
-    SEED_DEMO: seedDemoDefault(e),
-  }))
+    const provider = e.MODEL_PROVIDER ?? (e.OPENAI_API_KEY ? "openai" : "offline");
+    return {
+      ...e,
+      MODEL_PROVIDER: provider,
+      // The candidate differs from the live profile only where it says so.
+      CANDIDATE_MODEL_PROVIDER: e.CANDIDATE_MODEL_PROVIDER ?? provider,
+      CANDIDATE_OPENAI_API_KEY: e.CANDIDATE_OPENAI_API_KEY ?? e.OPENAI_API_KEY,
+      CANDIDATE_OPENAI_BASE_URL: e.CANDIDATE_OPENAI_BASE_URL ?? e.OPENAI_BASE_URL,
+      CANDIDATE_OPENAI_MODEL: e.CANDIDATE_OPENAI_MODEL ?? e.OPENAI_MODEL,
+      CANDIDATE_PROMPT_VERSION: e.CANDIDATE_PROMPT_VERSION ?? ACTIVE_PROMPT_VERSION,
+      // The demo's default depends on the database (db/config.ts).
+      SEED_DEMO: seedDemoDefault(e),
+    };
+  })
   .superRefine((e, ctx) => {
     // Several instances must sign sessions with one secret; the SQLite default keeps a generated
     // one in the data folder, which instances on other machines do not share.
@@ -295,6 +325,28 @@ const schema = z
         code: "custom",
         path: ["OPENAI_API_KEY"],
         message: "is required when MODEL_PROVIDER=openai",
+      });
+    }
+    // Serving real chats with the candidate needs the fallback and the automatic rollback, which
+    // this version does not have: refusing is safer than a canary that cannot be stopped.
+    if (e.CANDIDATE_MODE === "canary") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CANDIDATE_MODE"],
+        message:
+          "canary is not available in this version (no fallback or automatic rollback yet): use off or shadow",
+      });
+    }
+    if (
+      e.CANDIDATE_MODE !== "off" &&
+      e.CANDIDATE_MODEL_PROVIDER === "openai" &&
+      !e.CANDIDATE_OPENAI_API_KEY
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CANDIDATE_OPENAI_API_KEY"],
+        message:
+          "is required when the candidate's provider is openai (set it, or OPENAI_API_KEY, which it defaults to)",
       });
     }
   });

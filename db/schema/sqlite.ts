@@ -600,10 +600,60 @@ export const modelCalls = sqliteTable(
     toolCalls: text("tool_calls", { mode: "json" }).$type<string[]>().notNull(),
     /** Why the call produced no answer (model_error, aborted, save_failed); null if it did. */
     error: text("error"),
+    /** A turn's profile (lib/chat/candidate/profile.ts); null for summaries and triage. */
+    fingerprint: text("fingerprint"),
   },
   (t) => [
     index("model_calls_at_idx").on(t.at),
     index("model_calls_chat_at_idx").on(t.chatId, t.at),
+  ],
+);
+
+/**
+ * One row per live turn the candidate profile repeated in shadow: how the two trajectories
+ * compare. Tool names, which argument fields differed, counts and measurements only: no
+ * argument values and no text of the customer's or either model's (the audit keeps the live
+ * arguments; the candidate's are never stored).
+ */
+export const candidateComparisons = sqliteTable(
+  "candidate_comparisons",
+  {
+    id: text("id").primaryKey(),
+    /** When the live turn started. */
+    at: ms("at").notNull(),
+    chatId: text("chat_id").notNull(),
+    userId: text("user_id").notNull(),
+    /** The live turn's assistant message. */
+    messageId: text("message_id").notNull(),
+    liveFingerprint: text("live_fingerprint").notNull(),
+    candidateFingerprint: text("candidate_fingerprint").notNull(),
+    liveTools: text("live_tools", { mode: "json" }).$type<string[]>().notNull(),
+    candidateTools: text("candidate_tools", { mode: "json" }).$type<string[]>().notNull(),
+    /** The same tools in the same order. */
+    toolsAgree: integer("tools_agree", { mode: "boolean" }).notNull(),
+    /** The same tools with deep-equal arguments, call by call. */
+    argsAgree: integer("args_agree", { mode: "boolean" }).notNull(),
+    /** Per call of the same tool at the same place: the argument fields that differ (paths). */
+    argDiffs: text("arg_diffs", { mode: "json" })
+      .$type<{ call: number; tool: string; fields: string[] }[]>()
+      .notNull(),
+    liveWrite: integer("live_write", { mode: "boolean" }).notNull(),
+    candidateWrite: integer("candidate_write", { mode: "boolean" }).notNull(),
+    /** Tool calls the tool's policy refused (business errors). */
+    liveRefusals: integer("live_refusals").notNull(),
+    candidateRefusals: integer("candidate_refusals").notNull(),
+    liveAnswerChars: integer("live_answer_chars").notNull(),
+    candidateAnswerChars: integer("candidate_answer_chars").notNull(),
+    liveLatencyMs: integer("live_latency_ms").notNull(),
+    candidateLatencyMs: integer("candidate_latency_ms").notNull(),
+    liveTokens: integer("live_tokens"),
+    candidateTokens: integer("candidate_tokens"),
+    /** Why the candidate produced no answer (model_error, timeout); null if it did. */
+    candidateError: text("candidate_error"),
+  },
+  (t) => [
+    index("candidate_comparisons_at_idx").on(t.at),
+    index("candidate_comparisons_fingerprint_at_idx").on(t.candidateFingerprint, t.at),
   ],
 );
 

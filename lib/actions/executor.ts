@@ -203,3 +203,65 @@ export async function executeToolCall(
   });
   return outcome;
 }
+
+/** What a dry run made of a call: like ToolCallOutcome, but a write is only planned. */
+export type DryRunOutcome =
+  | Exclude<ToolCallOutcome, { kind: "proposal" }>
+  | { kind: "planned"; tool: string };
+
+/**
+ * A tool call that touches nothing, for a candidate profile in shadow: the same allowlist,
+ * validation and timeouts as executeToolCall, and a read answers as it would, but a write
+ * stops after the business key and plan() (the policy): no pending action, no audit event, no
+ * outbox row, no provider request. Never throws.
+ */
+export async function dryRunToolCall(
+  name: string,
+  rawArgs: unknown,
+  ctxIn: Pick<ExecutorContext, "userId" | "chatId" | "now">,
+  registry: ToolRegistry = toolRegistry,
+): Promise<DryRunOutcome> {
+  rawArgs = withoutNul(rawArgs);
+  const ctx = { userId: ctxIn.userId, chatId: ctxIn.chatId, now: ctxIn.now ?? new Date() };
+  const tool = getTool(name, registry);
+  if (!tool)
+    return errorOutcome(name, "rejected", "unknown_tool", `There is no tool named "${name}".`);
+  try {
+    const parsed = tool.args.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      return errorOutcome(
+        tool.name,
+        "rejected",
+        "invalid_arguments",
+        `Invalid arguments for ${tool.name}.`,
+        toIssues(parsed.error),
+      );
+    }
+    const timeout = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    if (tool.access === "read") {
+      const raw = await withTimeout(() => tool.execute(parsed.data, ctx), timeout);
+      const checked = tool.result.safeParse(raw);
+      if (!checked.success) throw new Error(`${tool.name} produced a result outside its schema`);
+      return { kind: "result", tool: tool.name, data: checked.data };
+    }
+    const existing = await existingEffect(tool, parsed.data, ctx);
+    if (existing?.kind === "existing")
+      return { kind: "existing", tool: tool.name, data: existing.result };
+    const planned = await withTimeout(async () => await tool.plan(parsed.data, ctx), timeout);
+    // The plan must be one the live path could store; nothing is stored.
+    tool.planSchema.parse(planned.plan);
+    return { kind: "planned", tool: tool.name };
+  } catch (err) {
+    if (err instanceof ToolBusinessError)
+      return errorOutcome(tool.name, "business_error", err.code, err.message);
+    if (err instanceof ToolTimeout)
+      return errorOutcome(tool.name, "timeout", "timeout", `${tool.name} did not answer in time.`);
+    log().error({ err: errorFields(err), tool: tool.name }, "tool failed in a dry run");
+    return errorOutcome(
+      tool.name,
+      "technical_error",
+      "internal_error",
+      `${tool.name} failed because of a technical problem.`,
+    );
+  }
+}

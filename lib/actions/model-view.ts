@@ -17,6 +17,10 @@ export type ModelToolOutput =
       };
     };
 
+/** What the model is told of a proposed write: the app, not the model, asks the customer. */
+export const PROPOSAL_NOTE =
+  "Nothing has been created yet. The customer now sees a confirmation card and decides with Confirm or Cancel.";
+
 export function modelView(outcome: ToolCallOutcome): ModelToolOutput {
   switch (outcome.kind) {
     case "result":
@@ -27,8 +31,7 @@ export function modelView(outcome: ToolCallOutcome): ModelToolOutput {
         ok: true,
         status: "confirmation_required",
         actionId: outcome.action.id,
-        message:
-          "Nothing has been created yet. The customer now sees a confirmation card and decides with Confirm or Cancel.",
+        message: PROPOSAL_NOTE,
       };
     case "error": {
       const { status, code, message, issues } = outcome;

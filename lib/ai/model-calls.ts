@@ -31,6 +31,8 @@ export type ModelCallRecord = {
   steps: number;
   toolCalls: string[];
   error?: ModelCallError | null;
+  /** The turn's profile (provider, model, prompt, tool schemas hashed); none for summaries. */
+  fingerprint?: string | null;
   /** A turn that opened the chat (its first): counted as a chat started that day. */
   firstOfChat?: boolean;
 };
@@ -126,6 +128,7 @@ export async function recordModelCall(r: ModelCallRecord): Promise<void> {
       steps: r.steps,
       toolCalls: r.toolCalls,
       error: r.error ?? null,
+      fingerprint: r.fingerprint ?? null,
     });
     await bumpDaily(turnBumps(r));
   });

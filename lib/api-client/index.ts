@@ -38,6 +38,7 @@ import {
   ApproveResponseSchema,
   AuditPageSchema,
   CancelResponseSchema,
+  CandidateReportSchema,
   ConfirmResponseSchema,
   HandoffQueueSchema,
   HealthSchema,
@@ -255,6 +256,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     cancelAction: (actionId: string) =>
       call(`/api/actions/${id(actionId)}/cancel`, CancelResponseSchema, { method: "POST" }),
+
+    /** Staff only: the candidate model profile against the live one, in shadow. */
+    getCandidateReport: () => call("/api/staff/candidate", CandidateReportSchema),
 
     /** Staff only: the chats a person has taken over, longest waiting first. */
     listHandoffs: () => call("/api/staff/handoffs", HandoffQueueSchema),

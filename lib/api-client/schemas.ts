@@ -5,6 +5,7 @@
  * The authoritative shapes are lib/api/schemas.ts (the OpenAPI document).
  */
 import { z } from "zod";
+import { CandidateReportResponse } from "@/lib/api/candidate";
 import { STORED_TRIAGE } from "@/lib/api/triage";
 import {
   CancelResponseSchema as CardCancelResponse,
@@ -111,3 +112,6 @@ export const ApproveResponseSchema = z.object({
   result: z.looseObject({ createdNow: z.boolean() }).nullable(),
 });
 export const RejectResponseSchema = z.object({ action: PendingActionSchema });
+
+/** GET /api/staff/candidate (staff only): the candidate profile in shadow. */
+export const CandidateReportSchema = CandidateReportResponse;

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { auditFilterParams, auditListParams } from "./audit-params";
+import { CandidateReportResponse } from "./candidate";
 import { sendMessageBody } from "./message";
 import {
   ActionDetail,
@@ -634,6 +635,18 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(ReceiveReturnResponse, "The return, now received, with its refund"),
               ...errors([...POSTED, ...BY_ID, "conflict"]),
+            },
+          }),
+        },
+        "/api/staff/candidate": {
+          get: op({
+            tags: ["staff"],
+            operationId: "getCandidateReport",
+            summary:
+              "The candidate model profile against the live one in shadow: agreement on tools and arguments, writes proposed on each side, policy refusals, candidate errors, latency and token ratios, and the newest comparisons (staff only)",
+            responses: {
+              "200": json(CandidateReportResponse, "The shadow comparison"),
+              ...errors(SIGNED_IN),
             },
           }),
         },

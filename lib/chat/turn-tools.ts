@@ -6,8 +6,8 @@
 import "server-only";
 import { jsonSchema, type ToolSet, tool } from "ai";
 import type { PendingActionDto } from "@/lib/actions/dto";
-import { type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
-import { modelView } from "@/lib/actions/model-view";
+import { dryRunToolCall, type ExecutorContext, executeToolCall } from "@/lib/actions/executor";
+import { modelView, PROPOSAL_NOTE } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit-log/record";
 import { REQUEST_HUMAN } from "@/lib/chat/handoff/names";
 import { toolDescriptors } from "@/lib/tools/registry";
@@ -29,6 +29,25 @@ const REQUEST_HUMAN_TOOL = {
     "Hand the conversation to a person of the support team when the customer asks for a human (an operator, an agent, a real person). Takes no arguments and needs no confirmation: it only changes who answers. After it, do not answer further.",
   inputJsonSchema: { type: "object", properties: {}, additionalProperties: false },
 } as const;
+
+/**
+ * Every tool the turn advertises, as the model sees it (name, description, JSON schema): a
+ * profile's fingerprint hashes these, so a changed schema is a changed profile.
+ */
+export function advertisedTools(): {
+  name: string;
+  description: string;
+  inputJsonSchema: unknown;
+}[] {
+  return [
+    ...toolDescriptors().map(({ name, description, inputJsonSchema }) => ({
+      name,
+      description,
+      inputJsonSchema,
+    })),
+    { name: REQUEST_HUMAN, ...REQUEST_HUMAN_TOOL },
+  ];
+}
 
 export function buildAiTools(
   ctx: Omit<ExecutorContext, "toolCallId">,
@@ -81,6 +100,65 @@ export function buildAiTools(
     // Whatever the model passes is ignored: there is nothing to choose.
     execute: async (_input: unknown, { toolCallId }) => {
       hooks.onHandoff(toolCallId);
+      return { ok: true, data: { handoff: "waiting" } };
+    },
+  });
+  return tools;
+}
+
+export type DryRunHooks = {
+  /** A write was planned (the policy allowed it): live, the customer would now see a card. */
+  onPlanned(): void;
+  onHandoff(): void;
+};
+
+/**
+ * The same tools for a candidate profile in shadow, run dry (dryRunToolCall): reads answer, a
+ * write only plans, and nothing is audited or stored. The model is told what the live one is
+ * told of a proposal, so both trajectories stop at the same point.
+ */
+export function buildDryRunTools(
+  ctx: { userId: string; chatId: string },
+  hooks: DryRunHooks,
+): ToolSet {
+  const tools: ToolSet = Object.create(null);
+  let writeSlotTaken = false;
+  for (const d of toolDescriptors()) {
+    tools[d.name] = tool({
+      description: d.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(d.inputJsonSchema),
+      execute: async (input: unknown) => {
+        if (d.access === "write" && writeSlotTaken) {
+          return {
+            ok: false,
+            error: {
+              status: "rejected",
+              code: "one_action_at_a_time",
+              message: "Another action is already waiting for the customer's decision.",
+            },
+          };
+        }
+        if (d.access === "write") writeSlotTaken = true;
+        const outcome = await dryRunToolCall(d.name, input, ctx);
+        if (outcome.kind === "planned") {
+          hooks.onPlanned();
+          return {
+            ok: true,
+            status: "confirmation_required",
+            actionId: "dry-run",
+            message: PROPOSAL_NOTE,
+          };
+        }
+        if (d.access === "write") writeSlotTaken = false;
+        return modelView(outcome);
+      },
+    });
+  }
+  tools[REQUEST_HUMAN] = tool({
+    description: REQUEST_HUMAN_TOOL.description,
+    inputSchema: jsonSchema<Record<string, unknown>>(REQUEST_HUMAN_TOOL.inputJsonSchema),
+    execute: async () => {
+      hooks.onHandoff();
       return { ok: true, data: { handoff: "waiting" } };
     },
   });

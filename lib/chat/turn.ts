@@ -28,7 +28,7 @@ import {
   type ModelCallRecord,
   recordModelCall,
 } from "@/lib/ai/model-calls";
-import { getChatModel, MODEL_CALL_SETTINGS } from "@/lib/ai/models";
+import { MODEL_CALL_SETTINGS } from "@/lib/ai/models";
 import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "@/lib/ai/prompts";
 import { normalizeMessageText } from "@/lib/api/message";
 import type { ChatUIMessage } from "@/lib/api/parts";
@@ -41,6 +41,9 @@ import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
+import { traceSteps } from "./candidate/compare";
+import { liveProfile } from "./candidate/profile";
+import { scheduleShadowTurn } from "./candidate/shadow";
 import { foldLongChat } from "./fold";
 import { toModelMessages } from "./history";
 import { createOutputGuard } from "./output-guard";
@@ -135,7 +138,8 @@ async function runChatTurn({
    */
   endTurn: () => Promise<boolean>;
 }): Promise<Response> {
-  const { model, info } = getChatModel();
+  const live = liveProfile();
+  const { model, info } = live;
   const ctx = { userId, chatId: chat.id, promptVersion: ACTIVE_PROMPT_VERSION, model: info.id };
   const userMessage: ChatUIMessage = {
     id: randomUUID(),
@@ -156,6 +160,8 @@ async function runChatTurn({
   const deadline = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let measured: ModelCallRecord | undefined;
+  /** The live trajectory, for a shadow run of the candidate profile once the turn is saved. */
+  let trace: ReturnType<typeof traceSteps> | undefined;
   const meter = new ModelCallMeter();
   const call = (): ModelCallRecord => ({
     kind: "turn",
@@ -165,6 +171,7 @@ async function runChatTurn({
     provider: info.provider,
     model: info.id,
     promptVersion: ACTIVE_PROMPT_VERSION,
+    fingerprint: live.fingerprint,
     firstOfChat: history.length === 0 && chat.summarizedThrough === 0,
     steps: 0,
     toolCalls: [],
@@ -256,6 +263,7 @@ async function runChatTurn({
       const steps = await result.steps;
       usage = await result.totalUsage;
       measured = { ...call(), ...describeSteps(steps, usage) };
+      trace = traceSteps(steps);
       const last = steps.at(-1);
       if (handoffCall) {
         // The app's note, not the model's words: a person will answer from here on.
@@ -337,6 +345,27 @@ async function runChatTurn({
       }
       // After the answer is out: folding may call the model again and must not hold the stream.
       void foldLongChat({ chatId: chat.id, userId, summarizedThrough: chat.summarizedThrough });
+      // Saved, so the candidate repeats only turns the customer has (and never delays this one).
+      if (trace && measured)
+        scheduleShadowTurn({
+          userId,
+          chatId: chat.id,
+          messageId: assistantId,
+          startedAt: meter.startedAt,
+          summary: chat.summary,
+          messages: modelMessages,
+          maxSteps: MAX_STEPS,
+          live: {
+            ...trace,
+            proposedWrite: proposed !== null,
+            latencyMs: measured.latencyMs,
+            tokens:
+              measured.inputTokens == null && measured.outputTokens == null
+                ? null
+                : (measured.inputTokens ?? 0) + (measured.outputTokens ?? 0),
+            fingerprint: live.fingerprint,
+          },
+        });
     },
   });
 

@@ -5,7 +5,7 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { env } from "../../env";
-import { modelInfo } from "./info";
+import { modelInfo, OFFLINE_MODEL_ID } from "./info";
 import { OfflineLanguageModel } from "./offline";
 import { createOpenAIChatModel } from "./openai";
 
@@ -46,4 +46,36 @@ export function getChatModel(): ChatModel {
       : new OfflineLanguageModel();
   cached = { key, value: { model, info } };
   return cached.value;
+}
+
+let cachedCandidate: { key: string; value: ChatModel } | undefined;
+
+/**
+ * The candidate profile's model (CANDIDATE_*, each defaulting to the live value), for shadow
+ * runs: never the one that answers the customer.
+ */
+export function getCandidateChatModel(): ChatModel {
+  const e = env();
+  const info =
+    e.CANDIDATE_MODEL_PROVIDER === "openai"
+      ? { provider: "openai" as const, id: e.CANDIDATE_OPENAI_MODEL }
+      : { provider: "offline" as const, id: OFFLINE_MODEL_ID };
+  const key = JSON.stringify([
+    info.provider,
+    info.id,
+    e.CANDIDATE_OPENAI_BASE_URL ?? "",
+    e.CANDIDATE_OPENAI_API_KEY ?? "",
+  ]);
+  if (cachedCandidate?.key === key) return cachedCandidate.value;
+  const model =
+    info.provider === "openai"
+      ? createOpenAIChatModel({
+          // env() refuses a candidate on openai without a key.
+          apiKey: e.CANDIDATE_OPENAI_API_KEY ?? "",
+          baseURL: e.CANDIDATE_OPENAI_BASE_URL,
+          modelId: info.id,
+        })
+      : new OfflineLanguageModel();
+  cachedCandidate = { key, value: { model, info } };
+  return cachedCandidate.value;
 }
