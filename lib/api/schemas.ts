@@ -18,6 +18,7 @@ import {
 import { STORED_TRIAGE } from "@/lib/api/triage";
 import { EFFECT_KINDS } from "@/lib/effects/kinds";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { freeTextSchema } from "@/lib/text/free-text";
 import { TOOLS } from "@/lib/tools/registry";
 import type { WriteResult, WriteTool } from "@/lib/tools/types";
 import { ActionViewSchema } from "@/lib/tools/view";
@@ -478,12 +479,10 @@ export const RetryEffectBody = z
 
 export const ResolveEffectBody = z
   .strictObject({
-    note: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .meta({ example: "Refunded by bank transfer, ticket 4411." }),
+    // One line of free text (lib/text/free-text.ts): the queue and the audit show it as one.
+    note: freeTextSchema(z.string().min(1).max(2000)).meta({
+      example: "Refunded by bank transfer, ticket 4411.",
+    }),
   })
   .meta({ id: "ResolveEffectBody" });
 
@@ -521,7 +520,8 @@ export const ReviseRequestSchema = z.strictObject({
 
 /** POST /api/staff/actions/{id}/reject: the reason the customer will read. */
 export const RejectRequestSchema = z.strictObject({
-  reason: z.string().trim().min(1).max(500),
+  // One line of free text (lib/text/free-text.ts): the card shows it in a sentence.
+  reason: freeTextSchema(z.string().min(1).max(500)),
 });
 
 export const ReviseResponse = z
