@@ -511,10 +511,21 @@ export const SignOutResponse = z.looseObject({ success: z.boolean() });
 
 // ---------------------------------------------------------------- people in the loop
 
+/**
+ * What each write tool lets the customer revise, worded from the tool's own `editable`, so the
+ * OpenAPI document, the card's edit form (lib/chat/present.ts) and docs/api.md (checked by
+ * tests/unit/revise-docs.test.ts) cannot drift apart.
+ */
+export const EDITABLE_FIELDS_TEXT = WRITE_TOOLS.filter((t) => t.editable.length > 0)
+  .map((t) => `\`${t.name}\`: ${t.editable.map((f) => `\`${f}\``).join(", ")}`)
+  .join("; ");
+
 /** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
 export const ReviseRequestSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()).meta({
-    description: "The changed fields only; for returns and cancellations reason and comment.",
+    description:
+      "The changed fields only, each whole (an address with all its lines). Editable: " +
+      `${EDITABLE_FIELDS_TEXT}.`,
   }),
 });
 
