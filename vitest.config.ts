@@ -21,6 +21,9 @@ const POSTGRES_SUITES = [
   "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",
   "tests/integration/nul-ids.test.ts",
+  // Free text from a revision, a staff reason, a model: no NUL reaches PostgreSQL.
+  "tests/integration/free-text.test.ts",
+  "tests/integration/decision-rate-limits.test.ts",
   "tests/integration/effects.test.ts",
   // The protocol against its model (docs/formal.md), and its races.
   "tests/integration/model-based.test.ts",

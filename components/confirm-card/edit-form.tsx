@@ -8,7 +8,7 @@ type Fields = NonNullable<PendingAction["edit"]>["fields"];
 
 /**
  * The card's Edit form: the tool's editable fields only (never the order), each as the
- * server described it (a choice worded by the tool, or free text). Saving asks the server to
+ * server described it (a choice worded by the tool, free text, or one line of an address). Saving asks the server to
  * revise; it plans and checks the policy again and answers with a new proposal, which the chat
  * then shows in place of this one.
  */
@@ -36,12 +36,20 @@ export function EditForm({
     if (busy) return;
     setBusy(true);
     setProblem(null);
-    // Only what changed; an emptied comment is sent as null (the tool stores null for none).
+    // Only what changed; an emptied text is sent as null (the tool stores null for none). A
+    // line of a structured field (`address.city`) sends the whole object, every line as shown.
     const changes: Record<string, unknown> = {};
+    const grouped: Record<string, Record<string, string | null>> = {};
+    const touched = new Set<string>();
     for (const f of fields) {
       const v = values[f.name] ?? "";
-      if (v !== (f.value ?? "")) changes[f.name] = v === "" && !f.options ? null : v;
+      const [group, key] = f.name.split(".", 2) as [string, string | undefined];
+      if (key !== undefined) {
+        grouped[group] = { ...grouped[group], [key]: v === "" ? null : v };
+        if (v !== (f.value ?? "")) touched.add(group);
+      } else if (v !== (f.value ?? "")) changes[f.name] = v === "" && !f.options ? null : v;
     }
+    for (const group of touched) changes[group] = grouped[group];
     if (Object.keys(changes).length === 0) {
       setBusy(false);
       onClose();
@@ -82,6 +90,15 @@ export function EditForm({
                 </option>
               ))}
             </select>
+          ) : f.name.includes(".") ? (
+            <input
+              id={`${formId}-${f.name}`}
+              className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-2"
+              maxLength={f.maxLength ?? undefined}
+              value={values[f.name]}
+              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+              data-testid={`edit-${f.name.replace(".", "-")}`}
+            />
           ) : (
             <textarea
               id={`${formId}-${f.name}`}

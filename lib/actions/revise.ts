@@ -14,6 +14,7 @@ import { writeTransaction } from "@/db/queries/tx";
 import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { withoutNul } from "@/lib/text/nul";
 import { ToolBusinessError } from "@/lib/tools/types";
 import { requiresApproval } from "./approval";
 import { type PendingActionDto, toPendingActionDto, writeToolOf } from "./dto";
@@ -55,7 +56,9 @@ export async function reviseAction({
       { details: { editable: tool.editable } },
     );
   }
-  const parsed = tool.args.safeParse({ ...(row.arguments as object), ...changes });
+  // The same normalisation as a model's arguments (executor.ts): NUL out of everything, then the
+  // tool's own schema, whose free-text fields strip controls, bidi and zero-width characters.
+  const parsed = tool.args.safeParse(withoutNul({ ...(row.arguments as object), ...changes }));
   if (!parsed.success) {
     throw new AppError("invalid_request", "The changed arguments are not valid.", {
       details: {

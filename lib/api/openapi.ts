@@ -26,6 +26,7 @@ import {
   ChatListResponse,
   ChatViewResponse,
   ConfirmResponse,
+  EDITABLE_FIELDS_TEXT,
   EmbedSessionRequest,
   EmbedSessionResponse,
   EmbedSignOutResponse,
@@ -431,12 +432,13 @@ export function buildOpenApiDocument() {
             operationId: "reviseAction",
             summary: "Edit a pending proposal's editable fields (owner only; the model cannot)",
             description:
-              "Only the fields the tool declares (returns and cancellations: `reason`, `comment`); " +
+              `Only the fields the tool declares (${EDITABLE_FIELDS_TEXT}); ` +
               "anything else, the order included, is 400 `invalid_request`. The result is validated " +
               "by the tool's schema and planned and checked by the policy again (409 `conflict` when " +
               "it no longer holds), then stored as a new pending action with a new hash; the old " +
               "one ends `superseded`, audited with the reason `revised`. At most 5 revisions per " +
-              "chain (409 `revision_limit`).",
+              "chain (409 `revision_limit`). 429 `rate_limited` with `Retry-After` above 10 edits " +
+              "a minute per customer, valid or not; nothing changes.",
             requestParams: { path: idParam },
             requestBody: { content: { "application/json": { schema: ReviseRequestSchema } } },
             responses: {
@@ -447,6 +449,7 @@ export function buildOpenApiDocument() {
                 "revision_limit",
                 "payload_too_large",
                 "unsupported_media_type",
+                "rate_limited",
               ]),
             },
           }),
@@ -471,7 +474,7 @@ export function buildOpenApiDocument() {
             requestParams: { path: idParam },
             responses: {
               "200": json(ApproveResponse, "Executed; the approver is recorded"),
-              ...errors([...DECISION_ERRORS, "conflict", "own_action"]),
+              ...errors([...DECISION_ERRORS, "conflict", "own_action", "rate_limited"]),
             },
           }),
         },
@@ -490,6 +493,7 @@ export function buildOpenApiDocument() {
                 "conflict",
                 "payload_too_large",
                 "unsupported_media_type",
+                "rate_limited",
               ]),
             },
           }),
@@ -604,7 +608,7 @@ export function buildOpenApiDocument() {
             requestParams: { path: idParam },
             responses: {
               "200": json(ReleaseResponse, "Released: the assistant answers again"),
-              ...errors([...POSTED, ...BY_ID, "not_handed_off"]),
+              ...errors([...POSTED, ...BY_ID, "not_handed_off", "rate_limited"]),
             },
           }),
         },
@@ -634,7 +638,7 @@ export function buildOpenApiDocument() {
             },
             responses: {
               "200": json(ReceiveReturnResponse, "The return, now received, with its refund"),
-              ...errors([...POSTED, ...BY_ID, "conflict"]),
+              ...errors([...POSTED, ...BY_ID, "conflict", "rate_limited"]),
             },
           }),
         },
@@ -680,6 +684,7 @@ export function buildOpenApiDocument() {
                 "invalid_request",
                 "payload_too_large",
                 "unsupported_media_type",
+                "rate_limited",
               ]),
             },
           }),
@@ -700,6 +705,7 @@ export function buildOpenApiDocument() {
                 "conflict",
                 "payload_too_large",
                 "unsupported_media_type",
+                "rate_limited",
               ]),
             },
           }),

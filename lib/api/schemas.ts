@@ -18,6 +18,7 @@ import {
 import { STORED_TRIAGE } from "@/lib/api/triage";
 import { EFFECT_KINDS } from "@/lib/effects/kinds";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { freeTextSchema } from "@/lib/text/free-text";
 import { TOOLS } from "@/lib/tools/registry";
 import type { WriteResult, WriteTool } from "@/lib/tools/types";
 import { ActionViewSchema } from "@/lib/tools/view";
@@ -484,12 +485,10 @@ export const RetryEffectBody = z
 
 export const ResolveEffectBody = z
   .strictObject({
-    note: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .meta({ example: "Refunded by bank transfer, ticket 4411." }),
+    // One line of free text (lib/text/free-text.ts): the queue and the audit show it as one.
+    note: freeTextSchema(z.string().min(1).max(2000)).meta({
+      example: "Refunded by bank transfer, ticket 4411.",
+    }),
   })
   .meta({ id: "ResolveEffectBody" });
 
@@ -518,16 +517,28 @@ export const SignOutResponse = z.looseObject({ success: z.boolean() });
 
 // ---------------------------------------------------------------- people in the loop
 
+/**
+ * What each write tool lets the customer revise, worded from the tool's own `editable`, so the
+ * OpenAPI document, the card's edit form (lib/chat/present.ts) and docs/api.md (checked by
+ * tests/unit/revise-docs.test.ts) cannot drift apart.
+ */
+export const EDITABLE_FIELDS_TEXT = WRITE_TOOLS.filter((t) => t.editable.length > 0)
+  .map((t) => `\`${t.name}\`: ${t.editable.map((f) => `\`${f}\``).join(", ")}`)
+  .join("; ");
+
 /** POST /api/actions/{id}/revise: only the tool's editable fields (the order never). */
 export const ReviseRequestSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()).meta({
-    description: "The changed fields only; for returns and cancellations reason and comment.",
+    description:
+      "The changed fields only, each whole (an address with all its lines). Editable: " +
+      `${EDITABLE_FIELDS_TEXT}.`,
   }),
 });
 
 /** POST /api/staff/actions/{id}/reject: the reason the customer will read. */
 export const RejectRequestSchema = z.strictObject({
-  reason: z.string().trim().min(1).max(500),
+  // One line of free text (lib/text/free-text.ts): the card shows it in a sentence.
+  reason: freeTextSchema(z.string().min(1).max(500)),
 });
 
 export const ReviseResponse = z

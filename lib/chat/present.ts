@@ -4,6 +4,7 @@
  * never needs to know which tool it renders.
  */
 import "server-only";
+import { z } from "zod";
 import { lastUserMessage } from "@/db/queries/chats";
 import { describeAction } from "@/lib/actions/describe";
 import type { PendingActionDto } from "@/lib/actions/dto";
@@ -71,18 +72,27 @@ function editForm(action: PendingActionDto, lang: Locale): PendingActionPart["ed
   const wording = toolTranslator(tool.name, lang);
   const shape = (tool.args as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   const args = action.arguments as Record<string, unknown>;
-  // The card edits text and choice fields; a structured one (an address) is revised through the
-  // API (POST /api/actions/{id}/revise), so it gets no field here.
-  const flat = tool.editable.filter((name) => !(shape[name] as { shape?: unknown })?.shape);
-  if (flat.length === 0) return null;
-  return {
-    fields: flat.map((name) => {
-      const schema = shape[name] as { options?: unknown } | undefined;
-      const choices = Array.isArray(schema?.options) ? (schema.options as string[]) : null;
-      const value = args[name];
-      return {
+  const label = (key: string) => (wording?.has(`rows.${key}`) ? wording(`rows.${key}`) : key);
+  // A structured field (an address) is edited line by line: one field per key of its object,
+  // named `<field>.<key>`; the form sends the whole object back, as revise expects.
+  const fields = tool.editable.flatMap((name) => {
+    const schema = shape[name] as { shape?: Record<string, unknown>; options?: unknown };
+    if (schema?.shape) {
+      const value = (args[name] ?? {}) as Record<string, unknown>;
+      return Object.keys(schema.shape).map((key) => ({
+        name: `${name}.${key}`,
+        label: label(`${name}.${key}`),
+        options: null,
+        value: typeof value[key] === "string" ? (value[key] as string) : null,
+        maxLength: maxLengthOf(schema.shape?.[key]),
+      }));
+    }
+    const choices = Array.isArray(schema?.options) ? (schema.options as string[]) : null;
+    const value = args[name];
+    return [
+      {
         name,
-        label: wording?.has(`rows.${name}`) ? wording(`rows.${name}`) : name,
+        label: label(name),
         options:
           choices?.map((v) => ({
             value: v,
@@ -92,9 +102,20 @@ function editForm(action: PendingActionDto, lang: Locale): PendingActionPart["ed
           })) ?? null,
         value: typeof value === "string" ? value : null,
         maxLength: choices ? null : COMMENT_MAX_CHARS,
-      };
-    }),
+      },
+    ];
+  });
+  return fields.length === 0 ? null : { fields };
+}
+
+/** The longest text a field's schema accepts, as its JSON Schema says; null when it says none. */
+function maxLengthOf(schema: unknown): number | null {
+  if (!(schema instanceof z.ZodType)) return null;
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as {
+    maxLength?: number;
+    anyOf?: { maxLength?: number }[];
   };
+  return json.maxLength ?? json.anyOf?.find((s) => s.maxLength)?.maxLength ?? null;
 }
 
 /**

@@ -24,3 +24,26 @@ export async function rateLimit(
 export async function resetRateLimits(): Promise<void> {
   await clearAllHits();
 }
+
+/**
+ * Staff decisions (approve, reject, receive, retry, resolve, release) share one budget per staff
+ * member: a script or a stolen session cannot sweep the queues, while a person clearing a backlog
+ * by hand stays far below it.
+ */
+export const STAFF_DECISIONS_PER_MINUTE = 60;
+
+export function limitStaffDecisions(staffId: string): Promise<void> {
+  return rateLimit(`staff-decision:${staffId}`, STAFF_DECISIONS_PER_MINUTE, {
+    what: "staff decisions",
+  });
+}
+
+/**
+ * A customer's edits of proposals: each one plans again and writes an action, an audit event and
+ * a transcript message, so they are counted per customer whether or not the edit is valid.
+ */
+export const REVISIONS_PER_MINUTE = 10;
+
+export function limitRevisions(userId: string): Promise<void> {
+  return rateLimit(`revise:${userId}`, REVISIONS_PER_MINUTE, { what: "edits" });
+}

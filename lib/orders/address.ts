@@ -4,9 +4,7 @@
  * and the API read the same shape.
  */
 import { z } from "zod";
-
-/** Runs of whitespace (incl. newlines, NBSP) become one space; ends trimmed. */
-const collapseWhitespace = (text: string) => text.replace(/\s+/g, " ").trim();
+import { freeText } from "@/lib/text/free-text";
 
 /**
  * Where we ship, and what a postal code looks like there (after normalising: upper case, one
@@ -34,21 +32,17 @@ export function validPostalCode(country: string, postalCode: string): boolean {
 }
 
 /**
- * One line of an address: whitespace collapsed, no control characters (a NUL would not even
- * reach PostgreSQL), 1..max characters. Normalising inside the schema keeps stored arguments a
- * fixed point (see lib/tools/normalize.ts).
+ * One line of an address, as free text (lib/text/free-text.ts): no control characters (a NUL
+ * would not even reach PostgreSQL), no bidi or zero-width characters (they would reach staff
+ * pages and the warehouse's label looking like another address), whitespace collapsed, NFC;
+ * 1..max characters. Normalising inside the schema keeps stored arguments a fixed point (see
+ * lib/tools/normalize.ts).
  */
 const line = (max: number) =>
   z
     .string()
-    .transform((v) => collapseWhitespace(v.normalize("NFC")))
-    .pipe(
-      z
-        .string()
-        .min(1)
-        .max(max)
-        .regex(/^[^\p{Cc}]*$/u, "no control characters"),
-    );
+    .transform((v) => freeText(v))
+    .pipe(z.string().min(1).max(max));
 
 export const ADDRESS = z.strictObject({
   name: line(100),
@@ -56,18 +50,12 @@ export const ADDRESS = z.strictObject({
   line2: z
     .string()
     .nullish()
-    .transform((v) => (v == null ? null : collapseWhitespace(v.normalize("NFC")) || null))
-    .pipe(
-      z
-        .string()
-        .max(120)
-        .regex(/^[^\p{Cc}]*$/u, "no control characters")
-        .nullable(),
-    ),
+    .transform((v) => (v == null ? null : freeText(v) || null))
+    .pipe(z.string().max(120).nullable()),
   /** Upper case, one space at most; checked against the country's format by the policy. */
   postalCode: z
     .string()
-    .transform((v) => collapseWhitespace(v).toUpperCase())
+    .transform((v) => freeText(v).toUpperCase())
     .pipe(
       z
         .string()
@@ -79,7 +67,7 @@ export const ADDRESS = z.strictObject({
   /** ISO 3166-1 alpha-2, upper case. */
   country: z
     .string()
-    .transform((v) => v.trim().toUpperCase())
+    .transform((v) => freeText(v).toUpperCase())
     .pipe(z.string().regex(/^[A-Z]{2}$/, "country is a two-letter ISO code, e.g. DE")),
 });
 export type Address = z.output<typeof ADDRESS>;
@@ -93,14 +81,8 @@ export const NEW_ADDRESS = ADDRESS.extend({
   name: z
     .string()
     .nullish()
-    .transform((v) => (v == null ? null : collapseWhitespace(v.normalize("NFC")) || null))
-    .pipe(
-      z
-        .string()
-        .max(100)
-        .regex(/^[^\p{Cc}]*$/u, "no control characters")
-        .nullable(),
-    ),
+    .transform((v) => (v == null ? null : freeText(v) || null))
+    .pipe(z.string().max(100).nullable()),
 });
 export type NewAddress = z.output<typeof NEW_ADDRESS>;
 

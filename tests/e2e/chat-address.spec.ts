@@ -55,6 +55,42 @@ test.describe("chat: change the delivery address of an order that has not shippe
     );
   });
 
+  test("Anna edits the new address on the card before confirming; the outcome shows the edited one", async ({
+    page,
+    anna,
+  }) => {
+    const id = anna.order("3004");
+    await new SignInPage(page).as(anna);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    await chat.ask(`Please change the delivery address of ${id}`);
+    await chat.ask("Torstraße 1, 3. OG, 10119 Berlin, Germany");
+    const first = chat.card;
+    const firstId = await first.getAttribute("data-action-id");
+
+    // The form offers the address line by line (the tool's editable), filled with the proposal.
+    await first.getByTestId("edit-button").click();
+    await expect(first.getByLabel("Street and number")).toHaveValue("Torstraße 1");
+    await expect(first.getByLabel("City")).toHaveValue("Berlin");
+    await first.getByLabel("Street and number").fill("Rosenthaler Straße 40");
+    await first.getByLabel("Address line 2").fill("");
+    await first.getByLabel("Postal code").fill("10178");
+    await first.getByTestId("edit-save").click();
+
+    await expect(chat.cards).toHaveCount(2);
+    const edited = chat.card;
+    await expect(edited).not.toHaveAttribute("data-action-id", firstId!);
+    await expect(edited.getByTestId("confirm-address-to")).toContainText(
+      "Anna Petrova, Rosenthaler Straße 40, 10178 Berlin, DE",
+    );
+    await edited.getByTestId("confirm-button").click();
+    await expect(edited.getByTestId("confirm-outcome")).toHaveText(
+      new RegExp(
+        `^The delivery address of order ${id} is now Anna Petrova, Rosenthaler Straße 40, 10178 Berlin, DE\\. Change ID: AC-\\S+\\.$`,
+      ),
+    );
+  });
+
   test("Boris moves 1187 in Russian: «Подтвердить», then the orders page shows the new address", async ({
     page,
     boris,

@@ -150,9 +150,11 @@ describe("the policy, at the model boundary", () => {
       "address_unchanged",
     ],
     [
-      "a control character in the street",
+      // Controls, bidi and zero-width characters are removed (free-text.test.ts); what is left
+      // of this street is nothing.
+      "a street of control, bidi and zero-width characters only",
       () => core.anna,
-      { orderId: "3004", address: address({ line1: "Torstraße\u00071" }) },
+      { orderId: "3004", address: address({ line1: "\u0007\u202E\u200B\uFEFF" }) },
       "invalid_arguments",
     ],
     [

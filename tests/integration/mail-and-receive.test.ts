@@ -514,7 +514,8 @@ describe("the staff work queue", () => {
       resolveRoute,
       path,
       { id: refund.id },
-      { note: "Paid by bank transfer" },
+      // A NUL would be a 500 on PostgreSQL; controls and bidi would reach the queue and the audit.
+      { note: " Paid by\u0000 bank\r\ntransfer\u202E\u200B " },
     );
     expect(resolved.status).toBe(200);
     expect(((await resolved.json()) as { effect: unknown }).effect).toMatchObject({

@@ -8,6 +8,7 @@ import path from "node:path";
 import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import { describe, expect, it } from "vitest";
 import { messagesFor } from "@/lib/i18n/messages";
+import { TOOLS } from "@/lib/tools/registry";
 import { flatten, scanKeyUses } from "../helpers/i18n-keys";
 
 // The catalogues as the app serves them: messages/*.json plus every tool's own texts.
@@ -56,6 +57,14 @@ describe("message catalogues", () => {
     expect(unknown).toEqual([]);
   });
 
+  // The card's edit form (lib/chat/present.ts) labels a line of a structured editable field
+  // with tools.<name>.rows.<field>.<key>, built from the tool's `editable`.
+  const editFormLabel = (key: string) => {
+    const m = /^tools\.([a-z_]+)\.rows\.(\w+)\.\w+$/.exec(key);
+    const tool = m && TOOLS.find((t) => t.name === m[1]);
+    return Boolean(tool && "editable" in tool && tool.editable.includes(m[2]!));
+  };
+
   it("every key is used somewhere", () => {
     const used = new Set(uses.map((u) => u.key));
     // A tool's note texts (tools.<name>.note.*) and category label (tools.<name>.triageCategory)
@@ -66,7 +75,8 @@ describe("message catalogues", () => {
       [...used].some((u) => key.startsWith(`${u}.`)) || // t.raw("group")
       (/^tools\.[a-z_]+\.note\.(running|done|failed)$/.test(key) &&
         used.has(`conversation.toolNote.${key.split(".").at(-1)}`)) ||
-      (/^tools\.[a-z_]+\.triageCategory$/.test(key) && used.has("audit.triage.categories"));
+      (/^tools\.[a-z_]+\.triageCategory$/.test(key) && used.has("audit.triage.categories")) ||
+      editFormLabel(key);
     expect([...catalogues.en.keys()].filter((k) => !isUsed(k))).toEqual([]);
   });
 

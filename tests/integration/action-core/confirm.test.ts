@@ -214,10 +214,17 @@ describe("confirm", () => {
     expect(await returnsFor(core.db, "7718")).toEqual([]);
   });
 
-  it("stores and returns a hostile comment exactly: SQL, HTML, emoji, zero-width and RTL", async () => {
-    const comment =
+  it("stores and returns a hostile comment as text: SQL, HTML, emoji and RTL scripts exactly, zero-width and bidi overrides removed", async () => {
+    const typed =
       '\'); DROP TABLE return_requests;-- <script>alert("x")</script> 👩‍👩‍👧‍👦🇺🇦 zero\u200Bwidth\u200D join \u202Eevil\u202C שלום עולם مرحبا';
-    const action = await propose(core.anna, chat, { orderId: "7718", reason: "other", comment });
+    // The family keeps its joiners; the stray joiner, the zero-width space and the override go.
+    const comment =
+      '\'); DROP TABLE return_requests;-- <script>alert("x")</script> 👩‍👩‍👧‍👦🇺🇦 zerowidth join evil שלום עולם مرحبا';
+    const action = await propose(core.anna, chat, {
+      orderId: "7718",
+      reason: "other",
+      comment: typed,
+    });
     // The arguments are a union over every write tool's; this one is a return's.
     expect((action.arguments as { comment?: unknown }).comment).toBe(comment);
     const { result } = await confirmReturn({ actionId: action.id, userId: core.anna });

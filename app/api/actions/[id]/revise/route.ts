@@ -4,6 +4,7 @@ import { revise } from "@/lib/chat/revise";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitRevisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +16,7 @@ export const dynamic = "force-dynamic";
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const user = await requireCustomer(req.headers);
   const body = await readJson(req, ReviseRequestSchema);
+  await limitRevisions(user.id);
   return json(await revise({ actionId: id, userId: user.id, changes: body.args }));
 });
 

@@ -2,6 +2,7 @@ import { requireStaff } from "@/lib/auth/session";
 import { approve } from "@/lib/chat/approvals";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitStaffDecisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
+  await limitStaffDecisions(staff.id);
   return json(await approve({ actionId: id, staffId: staff.id }), {
     headers: { "Cache-Control": "no-store" },
   });

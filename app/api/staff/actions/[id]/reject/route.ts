@@ -4,6 +4,7 @@ import { reject } from "@/lib/chat/approvals";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitStaffDecisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,7 @@ export const dynamic = "force-dynamic";
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
   const { reason } = await readJson(req, RejectRequestSchema);
+  await limitStaffDecisions(staff.id);
   return json(await reject({ actionId: id, staffId: staff.id, reason }), {
     headers: { "Cache-Control": "no-store" },
   });

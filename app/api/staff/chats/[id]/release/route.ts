@@ -2,6 +2,7 @@ import { requireStaff } from "@/lib/auth/session";
 import { releaseChat } from "@/lib/chat/handoff";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitStaffDecisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -13,6 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
+  await limitStaffDecisions(staff.id);
   const out = await releaseChat({ chatId: id, staff: { id: staff.id, name: staff.name } });
   return json(out, { headers: { "Cache-Control": "no-store" } });
 });

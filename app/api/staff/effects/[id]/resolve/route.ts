@@ -3,6 +3,7 @@ import { requireStaff } from "@/lib/auth/session";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitStaffDecisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 import { resolveQueuedEffect } from "@/lib/work-queue/queue";
 
@@ -16,6 +17,7 @@ export const dynamic = "force-dynamic";
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
   const { note } = await readJson(req, ResolveEffectBody);
+  await limitStaffDecisions(staff.id);
   return json(await resolveQueuedEffect({ id, staffId: staff.id, note }), {
     headers: { "Cache-Control": "no-store" },
   });

@@ -3,6 +3,7 @@ import { requireStaff } from "@/lib/auth/session";
 import { readJson } from "@/lib/http/body";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitStaffDecisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 import { retryQueuedEffect } from "@/lib/work-queue/queue";
 
@@ -17,6 +18,7 @@ export const dynamic = "force-dynamic";
 export const POST = handler<{ id: string }>(async (req, { id }) => {
   const staff = await requireStaff(req.headers);
   const { updatedAt } = await readJson(req, RetryEffectBody);
+  await limitStaffDecisions(staff.id);
   return json(await retryQueuedEffect({ id, staffId: staff.id, seen: new Date(updatedAt) }), {
     headers: { "Cache-Control": "no-store" },
   });

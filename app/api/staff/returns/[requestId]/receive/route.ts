@@ -1,6 +1,7 @@
 import { requireStaff } from "@/lib/auth/session";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
+import { limitStaffDecisions } from "@/lib/http/rate-limit";
 import { json } from "@/lib/http/respond";
 import { markReturnReceived } from "@/lib/returns/receive";
 
@@ -14,6 +15,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handler<{ requestId: string }>(async (req, { requestId }) => {
   const staff = await requireStaff(req.headers);
+  await limitStaffDecisions(staff.id);
   return json(await markReturnReceived({ requestId, staffId: staff.id }), {
     headers: { "Cache-Control": "no-store" },
   });
