@@ -163,8 +163,9 @@ function orderIdsFor(tool: ToolRows, u: Utterance, c: Conversation): Utterance["
 
 /**
  * The request for this tool that our question is still open on (which order, or a missing
- * argument): the customer's message before this one, or an earlier one when only questions came
- * in between ("change the address of 3004", "where is 8041?", then the address). A request for
+ * argument): the customer's message before this one, or an earlier one when only questions, or
+ * the order number we asked for, came in between ("change the address of 3004", "where is
+ * 8041?", then the address; "change my address", "3004", then the address). A request for
  * anything else, or a "don't", closes it.
  */
 function openRequest(tool: SingleRows, c: Conversation): Utterance | null {
@@ -174,9 +175,21 @@ function openRequest(tool: SingleRows, c: Conversation): Utterance | null {
       const read = tool.rows.args(message(t, c.lang), null);
       return read.missing ? t : null;
     }
-    if (!asksOnly(t)) return null;
+    if (!asksOnly(t) && !answersOrder(t)) return null;
   }
   return null;
+}
+
+/** A bare order number: what the customer sends when we asked which order. */
+const answersOrder = (t: Utterance) => isFragment(t) && t.ids.length > 0;
+
+/** The order number sent after the open request, when the request itself named none. */
+function answeredOrder(tool: SingleRows, c: Conversation): string[] {
+  for (const t of c.thread) {
+    if (requestsTool(t, tool.name)) return [];
+    if (answersOrder(t)) return orderIdsFor(tool, t, c);
+  }
+  return [];
 }
 
 const THREAD_QUESTIONS = THREAD_ROWS.map((t) => toolCue(t.name, "question"));
@@ -202,9 +215,9 @@ function askedAboutJustBefore(c: Conversation): string[] {
 
 /**
  * An explicit request for a write tool: its order from this message, else the one of the request
- * we asked about, else the single order of the previous message when this one refers back ("Where
- * is 3004?" then "Then cancel it"); never a guess between several. Then the tool's own arguments,
- * or one question for the first one missing.
+ * we asked about (or the number sent when we asked which order), else the single order of the
+ * previous message when this one refers back ("Where is 3004?" then "Then cancel it"); never a
+ * guess between several. Then the tool's own arguments, or one question for the first one missing.
  */
 function proposeWith(tool: SingleRows) {
   return (x: Ctx): Decision => {
@@ -215,7 +228,8 @@ function proposeWith(tool: SingleRows) {
     const read = tool.rows.args(message(x.u, x.c.lang), request && message(request, x.c.lang));
     if (read.refusal) return { behaviour: "refuse", text: read.refusal };
     const here = orderIdsFor(tool, x.u, x.c);
-    const before = request ? orderIdsFor(tool, request, x.c) : [];
+    const requested = request ? orderIdsFor(tool, request, x.c) : [];
+    const before = requested.length || !request ? requested : answeredOrder(tool, x.c);
     const earlier = isRequest ? previousOrder(x) : [];
     const ids = here.length
       ? here
