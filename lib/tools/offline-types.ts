@@ -61,7 +61,50 @@ export type OfflineWriteReplies = {
   errors: Record<string, (order: string, Order: string) => string>;
 };
 
-export type OfflineWriteRows = {
+/**
+ * What a read tool looks up for the offline model (its `offline.reads`): one order's facts (input
+ * `{ orderId }`) or the return policy (no input). The model asks for a lookup by what it reads,
+ * never by a tool's name.
+ */
+export type OfflineRead = "order" | "policy";
+
+/** What the customer says is wrong with an item, read by the model from their words. */
+export type OfflineComplaint = {
+  reason: "damaged" | "defective" | "other";
+  comment: string | null;
+};
+
+/** A thread's own questions and offer (see OfflineThread). */
+export type OfflineThreadReplies = {
+  /** A request (or a complaint) without an order number; `reason` when one was given. */
+  askOrder: (reason: OfflineComplaint["reason"] | null) => string;
+  /** The order is known, what is wrong is not. */
+  askComplaint: (orderId: string) => string;
+  /** Neither the order nor what is wrong. */
+  askOrderAndComplaint: string;
+  /** A complaint without a request: offer the action, never take it. */
+  offer: (orderId: string | null, reason: OfflineComplaint["reason"]) => string;
+  /** After answering a question its lookups answered: how to actually ask for it. */
+  howToAsk: (orderId: string | null) => string;
+};
+
+/**
+ * A tool whose request is a conversation rather than one message (the return): an order and a
+ * complaint gathered over several messages in any order, a complaint answered with an offer and a
+ * "yes" to it taken as the request, a question answered with extra lookups (the policy), and an
+ * unfinished request kept in the conversation summary when older messages are folded away. Its
+ * rows run by the thread rules (lib/ai/models/offline/decide.ts) instead of the three rules of a
+ * one-message request.
+ */
+export type OfflineThread = {
+  /** The tool's arguments beyond the order, from the complaint the thread gathered. */
+  args: (complaint: OfflineComplaint) => Record<string, unknown>;
+  /** What a question about it is answered with, besides the orders it names (read tools by kind). */
+  lookups: OfflineRead[];
+  replies: Record<Lang, OfflineThreadReplies>;
+};
+
+type OfflineRowsBase = {
   lexicon: {
     /**
      * Words of its requests the typo corrector may restore ("adress" -> "address"): five letters
@@ -80,7 +123,15 @@ export type OfflineWriteRows = {
    * hold digits of their own (a postal code) names the part before them.
    */
   orderPart?: (m: OfflineMessage) => string;
-  /** The other arguments, from this message (or, answering our question, the request before it). */
-  args: (m: OfflineMessage, request: OfflineMessage | null) => OfflineArgs;
   replies: Record<Lang, OfflineWriteReplies>;
 };
+
+export type OfflineWriteRows = OfflineRowsBase &
+  (
+    | {
+        /** The other arguments, from this message (or, answering our question, the request before it). */
+        args: (m: OfflineMessage, request: OfflineMessage | null) => OfflineArgs;
+        thread?: undefined;
+      }
+    | { thread: OfflineThread; args?: undefined }
+  );

@@ -14,7 +14,7 @@ import type { ActionStatus } from "@/db/constants";
 import type { EffectRequest, MailKind } from "@/lib/effects/kinds";
 import type { Locale } from "@/lib/text/language";
 import type { ToolTriageCategory } from "./manifests";
-import type { OfflineWriteRows } from "./offline-types";
+import type { OfflineRead, OfflineWriteRows } from "./offline-types";
 import type { ActionDescription, EffectState } from "./view";
 
 /** Who is asking. Built by the server from the session, never from model output. */
@@ -111,6 +111,8 @@ export type ReadTool<
   Result extends z.ZodType = z.ZodType,
 > = ToolBase<Name, Args, Result> & {
   access: "read";
+  /** What it looks up for the offline model; absent, the offline model never calls it. */
+  offline?: { reads: OfflineRead };
   execute(args: z.output<Args>, ctx: ToolContext): Promise<z.input<Result>> | z.input<Result>;
 };
 
@@ -178,8 +180,8 @@ export type WriteTool<
   };
   /**
    * Its rows for the offline model (its folder's offline.ts): phrases, arguments and replies, run
-   * by the same rules as every other tool's. Absent: the offline model never proposes it (the
-   * return request, whose multi-turn dialogue the model still runs by its own rules).
+   * by the same rules as every other tool's (a request over several messages by the thread
+   * rules). Absent: the offline model never proposes it.
    */
   offline?: OfflineWriteRows;
   /** The card, the confirmation message and the outcome note, in the chat's language. */

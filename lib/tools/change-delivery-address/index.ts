@@ -144,7 +144,9 @@ export const changeDeliveryAddress: WriteTool<
   name: meta.name,
   help: meta.help,
   access: "write",
-  // The customer may correct the new address before confirming, never which order.
+  // The customer may correct the new address before confirming, never which order. The address
+  // carries the recipient (its `name`): naming someone else is an edit of it, and null keeps the
+  // order's current recipient, as when the customer gave no name.
   editable: ["address"] satisfies (keyof ChangeAddressArgs)[],
   description:
     "Propose sending one of the customer's orders that has not shipped yet (status processing) to " +

@@ -25,16 +25,32 @@ import { countryCode, countryTo, shippingCountries } from "./countries";
  * Rivoli, 75001 Paris, France").
  */
 const ADDRESS_START = re(
-  String.raw`\b(address|adress|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)`,
+  String.raw`\b(address|adress|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(по адресу|to the address|at the address)\b\s*:?\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)`,
 );
 const POSTAL_CITY = /^(\d{2}-\d{3}|\d{4} ?[A-Za-z]{2}|\d{4,6})\s+(\p{L}[\p{L} .'-]*)$/u;
 
-/** Comma-separated parts of an address, trailing punctuation dropped. */
-const partsOf = (text: string) =>
-  text
+/**
+ * What people put before an address they send on its own ("Sorry, it's ...", "Ok: ...", "Вот: ...")
+ * and after its country ("..., Germany instead", "..., DE. Thanks!"): not part of the address.
+ */
+const LEAD = re(
+  String.raw`^\s*((sorry|oops|ok|okay|yes|yeah|sure|well|so|извините|простите|ой|да|ок|хорошо|итак)\s*[,.!:;—–-]\s*)*((it's|it is|its|that's|that is|this is|here it is|the new address is|the new one is|new address is|это|вот)\b\s*:?\s*)?`,
+);
+const TAIL = re(
+  String.raw`(\s*[.!]?\s+(instead|please|pls|plz|thanks|thank you|asap|now|then|пожалуйста|спасибо|тогда))+[.!?]*$`,
+);
+
+/** Comma-separated parts of an address, trailing punctuation and courtesy words dropped. */
+const partsOf = (text: string) => {
+  const parts = text
+    .replace(LEAD, "")
     .split(/[,;\n]+/)
     .map((p) => p.trim().replace(/[.!?]+$/, ""))
     .filter(Boolean);
+  const last = parts.at(-1);
+  if (last) parts[parts.length - 1] = last.replace(TAIL, "").replace(/[.!?]+$/, "");
+  return parts;
+};
 
 /**
  * The address a text spells out, or null when a part is missing: street and number, an optional
@@ -197,13 +213,15 @@ export const offline: OfflineWriteRows = {
         String.raw`\b(new|different) (delivery |shipping )?address\b`,
         String.raw`\b(send|ship|deliver)\b.{0,30}\bto (a |another |my )?(new |different |other )address\b`,
         // "Please ship order 3004 to 12 Rue de Rivoli, ...": a destination, not "ship it to me".
-        String.raw`(^|\b(and|also|then|please|pls|kindly)\b )(send|ship|deliver|redirect)\b( it| this| order| my order| the order| the parcel)?( #?\d{4})?( instead)? to\b(?! (me|us|you|him|her)\b)`,
+        String.raw`(^|\b(and|also|then|please|pls|kindly|can you|could you|would you|will you)\b )(send|ship|deliver|redirect)\b( it| this| order| my order| the order| the parcel)?( #?\d{4})?( instead)? to\b(?! (me|us|you|him|her)\b)`,
       ],
       ru: [
         String.raw`\b${CHANGE_RU}\b.{0,40}\bадрес\p{L}*`,
         String.raw`\bнов\p{L}* адрес\p{L}*`,
         String.raw`\b(отправ|достав)\p{L}*.{0,30}\bна (другой|новый) адрес`,
         String.raw`\b(отправьте|отправь|доставьте|доставь|перешлите|пришлите)\b.{0,30}\b(по адресу|на адрес)\b`,
+        // "Доставьте заказ 3004 в Лондон: ...": a destination, as "ship order 3004 to ..." is.
+        String.raw`(^|\b(и|тогда|также|пожалуйста)\b )(отправьте|отправь|доставьте|доставь|перешлите)\b( его| ее| заказ| мой заказ| посылку)?( #?\d{4})? (в|во)\b`,
       ],
     },
     question: {

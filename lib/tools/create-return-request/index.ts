@@ -21,6 +21,7 @@ import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
 import { meta } from "./meta";
+import { offline } from "./offline";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
@@ -165,6 +166,8 @@ export const createReturnRequest: WriteTool<
     const row = await getReturnRequestByOperationId({ operationId });
     return row ? toReturnRequestResult(row, true) : null;
   },
+
+  offline,
 
   triage: {
     category: meta.triage.category,

@@ -40,6 +40,8 @@ export const getOrderStatus: ReadTool<"get_order_status", typeof args, typeof re
   name: meta.name,
   help: meta.help,
   access: "read",
+  // The offline model looks an order up by what this reads, not by its name.
+  offline: { reads: "order" },
   description:
     "Look up one of the signed-in customer's orders by its four-digit number: status, items, dates, " +
     "estimated delivery, delivery address and any return request. Amounts are in minor units (cents). " +

@@ -24,6 +24,8 @@ export const getReturnPolicy: ReadTool<"get_return_policy", typeof args, typeof 
   name: meta.name,
   help: meta.help,
   access: "read",
+  // The offline model looks the policy up by what this reads, not by its name.
+  offline: { reads: "policy" },
   description:
     "The store's return policy: the return window, accepted reasons, how refunds work and what " +
     "cannot be returned. Use it to answer questions about returns; it changes nothing.",

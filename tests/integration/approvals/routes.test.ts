@@ -99,6 +99,40 @@ describe("people in the loop through the routes", () => {
     await anna.cancel(pendingAction.id);
   });
 
+  it("revise of the recipient: an address change proposed without a name keeps the order's recipient, and the customer can name another one, or go back to it", async () => {
+    const { action } = await proposal(
+      "Please change the delivery address of order 3004 to 12 Rue de Rivoli, 75001 Paris, France",
+    );
+    const rivoli = {
+      line1: "12 Rue de Rivoli",
+      line2: null,
+      postalCode: "75001",
+      city: "Paris",
+      country: "FR",
+    };
+    const named = await revise(action.id, {
+      args: { address: { ...rivoli, name: "Maria Schmidt" } },
+    });
+    expect(named.status).toBe(200);
+    const first = (await named.json()).pendingAction;
+    expect(first).toMatchObject({
+      status: "pending",
+      revisionOf: action.id,
+      arguments: { orderId: "3004", address: { ...rivoli, name: "Maria Schmidt" } },
+      plan: { to: { ...rivoli, name: "Maria Schmidt" } },
+    });
+    // Without a name again, the recipient is the order's own once more (as the model proposed it).
+    const back = await revise(first.id, { args: { address: { ...rivoli, name: null } } });
+    expect(back.status).toBe(200);
+    const second = (await back.json()).pendingAction;
+    expect(second.plan.to).toEqual({ ...rivoli, name: second.plan.from.name });
+    expect(second.plan.to.name).not.toBe("Maria Schmidt");
+    // The order stays what it is: a revision changes how, never which order.
+    const other = await revise(second.id, { args: { orderId: "1187" } });
+    expect(other.status).toBe(400);
+    await anna.cancel(second.id);
+  });
+
   it("above the threshold: the card says so, Confirm waits for staff and frees the chat; staff reject or approve; a customer cannot", async () => {
     const first = await proposal("I want to return order 2890, it arrived damaged");
     expect(first.action.requiresApproval).toBe(true);

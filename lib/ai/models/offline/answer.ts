@@ -10,7 +10,7 @@ import type { Conversation } from "./conversation";
 import type { Decision } from "./decide";
 import { type Fact, readFact } from "./facts";
 import { REPLIES } from "./replies";
-import { rowsOf, TOOL_ROWS, toolCue } from "./tool-rows";
+import { rowsOf, SINGLE_ROWS, THREAD_ROWS, toolCue } from "./tool-rows";
 
 const ORDER_INPUT = z.object({ orderId: z.string() });
 
@@ -36,7 +36,7 @@ export function answerFromResults(c: Conversation, asked?: readonly Utterance[])
   // 3004?"): say so for each order named, in that tool's words.
   const about = asked ?? (c.last ? [c.last] : []);
   // Not a tool the customer only said not to use ("where is 3004? don't cancel it").
-  const askedAbout = TOOL_ROWS.filter((t) =>
+  const askedAbout = SINGLE_ROWS.filter((t) =>
     about.some((u) => mentionsTool(u, t.name) && !has(u, toolCue(t.name, "negation"))),
   );
 
@@ -56,7 +56,6 @@ export function answerFromResults(c: Conversation, asked?: readonly Utterance[])
     policy: (f) => {
       if (!aboutOrders) add(r.policy(f.policy));
     },
-    return: (f) => add(r.existingReturn(f.request)),
     existing: (f, _, tool) =>
       add(rowsOf(tool)?.rows.replies[c.lang].existing(f.result) ?? r.toolFailed),
     proposed: (_, id, tool) =>
@@ -73,12 +72,14 @@ export function answerFromResults(c: Conversation, asked?: readonly Utterance[])
     (phrase[fact.kind] as (f: Fact, id: string | null, tool: string) => void)(fact, orderId, tool);
   }
   // Say how to ask for a return only when one could be asked for: every lookup worked and a
-  // named order is delivered and not yet returned.
+  // named order is delivered and not yet returned. The thread whose extra lookup answered says it.
   const orders = facts.flatMap((f) => (f.fact.kind === "order" ? [f.fact.order] : []));
   const allFine = facts.every((f) => f.fact.kind === "order" || f.fact.kind === "policy");
   const returnable = orders.filter((o) => o.status === "delivered" && !o.returnRequest);
-  if (policy && allFine && (orders.length === 0 || returnable.length > 0)) {
-    add(r.howToAsk(returnable.length === 1 ? returnable[0]!.orderId : null));
+  const thread = THREAD_ROWS.find((t) => t.rows.thread.lookups.includes("policy"));
+  if (thread && policy && allFine && (orders.length === 0 || returnable.length > 0)) {
+    const id = returnable.length === 1 ? returnable[0]!.orderId : null;
+    add(thread.rows.thread.replies[c.lang].howToAsk(id));
   }
   return { behaviour: "answer", text: sentences.join(" ") || r.toolFailed };
 }

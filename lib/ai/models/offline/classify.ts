@@ -5,9 +5,9 @@
 import { canonical, extractOrderNumbers, extractReason, type ReasonSlot } from "./extract";
 import { CUES, type Cue as IntentCue } from "./lexicon-intents";
 import { detectLanguage, fromTranslit, type Lang, re } from "./text";
-import { TOOL_ROWS, type ToolCue, type ToolCueKind, toolCue } from "./tool-rows";
+import { type ThreadRows, TOOL_ROWS, type ToolCue, type ToolCueKind, toolCue } from "./tool-rows";
 
-/** A cue of the shared lexicon, or of one write tool's rows (`cancel_order:request`). */
+/** A cue of the shared lexicon, or of one write tool's rows (`<tool name>:request`). */
 export type Cue = IntentCue | ToolCue;
 
 export type Utterance = {
@@ -77,8 +77,6 @@ function classifyText(typed: string): Utterance {
 /** A message that only answers a question: an order number and/or a reason, nothing else asked. */
 export function isFragment(u: Utterance): boolean {
   const asks: Cue[] = [
-    "return_request",
-    "return_question",
     "order_status",
     "forbidden",
     "unsupported",
@@ -89,9 +87,12 @@ export function isFragment(u: Utterance): boolean {
 
 export const has = (u: Utterance, ...cues: Cue[]) => cues.some((c) => u.cues.has(c));
 
-/** An explicit request to create a return, not a question about one. */
-export const requests = (u: Utterance) =>
-  has(u, "return_request") && !has(u, "asking", "not_requesting");
+/**
+ * An explicit request for a thread's tool (a return), not "just asking" about one. Its own
+ * question cue does not undo it: a request that also asks something is still a request.
+ */
+export const requestsThread = (u: Utterance, t: ThreadRows) =>
+  has(u, toolCue(t.name, "request")) && !has(u, "asking", "not_requesting");
 
 /** An explicit request for a write tool's action, not a question about it or a "don't". */
 export const requestsTool = (u: Utterance, tool: string) =>
@@ -109,6 +110,6 @@ export const requestsTool = (u: Utterance, tool: string) =>
 export const mentionsTool = (u: Utterance, tool: string) =>
   has(u, toolCue(tool, "request"), toolCue(tool, "question"), toolCue(tool, "negation"));
 
-/** Part of a conversation about a return: a request, a question, a "yes", or just its details. */
-export const isReturnRelated = (u: Utterance) =>
-  has(u, "return_request", "return_question", "affirm") || isFragment(u);
+/** Part of a thread's conversation (a return's): a request, a question, a "yes", or just its details. */
+export const inThread = (u: Utterance, t: ThreadRows) =>
+  has(u, toolCue(t.name, "request"), toolCue(t.name, "question"), "affirm") || isFragment(u);

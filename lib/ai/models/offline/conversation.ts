@@ -7,9 +7,10 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
-import { classify, isReturnRelated, type Utterance } from "./classify";
+import { classify, inThread, type Utterance } from "./classify";
 import { type OpenReturn, parseSummary, type SummaryFacts } from "./summary-format";
 import type { Lang } from "./text";
+import { THREAD_ROWS } from "./tool-rows";
 
 export type ToolOutcome = {
   toolCallId: string;
@@ -33,8 +34,8 @@ export type Conversation = {
   thread: Utterance[];
   summary: SummaryFacts | null;
   /**
-   * The summary's unfinished return request, if nothing since the fold closed it: no proposal and
-   * every later customer message still about that return.
+   * The summary's unfinished request of a thread's tool (a return), if nothing since the fold
+   * closed it: no proposal and every later customer message still part of that thread.
    */
   summaryOpen: OpenReturn | null;
   /** The customer's language: of the latest message with letters, else the summary's, else en. */
@@ -112,7 +113,8 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
   const earlier = users.slice(threadStart, Math.max(threadStart, users.length - 1));
   const thread = earlier.reverse().slice(0, THREAD_LIMIT);
   const lang = [...users].reverse().find((u) => u.lang)?.lang ?? summary?.lang ?? "en";
-  const stillOpen = threadStart === 0 && earlier.every(isReturnRelated);
+  const stillOpen =
+    threadStart === 0 && earlier.every((u) => THREAD_ROWS.some((t) => inThread(u, t)));
   const summaryOpen = stillOpen ? (summary?.open ?? null) : null;
   return { users, last, outcomes, thread, summary, summaryOpen, lang };
 }

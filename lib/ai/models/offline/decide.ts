@@ -1,16 +1,19 @@
 /**
  * What to do with the customer's latest message, as an ordered rule table: the first rule whose
  * condition holds decides. The order is the policy: refusals first, then "asking is not
- * requesting", then explicit requests (which need an order number and a reason), then answers
- * to our own questions, then complaints (offer, never act), status, small talk.
+ * requesting", then explicit requests (which need an order number and their arguments), then
+ * answers to our own questions, then complaints (offer, never act), status, small talk. The tools
+ * come from their rows (tool-rows.ts): a one-message tool by three rules, a thread's (a return's)
+ * by the thread rules; no rule here names a tool.
  */
+import type { OfflineRead } from "@/lib/tools/offline-types";
 import {
   classify,
   has,
+  inThread,
   isFragment,
-  isReturnRelated,
   mentionsTool,
-  requests,
+  requestsThread,
   requestsTool,
   type Utterance,
 } from "./classify";
@@ -21,7 +24,16 @@ import { whatICanDo } from "./help";
 import type { Reason } from "./lexicon-reasons";
 import { REPLIES, type Replies } from "./replies";
 import { re, sentences } from "./text";
-import { TOOL_ROWS, type ToolRows, toolCue } from "./tool-rows";
+import {
+  readerOf,
+  SINGLE_ROWS,
+  type SingleRows,
+  THREAD_ROWS,
+  type ThreadRows,
+  TOOL_ROWS,
+  type ToolRows,
+  toolCue,
+} from "./tool-rows";
 
 export type Behaviour =
   | "small_talk"
@@ -46,24 +58,27 @@ type Rule = { name: string; when: (x: Ctx) => boolean; act: (x: Ctx) => Decision
 
 const MAX_PARALLEL_LOOKUPS = 3;
 
-/** The earlier messages of the current return conversation, most recent first. */
-function returnThread(c: Conversation): Utterance[] {
+/** The earlier messages of the tool's current thread, most recent first. */
+function threadOf(tool: ThreadRows, c: Conversation): Utterance[] {
   const out: Utterance[] = [];
   for (const t of c.thread) {
-    if (!isReturnRelated(t)) break;
+    if (!inThread(t, tool)) break;
     out.push(t);
   }
   return out;
 }
 
-/** The customer already asked for a return, or described a problem we offered to return. */
-const returnOpen = (c: Conversation) =>
-  returnThread(c).some((t) => requests(t) || (isFragment(t) && t.reason !== null)) ||
+/**
+ * The customer already asked for it (a return), or described a problem we offered it for; or the
+ * summary kept an unfinished request (it keeps one).
+ */
+const threadOpen = (tool: ThreadRows, c: Conversation) =>
+  threadOf(tool, c).some((t) => requestsThread(t, tool) || (isFragment(t) && t.reason !== null)) ||
   c.summaryOpen !== null;
 
-/** Our last answer ended with an offer to prepare a return (complaint or question about returns). */
-const offered = (c: Conversation) =>
-  returnOpen(c) || returnThread(c).some((t) => has(t, "return_question"));
+/** Our last answer ended with an offer of the tool (after a complaint or a question about it). */
+const offered = (tool: ThreadRows, c: Conversation) =>
+  threadOpen(tool, c) || threadOf(tool, c).some((t) => has(t, toolCue(tool.name, "question")));
 
 /** We asked "which order?" for a status question. */
 const statusOpen = (c: Conversation) => {
@@ -89,12 +104,12 @@ function previousOrder({ u, c }: Ctx): string[] {
 }
 
 /**
- * Order number and reason from this message, else from the return thread, else the summary,
- * else the single order of the previous message when this one refers back to it.
+ * Order number and complaint from this message, else from the thread, else the summary, else the
+ * single order of the previous message when this one refers back to it.
  */
-function slots(x: Ctx): Slots {
+function slots(tool: ThreadRows, x: Ctx): Slots {
   const { u, c } = x;
-  const chain = [u, ...returnThread(c)];
+  const chain = [u, ...threadOf(tool, c)];
   const withIds = chain.find((t) => t.ids.length > 0);
   const withReason = chain.find((t) => t.reason !== null)?.reason;
   const open = c.summaryOpen;
@@ -113,17 +128,23 @@ const say = (behaviour: Behaviour, pick: (r: Replies, can: string) => string) =>
   text: pick(x.r, whatICanDo(x.c.lang)),
 });
 
-function propose(x: Ctx): Decision {
-  const { ids, malformed, reason, comment } = slots(x);
-  const ask = (text: string): Decision => ({ behaviour: "clarify", text });
-  if (ids.length > 1) return ask(x.r.askWhichOrder(ids));
-  const orderId = ids[0];
-  if (!orderId && malformed[0]) return ask(x.r.malformedNumber(malformed[0]));
-  if (!orderId) return ask(reason ? x.r.askOrderForReturn(reason) : x.r.askOrderAndReason);
-  if (!reason) return ask(x.r.askReason(orderId));
-  return {
-    behaviour: "propose",
-    calls: [{ toolName: "create_return_request", input: { orderId, reason, comment } }],
+/** A thread's request: once its order and complaint are known, else one question for them. */
+function propose(tool: ThreadRows) {
+  return (x: Ctx): Decision => {
+    const { ids, malformed, reason, comment } = slots(tool, x);
+    const r = tool.rows.thread.replies[x.c.lang];
+    const ask = (text: string): Decision => ({ behaviour: "clarify", text });
+    if (ids.length > 1) return ask(tool.rows.replies[x.c.lang].askWhich(ids));
+    const orderId = ids[0];
+    if (!orderId && malformed[0]) return ask(x.r.malformedNumber(malformed[0]));
+    if (!orderId) return ask(reason ? r.askOrder(reason) : r.askOrderAndComplaint);
+    if (!reason) return ask(r.askComplaint(orderId));
+    return {
+      behaviour: "propose",
+      calls: [
+        { toolName: tool.name, input: { orderId, ...tool.rows.thread.args({ reason, comment }) } },
+      ],
+    };
   };
 }
 
@@ -142,29 +163,45 @@ function orderIdsFor(tool: ToolRows, u: Utterance, c: Conversation): Utterance["
 
 /**
  * The request for this tool that our question is still open on (which order, or a missing
- * argument): the customer's message before this one, or an earlier one when only questions came
- * in between ("change the address of 3004", "where is 8041?", then the address). A request for
+ * argument): the customer's message before this one, or an earlier one when only questions, or
+ * the order number we asked for, came in between ("change the address of 3004", "where is
+ * 8041?", then the address; "change my address", "3004", then the address). A request for
  * anything else, or a "don't", closes it.
  */
-function openRequest(tool: ToolRows, c: Conversation): Utterance | null {
+function openRequest(tool: SingleRows, c: Conversation): Utterance | null {
   for (const [i, t] of c.thread.entries()) {
     if (requestsTool(t, tool.name)) {
       if (i === 0) return t;
       const read = tool.rows.args(message(t, c.lang), null);
       return read.missing ? t : null;
     }
-    if (!asksOnly(t)) return null;
+    if (!asksOnly(t) && !answersOrder(t)) return null;
   }
   return null;
 }
 
+/** A bare order number: what the customer sends when we asked which order. */
+const answersOrder = (t: Utterance) => isFragment(t) && t.ids.length > 0;
+
+/** The order number sent after the open request, when the request itself named none. */
+function answeredOrder(tool: SingleRows, c: Conversation): string[] {
+  for (const t of c.thread) {
+    if (requestsTool(t, tool.name)) return [];
+    if (answersOrder(t)) return orderIdsFor(tool, t, c);
+  }
+  return [];
+}
+
+const THREAD_QUESTIONS = THREAD_ROWS.map((t) => toolCue(t.name, "question"));
+const THREAD_REQUESTS = THREAD_ROWS.map((t) => toolCue(t.name, "request"));
+
 /** A message that only asks something (a status or policy question), requesting nothing. */
 const asksOnly = (t: Utterance) =>
-  has(t, "order_status", "return_question", "asking") &&
-  !has(t, "return_request", "deny", "affirm") &&
-  !TOOL_ROWS.some((r) => mentionsTool(t, r.name));
+  has(t, "order_status", "asking", ...THREAD_QUESTIONS) &&
+  !has(t, "deny", "affirm", ...THREAD_REQUESTS) &&
+  !SINGLE_ROWS.some((r) => mentionsTool(t, r.name));
 
-const toolOpen = (tool: ToolRows, c: Conversation) => openRequest(tool, c) !== null;
+const toolOpen = (tool: SingleRows, c: Conversation) => openRequest(tool, c) !== null;
 
 /**
  * The one order a status question just before this request was about ("Where is my order 3004?"
@@ -178,11 +215,11 @@ function askedAboutJustBefore(c: Conversation): string[] {
 
 /**
  * An explicit request for a write tool: its order from this message, else the one of the request
- * we asked about, else the single order of the previous message when this one refers back ("Where
- * is 3004?" then "Then cancel it"); never a guess between several. Then the tool's own arguments,
- * or one question for the first one missing.
+ * we asked about (or the number sent when we asked which order), else the single order of the
+ * previous message when this one refers back ("Where is 3004?" then "Then cancel it"); never a
+ * guess between several. Then the tool's own arguments, or one question for the first one missing.
  */
-function proposeWith(tool: ToolRows) {
+function proposeWith(tool: SingleRows) {
   return (x: Ctx): Decision => {
     const ask = (text: string): Decision => ({ behaviour: "clarify", text });
     const r = tool.rows.replies[x.c.lang];
@@ -191,7 +228,8 @@ function proposeWith(tool: ToolRows) {
     const read = tool.rows.args(message(x.u, x.c.lang), request && message(request, x.c.lang));
     if (read.refusal) return { behaviour: "refuse", text: read.refusal };
     const here = orderIdsFor(tool, x.u, x.c);
-    const before = request ? orderIdsFor(tool, request, x.c) : [];
+    const requested = request ? orderIdsFor(tool, request, x.c) : [];
+    const before = requested.length || !request ? requested : answeredOrder(tool, x.c);
     const earlier = isRequest ? previousOrder(x) : [];
     const ids = here.length
       ? here
@@ -233,7 +271,7 @@ function infoWith(tool: ToolRows) {
  * This message brings what the tool's request before it lacked (the new address after "what is
  * the new address?"), and asks nothing itself.
  */
-function answersMissing(tool: ToolRows, u: Utterance, c: Conversation): boolean {
+function answersMissing(tool: SingleRows, u: Utterance, c: Conversation): boolean {
   const request = openRequest(tool, c);
   if (!request || u.cues.size > 0) return false;
   const before = tool.rows.args(message(request, c.lang), null);
@@ -242,9 +280,9 @@ function answersMissing(tool: ToolRows, u: Utterance, c: Conversation): boolean 
   return Boolean(now.args || now.refusal);
 }
 
-/** The same three rules for every write tool with rows, in registry order. */
+/** The same three rules for every one-message write tool with rows, in registry order. */
 const toolRules = (): Rule[] =>
-  TOOL_ROWS.flatMap((tool) => [
+  SINGLE_ROWS.flatMap((tool) => [
     {
       name: `asking about ${tool.name}, or saying not to`,
       when: ({ u }: Ctx) =>
@@ -264,10 +302,19 @@ const toolRules = (): Rule[] =>
     },
   ]);
 
-const lookups = (ids: string[]): PlannedCall[] =>
-  ids
-    .slice(0, MAX_PARALLEL_LOOKUPS)
-    .map((orderId) => ({ toolName: "get_order_status", input: { orderId } }));
+/** The orders' lookups, by the read tool that reads an order. */
+function lookups(ids: string[]): PlannedCall[] {
+  const toolName = readerOf("order");
+  if (!toolName) return [];
+  return ids.slice(0, MAX_PARALLEL_LOOKUPS).map((orderId) => ({ toolName, input: { orderId } }));
+}
+
+/** The lookups of what takes no input (the policy), by the read tools that read it. */
+const readsOf = (kinds: readonly OfflineRead[]): PlannedCall[] =>
+  kinds.flatMap((kind) => {
+    const toolName = readerOf(kind);
+    return toolName ? [{ toolName, input: {} }] : [];
+  });
 
 function status(x: Ctx): Decision {
   const ids = x.u.ids.length ? x.u.ids : [lastMentionedOrder(x.c)].filter((i) => i !== null);
@@ -277,19 +324,75 @@ function status(x: Ctx): Decision {
   return { behaviour: "clarify", text: x.r.askOrderForStatus };
 }
 
-/** Asking about returns: the policy, plus the order itself when one is named. Never a proposal. */
-const policy = (x: Ctx): Decision => ({
-  behaviour: "policy",
-  calls: [{ toolName: "get_return_policy", input: {} }, ...lookups(x.u.ids).slice(0, 2)],
-});
+/**
+ * Asking about a thread's tool (returns): its extra lookups (the policy), plus the order itself
+ * when one is named. Never a proposal.
+ */
+const policy =
+  (tool: ThreadRows) =>
+  (x: Ctx): Decision => ({
+    behaviour: "policy",
+    calls: [...readsOf(tool.rows.thread.lookups), ...lookups(x.u.ids).slice(0, 2)],
+  });
 
-function offer(x: Ctx): Decision {
-  const { ids, reason } = slots(x);
-  return {
-    behaviour: "clarify",
-    text: x.r.offerReturn(ids.length === 1 ? ids[0]! : null, reason ?? "other"),
+/** A complaint without a request: the thread's offer, never an action. */
+function offer(tool: ThreadRows) {
+  return (x: Ctx): Decision => {
+    const { ids, reason } = slots(tool, x);
+    const r = tool.rows.thread.replies[x.c.lang];
+    return {
+      behaviour: "clarify",
+      text: r.offer(ids.length === 1 ? ids[0]! : null, reason ?? "other"),
+    };
   };
 }
+
+/** A thread's request, or a question about it: asking is not requesting. */
+const threadRules = (): Rule[] =>
+  THREAD_ROWS.flatMap((tool) => {
+    const request = toolCue(tool.name, "request");
+    const question = toolCue(tool.name, "question");
+    return [
+      {
+        name: `asking about ${tool.name}, not requesting`,
+        when: ({ u }: Ctx) => has(u, request, question) && has(u, "asking", "not_requesting"),
+        act: policy(tool),
+      },
+      {
+        name: `explicit ${tool.name} request`,
+        when: ({ u }: Ctx) => has(u, request),
+        act: propose(tool),
+      },
+      {
+        name: `question about ${tool.name}`,
+        when: ({ u }: Ctx) => has(u, question),
+        act: policy(tool),
+      },
+    ];
+  });
+
+/** Answers to a thread's offer or question: "yes", or the order number or complaint it lacked. */
+const threadAnswers = (): Rule[] =>
+  THREAD_ROWS.flatMap((tool) => [
+    {
+      name: `accepts our ${tool.name} offer`,
+      when: ({ u, c }: Ctx) => has(u, "affirm") && offered(tool, c),
+      act: propose(tool),
+    },
+    {
+      name: `answers our ${tool.name} question`,
+      when: ({ u, c }: Ctx) => isFragment(u) && threadOpen(tool, c),
+      act: propose(tool),
+    },
+  ]);
+
+/** A complaint alone ("7718 arrived broken"): the first thread's offer. */
+const complaints = (): Rule[] =>
+  THREAD_ROWS.slice(0, 1).map((tool) => ({
+    name: "complaint",
+    when: ({ u }: Ctx) => u.reason !== null,
+    act: offer(tool),
+  }));
 
 /**
  * Two requests in one message, in either order: a question a read tool answers ("Where is 3004?",
@@ -309,8 +412,7 @@ export type Compound = {
 
 /** A sentence that asks something a read tool answers, not a bare number or a fragment. */
 const asksSomething = (s: Utterance) =>
-  has(s, "order_status", "return_question", "asking") ||
-  TOOL_ROWS.some((t) => has(s, toolCue(t.name, "question")));
+  has(s, "order_status", "asking") || TOOL_ROWS.some((t) => has(s, toolCue(t.name, "question")));
 
 const READS_ONLY = new Set<Behaviour>(["status", "policy"]);
 
@@ -373,27 +475,15 @@ export const RULES: Rule[] = [
     when: ({ u }) => has(u, "unsupported"),
     act: say("refuse", (r, can) => r.unsupported(can)),
   },
-  {
-    name: "asking, not requesting",
-    when: ({ u }) =>
-      has(u, "return_request", "return_question") && has(u, "asking", "not_requesting"),
-    act: policy,
-  },
-  { name: "explicit return request", when: ({ u }) => has(u, "return_request"), act: propose },
-  { name: "question about returns", when: ({ u }) => has(u, "return_question"), act: policy },
+  ...threadRules(),
   { name: "declines", when: ({ u }) => has(u, "deny"), act: say("small_talk", (r) => r.denied) },
-  { name: "accepts our offer", when: ({ u, c }) => has(u, "affirm") && offered(c), act: propose },
-  {
-    name: "answers our return question",
-    when: ({ u, c }) => isFragment(u) && returnOpen(c),
-    act: propose,
-  },
+  ...threadAnswers(),
   {
     name: "answers our status question",
     when: ({ u, c }) => isFragment(u) && u.ids.length > 0 && statusOpen(c),
     act: status,
   },
-  { name: "complaint", when: ({ u }) => u.reason !== null, act: offer },
+  ...complaints(),
   { name: "order status", when: ({ u }) => has(u, "order_status"), act: status },
   { name: "bare order number", when: ({ u }) => u.ids.length > 0, act: status },
   {

@@ -2,7 +2,6 @@
  * Slot extraction: order numbers, the return reason and the customer's comment. Pure functions of
  * the message text, so the same words always give the same arguments.
  */
-import { CUES } from "./lexicon-intents";
 import {
   FILLER_WORDS,
   MONEY_AFTER,
@@ -18,7 +17,7 @@ import {
 } from "./lexicon-reasons";
 import { TYPO_KEEP, TYPO_STEMS } from "./lexicon-typos";
 import { correctText, type Lang, normalize, re } from "./text";
-import { TOOL_ROWS } from "./tool-rows";
+import { THREAD_ROWS, TOOL_ROWS } from "./tool-rows";
 
 const MARKED = re(`${ORDER_MARKER}[\\s:.\\-]*$`);
 const MONEY_B = re(MONEY_BEFORE);
@@ -66,7 +65,8 @@ const NEGATION_RES = REASON_NEGATIONS.map((s) => re(s, "giu"));
 const global = (r: RegExp) => new RegExp(r.source, `${r.flags}g`);
 const REASON_REPLACE = REASON_ORDER.flatMap((r) => REASON_RES[r].map(global));
 const INTRO_RES: Record<Lang, RegExp> = { en: re(REASON_INTRO.en), ru: re(REASON_INTRO.ru) };
-const REQUEST_RES = [...CUES.return_request.en, ...CUES.return_request.ru].map((s) => re(s));
+/** A thread's request words (a return's): what comes after them and its order is the reason. */
+const REQUEST_RES = THREAD_ROWS.flatMap((t) => t.patterns.request);
 
 /** Normalised, typo-corrected text: what every table pattern runs on. */
 /** The shared stems and every write tool's own (its rows' lexicon). */

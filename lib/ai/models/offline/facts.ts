@@ -6,8 +6,7 @@
  */
 import type { LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { z } from "zod";
-import { own } from "@/lib/own";
-import { rowsOf } from "./tool-rows";
+import { readKindOf, rowsOf } from "./tool-rows";
 
 const ITEM = z.object({ name: z.string(), quantity: z.number().optional() });
 const MONEY = z.object({ amount: z.number(), currency: z.string() });
@@ -33,15 +32,6 @@ export const POLICY_FACTS = z.object({
 });
 export type PolicyFacts = z.infer<typeof POLICY_FACTS>;
 
-export const RETURN_FACTS = z.object({
-  requestId: z.string(),
-  orderId: z.string(),
-  createdNow: z.boolean(),
-  createdAt: z.string().nullish(),
-  refund: z.object({ amount: z.number(), currency: z.string(), destination: z.string() }).nullish(),
-});
-export type ReturnFacts = z.infer<typeof RETURN_FACTS>;
-
 /** A write tool's result (with rows of its own: they phrase it), already done before. */
 const WRITE_RESULT = z.looseObject({ orderId: z.string(), createdNow: z.boolean() });
 
@@ -54,7 +44,6 @@ const ENVELOPE = z.union([
 export type Fact =
   | { kind: "order"; order: OrderFacts }
   | { kind: "policy"; policy: PolicyFacts }
-  | { kind: "return"; request: ReturnFacts }
   | { kind: "existing"; result: unknown }
   | { kind: "proposed" }
   | { kind: "error"; code: string }
@@ -69,7 +58,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** What a tool result says, for the tool that produced it. */
+/** What a tool result says, for the tool that produced it: a read tool by what it reads. */
 export function readFact(
   toolName: string,
   output: LanguageModelV3ToolResultOutput | undefined,
@@ -87,27 +76,16 @@ export function readFact(
   if (!e.ok) return { kind: "error", code: e.error.code };
   if ("status" in e) return { kind: "proposed" };
 
-  const readers: Record<string, () => Fact | null> = {
-    get_order_status: () => {
-      const r = ORDER_FACTS.safeParse(e.data);
-      return r.success ? { kind: "order", order: r.data } : null;
-    },
-    get_return_policy: () => {
-      const r = POLICY_FACTS.safeParse(e.data);
-      return r.success ? { kind: "policy", policy: r.data } : null;
-    },
-    create_return_request: () => {
-      const r = RETURN_FACTS.safeParse(e.data);
-      return r.success ? { kind: "return", request: r.data } : null;
-    },
-  };
-  const reader =
-    own(readers, toolName) ??
-    (rowsOf(toolName)
-      ? () =>
-          WRITE_RESULT.safeParse(e.data).success
-            ? { kind: "existing" as const, result: e.data }
-            : null
-      : undefined);
-  return reader?.() ?? { kind: "failed" };
+  const reads = readKindOf(toolName);
+  if (reads === "order") {
+    const r = ORDER_FACTS.safeParse(e.data);
+    return r.success ? { kind: "order", order: r.data } : { kind: "failed" };
+  }
+  if (reads === "policy") {
+    const r = POLICY_FACTS.safeParse(e.data);
+    return r.success ? { kind: "policy", policy: r.data } : { kind: "failed" };
+  }
+  if (rowsOf(toolName) && WRITE_RESULT.safeParse(e.data).success)
+    return { kind: "existing", result: e.data };
+  return { kind: "failed" };
 }

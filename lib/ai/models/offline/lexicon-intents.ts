@@ -5,8 +5,8 @@
  * row to the utterance table in tests/unit/offline-model-utterances.test.ts.
  *
  * Which intent wins when several match is decided by the rule table in decide.ts, not here. A
- * write tool's own phrases (asking for it, asking about it, saying not to) are in its folder
- * (lib/tools/<tool>/offline.ts), not here.
+ * write tool's own phrases (asking for it, asking about it, saying not to: a return's too) are in
+ * its folder (lib/tools/<tool>/offline.ts), not here.
  */
 import type { Lang } from "./text";
 
@@ -17,10 +17,6 @@ export type Cue =
   | "unsupported"
   /** "I don't want to return it", "just asking": never a request. */
   | "not_requesting"
-  /** An explicit request to create a return. */
-  | "return_request"
-  /** A question about returning: whether, how, until when. Asking is not requesting. */
-  | "return_question"
   /** "How do I...", "after how many days", "the return policy": makes a request-looking sentence a question. */
   | "asking"
   | "order_status"
@@ -33,8 +29,9 @@ export type Cue =
 
 type CueTable = Record<Cue, Record<Lang, string[]>>;
 
+// "Just asking" and "the return policy" are said with the words for giving something back (the
+// return's own rows use the same words, and their Russian ones, for asking for one).
 const RETURN_EN = String.raw`(return|returns|returning|refund|refunds|send( \p{L}+){0,2} back|take( \p{L}+){0,2} back|money back|rma)`;
-const RETURN_RU = String.raw`(возврат\p{L}*|вернуть|верните|вернул\p{L}*|сдать|возмест\p{L}*|деньги назад)`;
 
 export const CUES: CueTable = {
   forbidden: {
@@ -76,7 +73,7 @@ export const CUES: CueTable = {
     en: [
       String.raw`\b(cancel|delete|withdraw|revoke|undo|stop)\b.{0,30}\b(return|request|refund|shipment|delivery)\b`,
       String.raw`\b(delete|withdraw|revoke|undo)\b.{0,30}\border\b`,
-      // A delivery address is change_delivery_address's (its folder's offline.ts), not this.
+      // A delivery address has its own tool (its folder's offline.ts), so it is not this.
       String.raw`\b(change|edit|modify)\b(?!.{0,40}\baddress\b).{0,30}\b(payment|order|delivery date)\b`,
       String.raw`\b(talk|speak|chat|connect me)\b.{0,20}\b(human|person|operator|manager|supervisor|real agent|someone)\b`,
       String.raw`\b(exchange|swap)\b.{0,30}\b(for|it|size|color|colour)\b`,
@@ -104,52 +101,6 @@ export const CUES: CueTable = {
       String.raw`\b(просто|только|пока только)\s+(спрашиваю|интересуюсь|уточняю|узнаю|хочу узнать|узнать)\b`,
       String.raw`\bне\s+(оформляйте|создавайте|оформляй|создавай|надо оформлять|нужно оформлять)\b`,
       String.raw`\b(гипотетически|на всякий случай|если вдруг|если я захочу|в теории)\b`,
-    ],
-  },
-  return_request: {
-    en: [
-      String.raw`\b(create|file|open|submit|start|make|raise|initiate|process|register|lodge|arrange|log|set up|put in|issue)\b.{0,30}\b(return|refund|rma)\b`,
-      String.raw`\b(i want|i wanna|i'd like|id like|i would like|i need|we want|we'd like|i wish|please|pls|plz|kindly|help me)\b.{0,20}\b${RETURN_EN}`,
-      String.raw`\b(return|refund)\b.{0,30}\b(please|pls|plz|asap)\b`,
-      String.raw`\b(i'm|i am|im|we are|we're)\b.{0,10}\b(returning|sending it back)\b`,
-      String.raw`\b(want|need|would like|demand)\b.{0,10}\b(my money back|a refund|refund)\b`,
-      String.raw`^(new )?(return|refund)\b`,
-      `^(need|want|wanna|gotta) (to )?${RETURN_EN}`,
-    ],
-    ru: [
-      String.raw`\b(оформ|офрм|созда|сдела|откро|откры|завед|завест|зарегистрир|пода|запуст|инициир)\p{L}*\b.{0,30}\b(возврат|заявк|рекламаци)\p{L}*`,
-      String.raw`\b(хочу|хотел\p{L}*|хотим|нужно|нужен|надо|прошу|желаю|требую|мне бы)\b.{0,25}\b${RETURN_RU}`,
-      String.raw`\b(верните|возвратите|примите обратно|заберите)\b`,
-      String.raw`^(возврат|заявк\p{L}* на возврат)\b`,
-    ],
-  },
-  return_question: {
-    en: [
-      String.raw`\b(can|could|may)\s+(i|we)\b.{0,25}\b${RETURN_EN}`,
-      String.raw`\bis it (possible|ok|okay|too late)\b.{0,25}\b${RETURN_EN}`,
-      String.raw`\b(is there a way|any way|is there any way)\b.{0,25}\b${RETURN_EN}`,
-      String.raw`\b(do|will|would|can|could) (i|we) get\b.{0,20}\b(money back|refund|refunded)\b`,
-      String.raw`\bif (i|we) (return|send)\b`,
-      String.raw`\b${RETURN_EN}\s*(policy|policies|terms|conditions|rules|window|period|deadline|options?)\b`,
-      String.raw`\b(how|when|what|until when|how long|how many days|what if)\b.{0,30}\b${RETURN_EN}`,
-      String.raw`\b(returnable|non returnable|refundable|eligible for (a )?(return|refund))\b`,
-      String.raw`\b(be|get|been) (returned|refunded|sent back)\b`,
-      String.raw`\b(do|does) you\s+(accept|take|allow|do)\s+returns\b`,
-      String.raw`\bam i (able|allowed|eligible)\b.{0,20}\b${RETURN_EN}`,
-      String.raw`\b(know|wondering|wonder|curious|tell me)\b.{0,20}\b(if|whether|how|about)\b.{0,30}\b${RETURN_EN}`,
-      String.raw`\b(what|which) (items?|things?|products?)\b.{0,30}\b(returned|return)\b`,
-      String.raw`\b${RETURN_EN}\b.{0,40}\bhow (do|would|can|could|should) (i|we)\b`,
-    ],
-    ru: [
-      String.raw`\b(можно|могу|может|можем|возможно)\b.{0,25}\b${RETURN_RU}`,
-      String.raw`\b(услови|правил|срок|политик|порядок|причин)\p{L}*\b.{0,20}\bвозврат\p{L}*`,
-      String.raw`\bвозврат\p{L}*\b.{0,20}\b(услови|правил|срок|политик|порядок)\p{L}*`,
-      String.raw`\b(как|когда|до какого|сколько|что если)\b.{0,30}\b${RETURN_RU}`,
-      String.raw`\b(подлежит|подлежат|принимаете|принимают)\b.{0,20}\bвозврат\p{L}*`,
-      String.raw`\b(какие|что) (товары|вещи)\b.{0,30}\b${RETURN_RU}`,
-      String.raw`\b(интересует|подскажите|расскажите)\b.{0,30}\b${RETURN_RU}`,
-      String.raw`\b(деньги|средства|оплата)\b.{0,20}\b(вернут|возвращ|придут|поступ)\p{L}*`,
-      String.raw`\b${RETURN_RU}.{0,40}\bкак (это )?(сделать|быть|оформить)\b`,
     ],
   },
   asking: {

@@ -1,14 +1,7 @@
 import { own } from "@/lib/own";
-import { alternatives, day, items, money, plusDays } from "@/lib/text/format";
+import { alternatives, day, items, plusDays } from "@/lib/text/format";
 import type { OrderFacts } from "../facts";
-import type { Reason } from "../lexicon-reasons";
 import type { Replies } from "./types";
-
-const REASON: Record<Reason, string> = {
-  damaged: "damaged",
-  defective: "defective",
-  other: "another reason",
-};
 
 function statusSentence(o: OrderFacts): string {
   const what = o.items.length ? ` (${items(o.items)})` : "";
@@ -41,23 +34,8 @@ export const en: Replies = {
   noTools: "Sorry, I can't look that up right now. Please try again in a moment.",
 
   askOrderForStatus: "Which order should I check? Please send me its four-digit number.",
-  askOrderForReturn: (reason) =>
-    reason
-      ? `I can help with that. Which order is it? Please send me the four-digit order number.`
-      : "Which order should the return be for? Please send me the four-digit order number.",
-  askReason: (id) =>
-    `What is the reason for returning order ${id}: did it arrive damaged, is it defective, or is it something else?`,
-  askOrderAndReason:
-    "Which order should the return be for (its four-digit number), and what is wrong with the item?",
-  askWhichOrder: (ids) =>
-    `Which order should I prepare the return for: ${alternatives(ids, "en")}? I can do one return at a time.`,
   malformedNumber: (digits) =>
     `Order numbers have four digits, and ${digits} doesn't look like one. Could you check the number?`,
-  offerReturn: (id, reason) =>
-    id
-      ? `I'm sorry to hear that. Would you like me to prepare a return request for order ${id} (${own(REASON, reason) ?? reason})? You'll confirm it before anything happens.`
-      : "I'm sorry to hear that. If you'd like to return it, which order is it? Please send me the four-digit order number.",
-
   orderNamed: (id) => `order ${id}`,
   thatOrder: "that order",
 
@@ -83,28 +61,14 @@ export const en: Replies = {
     const not = p.notReturnable.length ? ` Not returnable: ${p.notReturnable.join("; ")}.` : "";
     return `You can return a delivered order within ${p.windowDays} days of delivery${reasons}.${refund}${not}`;
   },
-  howToAsk: (id) =>
-    id
-      ? `If you'd like to return it, tell me the reason, and I'll prepare a request for order ${id} for you to confirm.`
-      : "If you'd like to return something, tell me the order number and the reason, and I'll prepare a request for you to confirm.",
-  existingReturn: (r) => {
-    const when = r.createdAt ? `, created on ${day(r.createdAt, "en")}` : "";
-    const refund = r.refund
-      ? ` The refund of ${money(r.refund.amount, r.refund.currency, "en")} goes to ${r.refund.destination}.`
-      : "";
-    return `Order ${r.orderId} already has a return request (${r.requestId}${when}), so I haven't created another one.${refund}`;
-  },
   proposed: (id) =>
-    `I've prepared a return request${id ? ` for order ${id}` : ""}. Please check the details on the card and press Confirm if they are right; nothing happens until you do.`,
+    `I've prepared it${id ? ` for order ${id}` : ""}. Please check the details on the card and press Confirm if they are right; nothing happens until you do.`,
   businessError: (code, id) => {
     const order = id ? `order ${id}` : "that order";
     const known: Record<string, string> = {
       order_not_found: `I couldn't find ${order} in your account. Could you check the number?`,
       not_supported_by_store: `I can't do that for ${order} here yet: this store doesn't support it through me. A member of our team can help you with it.`,
       store_unreachable: `I can't reach the store right now, so I couldn't check ${order}. Please try again in a few minutes.`,
-      not_delivered: `${cap(order)} hasn't been delivered yet, so a return can't be requested for it yet.`,
-      order_cancelled: `${cap(order)} was cancelled, so there is nothing to return.`,
-      return_window_passed: `${cap(order)} was delivered too long ago: it is outside the return window, so I can't request a return for it. I'm sorry.`,
       invalid_arguments:
         "Sorry, I couldn't process that request. Could you tell me the order number and the reason again?",
       unknown_tool: "Sorry, I can't do that.",
@@ -115,6 +79,6 @@ export const en: Replies = {
     "Sorry, something went wrong on my side and I couldn't check that. Please try again in a moment.",
 };
 
-function cap(s: string): string {
+function _cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

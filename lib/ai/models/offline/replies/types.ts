@@ -2,8 +2,7 @@
  * Everything the offline model can say, one table per language with the same keys. Adding a
  * language = one more file implementing Replies; the compiler lists anything left out.
  */
-import type { OrderFacts, PolicyFacts, ReturnFacts } from "../facts";
-import type { Reason } from "../lexicon-reasons";
+import type { OrderFacts, PolicyFacts } from "../facts";
 
 export type Replies = {
   greeting: string;
@@ -23,13 +22,7 @@ export type Replies = {
   noTools: string;
 
   askOrderForStatus: string;
-  askOrderForReturn: (reason: Reason | null) => string;
-  askReason: (orderId: string) => string;
-  askOrderAndReason: string;
-  askWhichOrder: (ids: string[]) => string;
   malformedNumber: (digits: string) => string;
-  /** A complaint without an explicit request: offer, never act. */
-  offerReturn: (orderId: string | null, reason: Reason) => string;
 
   /** "order 3004" / "заказ 3004", and without a number, for a write tool's own error texts. */
   orderNamed: (orderId: string) => string;
@@ -39,10 +32,9 @@ export type Replies = {
   /** Added after the order sentence when the customer asked about returning that order. */
   orderReturnability: (o: OrderFacts, windowDays: number | null) => string;
   policy: (p: PolicyFacts) => string;
-  /** Closing line after answering a question about returns: how to actually ask for one. */
-  howToAsk: (orderId: string | null) => string;
-  existingReturn: (r: ReturnFacts) => string;
+  /** A card of a tool without replies of its own (the tools' rows phrase their own). */
   proposed: (orderId: string | null) => string;
+  /** The codes any tool may answer with; a tool's own codes are in its rows. */
   businessError: (code: string, orderId: string | null) => string;
   toolFailed: string;
 };
