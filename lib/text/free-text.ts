@@ -24,7 +24,7 @@ const INVISIBLE = /[\u061C\u200B\u200C\u200E\u200F\u202A-\u202E\u2060\u2066-\u20
  * it would be three): there it sits between a pictograph (or its skin tone or VS16) and the next.
  */
 const STRAY_JOINER =
-  /(?<![\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
+  /(?<!\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
 
 export type FreeTextOptions = {
   /** Keep line breaks (CR LF and CR become \n) and other spacing as typed, a tab as a space. */

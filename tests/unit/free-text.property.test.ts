@@ -63,7 +63,7 @@ const CONTROLS = /[^\P{Cc}\n]/u;
 const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
 /** The one zero-width character kept: a joiner between two pictographs of an emoji sequence. */
 const EMOJI_JOINER =
-  /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})/gu;
+  /(?<=\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D(?=\p{Extended_Pictographic})/gu;
 
 describe("freeText", () => {
   for (const multiline of [false, true]) {

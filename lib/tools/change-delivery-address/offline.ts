@@ -200,8 +200,9 @@ const ru: OfflineWriteReplies = {
   },
 };
 
-const CHANGE_EN = String.raw`(change|update|correct|edit|modify|fix|switch)`;
-const CHANGE_RU = String.raw`(измени|измените|изменить|поменяй|поменяйте|поменять|смени|смените|сменить|исправь|исправьте|исправить|обнови|обновите|обновить)`;
+const CHANGE_EN = "(change|update|correct|edit|modify|fix|switch)";
+const CHANGE_RU =
+  "(измени|измените|изменить|поменяй|поменяйте|поменять|смени|смените|сменить|исправь|исправьте|исправить|обнови|обновите|обновить)";
 
 export const offline: OfflineWriteRows = {
   lexicon: {
