@@ -17,6 +17,7 @@ import {
   DEFAULT_TOOL_TIMEOUT_MS,
   ToolBusinessError,
   type WriteResult,
+  type WriteTool,
 } from "@/lib/tools/types";
 import type { PendingActionDto } from "./dto";
 import { existingEffect, storeProposal } from "./propose";
@@ -76,13 +77,23 @@ function errorOutcome(
   return { kind: "error", tool, status, code, message, ...(issues ? { issues } : {}) } as const;
 }
 
-async function run(
+/**
+ * What the live call and the dry run share: validation, a read's answer, a write answered from
+ * an existing record, and the write's plan(), each under the tool's timeout. Storing comes after.
+ */
+async function validateAndPlan(
   tool: AnyTool,
   rawArgs: unknown,
   ctx: Required<Pick<ExecutorContext, "userId" | "chatId" | "now">>,
-  ctxIn: ExecutorContext,
-  startedAt: number,
-): Promise<ToolCallOutcome> {
+): Promise<
+  | Exclude<ToolCallOutcome, { kind: "proposal" }>
+  | {
+      kind: "planned";
+      write: WriteTool;
+      args: unknown;
+      planned: Awaited<ReturnType<WriteTool["plan"]>>;
+    }
+> {
   // A tool without parameters may arrive with no input at all.
   const parsed = tool.args.safeParse(rawArgs ?? {});
   if (!parsed.success) {
@@ -106,7 +117,20 @@ async function run(
     return { kind: "existing", tool: tool.name, data: existing.result };
   // The timeout covers plan() only; storing starts only after a timely plan.
   const planned = await withTimeout(async () => await tool.plan(parsed.data, ctx), timeout);
-  const proposed = await storeProposal(tool, parsed.data, planned, ctx, {
+  return { kind: "planned", write: tool, args: parsed.data, planned };
+}
+
+async function run(
+  tool: AnyTool,
+  rawArgs: unknown,
+  ctx: Required<Pick<ExecutorContext, "userId" | "chatId" | "now">>,
+  ctxIn: ExecutorContext,
+  startedAt: number,
+): Promise<ToolCallOutcome> {
+  const step = await validateAndPlan(tool, rawArgs, ctx);
+  if (step.kind !== "planned") return step;
+  const { write, args, planned } = step;
+  const proposed = await storeProposal(write, args, planned, ctx, {
     toolCallId: ctxIn.toolCallId,
     promptVersion: ctxIn.promptVersion,
     model: ctxIn.model,
@@ -227,29 +251,11 @@ export async function dryRunToolCall(
   if (!tool)
     return errorOutcome(name, "rejected", "unknown_tool", `There is no tool named "${name}".`);
   try {
-    const parsed = tool.args.safeParse(rawArgs ?? {});
-    if (!parsed.success) {
-      return errorOutcome(
-        tool.name,
-        "rejected",
-        "invalid_arguments",
-        `Invalid arguments for ${tool.name}.`,
-        toIssues(parsed.error),
-      );
-    }
-    const timeout = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    if (tool.access === "read") {
-      const raw = await withTimeout(() => tool.execute(parsed.data, ctx), timeout);
-      const checked = tool.result.safeParse(raw);
-      if (!checked.success) throw new Error(`${tool.name} produced a result outside its schema`);
-      return { kind: "result", tool: tool.name, data: checked.data };
-    }
-    const existing = await existingEffect(tool, parsed.data, ctx);
-    if (existing?.kind === "existing")
-      return { kind: "existing", tool: tool.name, data: existing.result };
-    const planned = await withTimeout(async () => await tool.plan(parsed.data, ctx), timeout);
+    const step = await validateAndPlan(tool, rawArgs, ctx);
+    if (step.kind !== "planned") return step;
+    const { write, planned } = step;
     // The plan must be one the live path could store; nothing is stored.
-    tool.planSchema.parse(planned.plan);
+    write.planSchema.parse(planned.plan);
     return { kind: "planned", tool: tool.name };
   } catch (err) {
     if (err instanceof ToolBusinessError)
