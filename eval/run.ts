@@ -1,5 +1,5 @@
 /**
- * `npm run eval [-- --json=path --docs --rows=N --table=heldout]`: the behaviour checks against the configured model
+ * `npm run eval [-- --json=path --docs --rows=N --table=heldout|fresh]`: the behaviour checks against the configured model
  * (MODEL_PROVIDER, OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL; see docs/evals.md for Ollama
  * and OpenAI). Prints the markdown summary, writes the full JSON report (default
  * eval-report.json, ignored by git), and with --docs replaces this model's section of
@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { runEval } from "./core";
 import { HELDOUT } from "./heldout.table";
+import { HELDOUT_FRESH } from "./heldout-fresh.table";
 import { markdownSection, writeEvalSection } from "./report";
 import { UTTERANCES } from "./utterances.table";
 
@@ -25,8 +26,11 @@ function commit(): string | null {
   }
 }
 
-// --table=heldout: the held-out set instead of the utterance table (phrasings nobody tuned on).
-const table = flag("table")?.split("=")[1] === "heldout" ? HELDOUT : UTTERANCES;
+// --table=heldout or --table=fresh: a held-out set instead of the utterance table (phrasings
+// written before the model was tuned on them; "fresh" is the one nobody has looked at yet).
+const tableName = flag("table")?.split("=")[1];
+const table =
+  tableName === "heldout" ? HELDOUT : tableName === "fresh" ? HELDOUT_FRESH : UTTERANCES;
 // --rows=N: only the first N rows of the table (a quick run; the scenarios always run).
 const limit = Number(flag("rows")?.split("=")[1] ?? Number.NaN);
 const report = await runEval({
