@@ -403,6 +403,14 @@ export const UTTERANCES: Row[] = [
     both(["8041"], move("3004", RIVOLI)),
   ),
   en("Please ship order 3004 to 221B Baker Street, London NW1 6XE, United Kingdom", refuse),
+  en(
+    "Order 3004 has to be delivered to 12 Rue de Rivoli, 75001 Paris, France",
+    move("3004", RIVOLI),
+  ),
+  en(
+    ["Where is 7718?", "For 3004 my new address is 12 Rue de Rivoli, 75001 Paris, France"],
+    move("3004", RIVOLI),
+  ),
   en(["Change the delivery address of 3004", "221B Baker Street, London NW1 6XE, UK"], refuse),
   en(
     "Could I change the delivery address of 3004 to 12 Rue de Rivoli, 75001 Paris, France?",
@@ -448,6 +456,19 @@ export const UTTERANCES: Row[] = [
     both(["8041"], move("3004", TORSTRASSE_RU)),
   ),
   ru("Отправьте заказ 3004 по адресу: 221B Baker Street, London NW1 6XE, Великобритания", refuse),
+  // Destinations said without the word "address", an address after "address is", and a
+  // neighbouring country we don't ship to.
+  ru(
+    "Пожалуйста, отправьте заказ 3004 лучше на Хауптштрассе 5, 1010 Вена, Австрия",
+    move("3004", {
+      ...TORSTRASSE_RU,
+      line1: "Хауптштрассе 5",
+      postalCode: "1010",
+      city: "Вена",
+      country: "AT",
+    }),
+  ),
+  ru("Смените адрес заказа 3004 на Руа Аугушта 1, 1100-048 Лиссабон, Португалия", refuse),
   ru("Можно ли сменить адрес заказа 3004 на Торштрассе 1, 10119 Берлин, Германия?", status("3004")),
   ru(["Смените адрес доставки заказа 3004", "нет, не меняйте его"], chat),
   ru(

@@ -76,6 +76,25 @@ const COUNTRIES: Record<string, Country> = {
   CA: { to: { en: "Canada", ru: "Канаду" }, names: ["canada", "канада", "канаду"] },
   NO: { to: { en: "Norway", ru: "Норвегию" }, names: ["norway", "norge", "норвегия"] },
   SE: { to: { en: "Sweden", ru: "Швецию" }, names: ["sweden", "sverige", "швеция"] },
+  // Neighbours of the countries we ship to, which customers name as often as those.
+  IE: {
+    to: { en: "Ireland", ru: "Ирландию" },
+    names: ["ireland", "eire", "éire", "republic of ireland", "ирландия", "ирландию", "ирландии"],
+  },
+  PT: { to: { en: "Portugal", ru: "Португалию" }, names: ["portugal", "португалия", "португалию"] },
+  DK: { to: { en: "Denmark", ru: "Данию" }, names: ["denmark", "danmark", "дания", "данию"] },
+  CZ: {
+    to: { en: "Czechia", ru: "Чехию" },
+    names: ["czechia", "czech republic", "česko", "чехия", "чехию"],
+  },
+  LU: {
+    to: { en: "Luxembourg", ru: "Люксембург" },
+    names: ["luxembourg", "luxemburg", "люксембург"],
+  },
+  FI: {
+    to: { en: "Finland", ru: "Финляндию" },
+    names: ["finland", "suomi", "финляндия", "финляндию"],
+  },
 };
 
 const BY_NAME = new Map(

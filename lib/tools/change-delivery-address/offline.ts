@@ -20,12 +20,13 @@ import type { OfflineMessage, OfflineWriteReplies, OfflineWriteRows } from "../o
 import { countryCode, countryTo, shippingCountries } from "./countries";
 
 /**
- * Where the address starts: after "address ... to", "адрес ... на", or a colon after either; or
- * after "to" / "на" followed by at least two comma-separated parts ("ship 3004 to 12 Rue de
- * Rivoli, 75001 Paris, France").
+ * Where the address starts: after "address ... to", "адрес ... на", or a colon after either; after
+ * "the new address is" / "адрес теперь"; or after the last "to" / "на" before at least two
+ * comma-separated parts ("ship 3004 to 12 Rue de Rivoli, 75001 Paris, France"; "it needs to go
+ * to Damrak 1, ..." starts at the second "to", not at "to go").
  */
 const ADDRESS_START = re(
-  String.raw`\b(address|adress|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(по адресу|to the address|at the address)\b\s*:?\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)`,
+  String.raw`\b(address|adress|адрес\p{L}*)\b[^,:]{0,40}?(\bto\b\s*:?|\bна\b\s*:?|:)\s*|\b(address|adress|адрес\p{L}*)\s+(is|will be|should be|теперь|будет)\b\s*:?\s*|\b(по адресу|to the address|at the address)\b\s*:?\s*|\b(to|на)\s+(?=[^,]+,[^,]+,)(?![^,]*\b(to|на)\s)`,
 );
 const POSTAL_CITY = /^(\d{2}-\d{3}|\d{4} ?[A-Za-z]{2}|\d{4,6})\s+(\p{L}[\p{L} .'-]*)$/u;
 
@@ -215,6 +216,9 @@ export const offline: OfflineWriteRows = {
         String.raw`\b(send|ship|deliver)\b.{0,30}\bto (a |another |my )?(new |different |other )address\b`,
         // "Please ship order 3004 to 12 Rue de Rivoli, ...": a destination, not "ship it to me".
         String.raw`(^|\b(and|also|then|please|pls|kindly|can you|could you|would you|will you)\b )(send|ship|deliver|redirect)\b( it| this| order| my order| the order| the parcel)?( #?\d{4})?( instead)? to\b(?! (me|us|you|him|her)\b)`,
+        // "my order 3004 needs to go to Damrak 1, ...": the parcel has to go somewhere else, and
+        // a destination with a number in it follows (the cues read text without punctuation).
+        String.raw`\b(needs?|has|have|must|should)( to)? (go|be (sent|shipped|delivered|redirected)) to\b(?=.{1,40}\d)`,
       ],
       ru: [
         String.raw`\b${CHANGE_RU}\b.{0,40}\bадрес\p{L}*`,
@@ -223,6 +227,10 @@ export const offline: OfflineWriteRows = {
         String.raw`\b(отправьте|отправь|доставьте|доставь|перешлите|пришлите)\b.{0,30}\b(по адресу|на адрес)\b`,
         // "Доставьте заказ 3004 в Лондон: ...": a destination, as "ship order 3004 to ..." is.
         String.raw`(^|\b(и|тогда|также|пожалуйста)\b )(отправьте|отправь|доставьте|доставь|перешлите)\b( его| ее| заказ| мой заказ| посылку)?( #?\d{4})? (в|во)\b`,
+        // "Тогда отправьте его лучше на Торштрассе 5, ...", "Заказ 3004 нужно доставить на ...":
+        // "на" with a number soon after it is a destination ("на возврат" is not).
+        String.raw`(^|\b(и|тогда|также|пожалуйста)\b )(отправьте|отправь|доставьте|доставь|перешлите)\b( его| ее| заказ| мой заказ| посылку)?( #?\d{4})?( лучше| теперь| вместо этого)? на\b(?=.{1,40}\d)`,
+        String.raw`\b(нужно|надо|прошу|необходимо)\s+(его\s+|ее\s+)?(доставить|отправить|переслать|привезти)\b.{0,20}\bна\b(?=.{1,40}\d)`,
       ],
     },
     question: {
