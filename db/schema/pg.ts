@@ -83,6 +83,9 @@ export const session = pgTable(
     updatedAt: ms("updated_at").notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    // The store page's origin for a session the store vouched for (POST /api/embed/session), so
+    // that the chats it starts record where they were embedded; null for our own sign-in.
+    embedOrigin: text("embed_origin"),
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -354,6 +357,8 @@ export const chats = pgTable(
     turnLockToken: text("turn_lock_token"),
     /** Staff triage (structured summary), JSON. */
     triage: json("triage"),
+    /** The store page this chat was embedded on (docs/embed.md), for staff; null on our own site. */
+    embedOrigin: text("embed_origin"),
     createdAt: createdAt(),
     updatedAt: ms("updated_at").notNull(),
   },

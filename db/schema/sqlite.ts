@@ -69,6 +69,9 @@ export const session = sqliteTable(
     updatedAt: ms("updated_at").notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    // The store page's origin for a session the store vouched for (POST /api/embed/session), so
+    // that the chats it starts record where they were embedded; null for our own sign-in.
+    embedOrigin: text("embed_origin"),
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -340,6 +343,8 @@ export const chats = sqliteTable(
     turnLockToken: text("turn_lock_token"),
     /** Staff triage (structured summary), JSON. */
     triage: text("triage", { mode: "json" }),
+    /** The store page this chat was embedded on (docs/embed.md), for staff; null on our own site. */
+    embedOrigin: text("embed_origin"),
     createdAt: createdAt(),
     updatedAt: ms("updated_at").notNull(),
   },
