@@ -20,6 +20,8 @@ type Props = {
   onOutcome: (actionId: string, outcome: CardOutcome) => void;
   signedOut: boolean;
   signInHref: string;
+  /** Where a chat's page is: `/new` moves there. */
+  chatHref: (id: string) => string;
   draft: string;
   setDraft: (text: string) => void;
   send: (text: string) => void;
@@ -78,7 +80,7 @@ export function ChatComposer(props: Props) {
     setFeedback(t("starting"));
     const r = await createChat();
     // The new chat's page replaces this one (the server retires the proposal left here).
-    if (r.ok) router.push(`/chat/${r.data.id}`);
+    if (r.ok) router.push(props.chatHref(r.data.id));
     else if (r.status === 401) router.push(signInHref);
     else setFeedback(t("newFailed"));
   }

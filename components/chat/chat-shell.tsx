@@ -25,10 +25,20 @@ type Props = {
   onTurnFinished: () => void;
   /** The conversation's texts in every language (the chat's language decides which). */
   conversation: Record<Locale, ConversationMessages>;
+  /** Where a chat's page is (`/new` goes there); the embedded chat has its own. */
+  chatHref?: (id: string) => string;
+  /** Where a signed-out customer goes; by default our sign-in, back to this chat. */
+  signInHref?: string;
 };
 
 /** One conversation: the messages, the proposal waiting for a decision, and the composer. */
-export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
+export function ChatShell({
+  snapshot,
+  onTurnFinished,
+  conversation,
+  chatHref = (id) => `/chat/${id}`,
+  signInHref: signInHrefProp,
+}: Props) {
   const session = useChatSession(snapshot, onTurnFinished);
   const { messages } = session;
   const chatId = snapshot.chat.id;
@@ -39,7 +49,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
     () => (messages.some((m) => m.role === "user") ? chatLanguage(messages) : uiLocale),
     [messages, uiLocale],
   );
-  const signInHref = `/sign-in?next=${encodeURIComponent(`/chat/${chatId}`)}`;
+  const signInHref = signInHrefProp ?? `/sign-in?next=${encodeURIComponent(chatHref(chatId))}`;
 
   // Final states decided in this page (click, countdown). They win over the stored status, which
   // was read before the decision.
@@ -114,6 +124,7 @@ export function ChatShell({ snapshot, onTurnFinished, conversation }: Props) {
           onOutcome={onOutcome}
           signedOut={problem?.kind === "unauthenticated"}
           signInHref={signInHref}
+          chatHref={chatHref}
           draft={session.draft}
           setDraft={session.setDraft}
           send={session.send}

@@ -21,7 +21,15 @@ export function EmbedChat({
   useEffect(() => listenForPage(allowed), [allowed]);
   return (
     <main className="flex h-dvh min-h-0 flex-col" aria-label={snapshot.chat.title ?? undefined}>
-      <ChatShell snapshot={snapshot} onTurnFinished={() => {}} conversation={conversation} />
+      <ChatShell
+        snapshot={snapshot}
+        onTurnFinished={() => {}}
+        conversation={conversation}
+        // Inside the frame a new chat and a lost session stay in the frame: our other pages
+        // may not be framed at all.
+        chatHref={(id) => `/embed/chat?chat=${encodeURIComponent(id)}`}
+        signInHref="/embed"
+      />
     </main>
   );
 }

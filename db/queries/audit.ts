@@ -252,14 +252,27 @@ export async function countAuditEventsByStatus({
   return counts;
 }
 
-export type PersonRow = { id: string; email: string; name: string; role: "customer" | "staff" };
+export type PersonRow = {
+  id: string;
+  email: string;
+  name: string;
+  role: "customer" | "staff";
+  /** The store's own id for this customer (a store-vouched account); null otherwise. */
+  storeCustomerId: string | null;
+};
 
 /** Names and emails for the user ids on a page (one indexed lookup for the whole page). */
 export async function getPeopleByIds({ ids }: { ids: string[] }): Promise<Map<string, PersonRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await getDb()
-    .select({ id: user.id, email: user.email, name: user.name, role: user.role })
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      storeCustomerId: user.storeCustomerId,
+    })
     .from(user)
     .where(inArray(user.id, unique));
   return new Map(rows.map((r) => [r.id, r]));
@@ -268,7 +281,13 @@ export async function getPeopleByIds({ ids }: { ids: string[] }): Promise<Map<st
 /** The customer filter takes an email. better-auth stores emails lower-cased, so the unique index serves. */
 export async function findPersonByEmail({ email }: { email: string }): Promise<PersonRow | null> {
   return getDb()
-    .select({ id: user.id, email: user.email, name: user.name, role: user.role })
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      storeCustomerId: user.storeCustomerId,
+    })
     .from(user)
     .where(eq(user.email, email.trim().toLowerCase()))
     .then(first);

@@ -18,15 +18,17 @@ export type NewMessage = {
 
 export async function createChat({
   userId,
+  embedOrigin = null,
   now = new Date(),
 }: {
   userId: string;
+  embedOrigin?: string | null;
   now?: Date;
 }): Promise<ChatRow> {
   return one(
     await getDb()
       .insert(chats)
-      .values({ id: randomUUID(), userId, createdAt: now, updatedAt: now })
+      .values({ id: randomUUID(), userId, embedOrigin, createdAt: now, updatedAt: now })
       .returning(),
   );
 }

@@ -307,8 +307,22 @@ export const StaffTranscriptResponse = z
       title: z.string().nullable(),
       createdAt: isoDateTime,
       userId: z.string(),
+      embedOrigin: z
+        .string()
+        .nullable()
+        .meta({ description: "The store page the chat was embedded on; null on our own site." }),
     }),
-    customer: z.object({ id: z.string(), email: z.string(), name: z.string() }).nullable(),
+    customer: z
+      .object({
+        id: z.string(),
+        email: z.string(),
+        name: z.string(),
+        storeCustomerId: z
+          .string()
+          .nullable()
+          .meta({ description: "The store's own id for this customer (the token's sub)." }),
+      })
+      .nullable(),
     messages: z.array(
       z.object({
         id: z.string(),

@@ -44,7 +44,14 @@ export type TranscriptMessage = {
 };
 
 export type Transcript = {
-  chat: { id: string; title: string | null; createdAt: Date; userId: string };
+  chat: {
+    id: string;
+    title: string | null;
+    createdAt: Date;
+    userId: string;
+    /** The store page the chat was embedded on; null for a chat on our own site. */
+    embedOrigin: string | null;
+  };
   customer: PersonRow | null;
   messages: TranscriptMessage[];
   truncated: boolean;
@@ -134,7 +141,13 @@ export async function loadTranscript({ chatId }: { chatId: string }): Promise<Tr
       .filter((i): i is TranscriptItem => i !== null),
   }));
   return {
-    chat: { id: chat.id, title: chat.title, createdAt: chat.createdAt, userId: chat.userId },
+    chat: {
+      id: chat.id,
+      title: chat.title,
+      createdAt: chat.createdAt,
+      userId: chat.userId,
+      embedOrigin: chat.embedOrigin,
+    },
     customer: (await getPeopleByIds({ ids: [chat.userId] })).get(chat.userId) ?? null,
     messages,
     truncated: rows.length >= TRANSCRIPT_MESSAGE_LIMIT,

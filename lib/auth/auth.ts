@@ -55,7 +55,14 @@ function createAuth() {
         locale: { type: "string", required: false, input: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+      additionalFields: {
+        // The store page of a session the store vouched for (lib/embed/session.ts); never input.
+        embedOrigin: { type: "string", required: false, input: false },
+      },
+    },
     // Password guessing is throttled per client address (each try also costs a scrypt hash), and
     // per account in sign-in-guard.ts. The counters live in the database (table rate_limit), so
     // several instances behind a load balancer share one limit.

@@ -11,6 +11,8 @@ export type CurrentUser = {
   role: Role;
   /** The saved interface language; null until the user picks one. */
   locale: Locale | null;
+  /** The store page this session was started from (the embedded chat); null on our own site. */
+  embedOrigin: string | null;
 };
 
 /** The signed-in user for these request headers, or null. */
@@ -24,6 +26,7 @@ export async function getCurrentUser(headers: Headers): Promise<CurrentUser | nu
     name: u.name,
     role: u.role === "staff" ? "staff" : "customer",
     locale: isLocale(u.locale) ? u.locale : null,
+    embedOrigin: (session.session as { embedOrigin?: string | null }).embedOrigin ?? null,
   };
 }
 

@@ -39,11 +39,43 @@ const summary = (c: ChatRow): ChatSummary => ({
   title: c.title,
 });
 
-/** A new chat supersedes whatever was pending in the user's other chats (the seed's /new). */
-export async function startChat({ userId }: { userId: string }): Promise<ChatSummary> {
-  const chat = await createChat({ userId });
+/**
+ * A new chat supersedes whatever was pending in the user's other chats (the seed's /new). A chat
+ * started in the embedded chat records the store page it was embedded on, for staff.
+ */
+export async function startChat({
+  userId,
+  embedOrigin = null,
+}: {
+  userId: string;
+  embedOrigin?: string | null;
+}): Promise<ChatSummary> {
+  const chat = await createChat({ userId, embedOrigin });
   await supersedePendingForUser({ userId, exceptChatId: chat.id });
   return summary(chat);
+}
+
+/**
+ * The chat the embedded chat opens: the one asked for (`/new` inside the frame moves to it) if it
+ * is the customer's own, else the newest one started on the same store page, else a new one.
+ * A chat from our own site is not carried into a store's page.
+ */
+export async function embeddedChatId({
+  userId,
+  embedOrigin,
+  chatId,
+}: {
+  userId: string;
+  embedOrigin: string | null;
+  chatId?: string | undefined;
+}): Promise<string> {
+  if (chatId) {
+    const asked = await getChatForUser({ id: chatId, userId });
+    if (asked) return asked.id;
+  }
+  const newest = (await listChatsForUser({ userId }))[0];
+  if (newest && newest.embedOrigin === embedOrigin) return newest.id;
+  return (await startChat({ userId, embedOrigin })).id;
 }
 
 export async function listChats({ userId }: { userId: string }): Promise<ChatSummary[]> {

@@ -86,7 +86,7 @@ export async function startEmbedSession(input: EmbedSessionInput): Promise<Embed
       );
     if (account.role !== "customer")
       throw new AppError("forbidden", "Store tokens start customer sessions only.");
-    const setCookie = await createSessionCookie(account.id, input);
+    const setCookie = await createSessionCookie(account.id, { ...input, origin });
     await recordAudit({
       tool: EMBED_AUDIT_TOOL,
       status: "success",
@@ -117,12 +117,14 @@ export async function startEmbedSession(input: EmbedSessionInput): Promise<Embed
 /** better-auth's own session row and its signed token, in a partitioned cookie. */
 async function createSessionCookie(
   userId: string,
-  input: Pick<EmbedSessionInput, "ipAddress" | "userAgent">,
+  input: Pick<EmbedSessionInput, "ipAddress" | "userAgent"> & { origin: string | null },
 ): Promise<string> {
   const ctx = await getAuth().$context;
+  // The store's origin rides on the session, so the chats it starts say where they came from.
   const session = await ctx.internalAdapter.createSession(userId, false, {
     ipAddress: input.ipAddress ?? "",
     userAgent: input.userAgent ?? "",
+    embedOrigin: input.origin,
   });
   const cookie = ctx.authCookies.sessionToken;
   return serializeSignedCookie(cookie.name, session.token, ctx.secret, {

@@ -82,4 +82,30 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
     await orders.goto();
     await expect(orders.returnBadge(o4410)).toHaveCount(1);
   });
+
+  test("a complaint gets an offer, not a card; «да» to it proposes the return, and «Подтвердить» creates it", async ({
+    page,
+    boris,
+  }) => {
+    await new SignInPage(page).as(boris);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    const o4410 = boris.order("4410");
+    // A complaint alone is not a request: the assistant offers, nothing is proposed yet.
+    const offer = await chat.ask(`Заказ ${o4410} пришёл с трещиной`);
+    await expect(offer).toContainText(`Подготовить заявку на возврат заказа ${o4410}`);
+    await expect(chat.cards).toHaveCount(0);
+    // "Yes" to the offer is the request.
+    const yes = await chat.ask("Да, пожалуйста");
+    await expect(yes).toContainText(`Я подготовил заявку на возврат по заказу ${o4410}`);
+    await expect(chat.card.getByRole("heading")).toHaveText("Подтвердите заявку на возврат");
+    await expect(chat.card).toContainText("Пришёл повреждённым");
+    await chat.card.getByTestId("confirm-button").click();
+    await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
+      /^Заявка на возврат создана\. Номер заявки: \S+\.$/,
+    );
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    await expect(orders.returnBadge(o4410)).toHaveCount(1);
+  });
 });

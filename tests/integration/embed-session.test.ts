@@ -9,13 +9,14 @@ import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GET as listChats } from "@/app/api/chats/route";
+import { GET as listChats, POST as newChat } from "@/app/api/chats/route";
 import { DELETE as endSession, POST as startSession } from "@/app/api/embed/session/route";
+import { GET as staffTranscript } from "@/app/api/staff/chats/[id]/route";
 import { getDb } from "@/db";
 import { auditEvents, user } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { useTestDatabase } from "../helpers/db";
-import { call } from "../helpers/http";
+import { call, signIn } from "../helpers/http";
 
 const SECRET = "store-secret-store-secret-store-secret-01";
 const PREVIOUS = "older-secret-older-secret-older-secret-02";
@@ -110,6 +111,42 @@ describe("POST /api/embed/session", () => {
       .where(and(eq(auditEvents.tool, "embed:session"), eq(auditEvents.status, "success")));
     expect(event?.userId).toBe(body.user.id);
     expect(event?.arguments).toEqual({ storeCustomerId: "demo-anna", origin: STORE });
+  });
+
+  it("staff see where a chat came from: the store page it was embedded on and the store's customer id", async () => {
+    const res = await post({ token: await token(), origin: STORE });
+    const embedded = await call(
+      newChat,
+      "/api/chats",
+      {},
+      { method: "POST", cookie: cookieOf(res) },
+    );
+    expect(embedded.status).toBe(201);
+    const { chat } = await embedded.json();
+    // The same customer on our own site: that chat was embedded nowhere.
+    const own = await call(
+      newChat,
+      "/api/chats",
+      {},
+      { method: "POST", cookie: await signIn("anna@example.com") },
+    );
+    const ownChat = (await own.json()).chat;
+    const staff = await signIn("staff@example.com");
+    const seen = await (
+      await call(staffTranscript, `/api/staff/chats/${chat.id}`, { id: chat.id }, { cookie: staff })
+    ).json();
+    expect(seen.chat.embedOrigin).toBe(STORE);
+    expect(seen.customer.storeCustomerId).toBe("demo-anna");
+    const ownSeen = await (
+      await call(
+        staffTranscript,
+        `/api/staff/chats/${ownChat.id}`,
+        { id: ownChat.id },
+        { cookie: staff },
+      )
+    ).json();
+    expect(ownSeen.chat.embedOrigin).toBeNull();
+    expect(ownSeen.customer.storeCustomerId).toBe("demo-anna");
   });
 
   it("an origin that is not allowed is not recorded as where the chat is embedded", async () => {

@@ -16,7 +16,10 @@ export const dynamic = "force-dynamic";
 export const POST = handler(async (req) => {
   const user = await requireCustomer(req.headers);
   await rateLimit(`chat-new:${user.id}`, env().CHAT_RATE_LIMIT_PER_MINUTE, { what: "new chats" });
-  return json({ chat: await startChat({ userId: user.id }) }, { status: 201 });
+  return json(
+    { chat: await startChat({ userId: user.id, embedOrigin: user.embedOrigin }) },
+    { status: 201 },
+  );
 });
 
 /** The user's own chats, newest first. */

@@ -6,7 +6,7 @@ import { loadChat } from "@/app/(chat)/chat/chat-view";
 import { ClientMessages } from "@/components/client-messages";
 import { EmbedChat } from "@/components/embed/embed-chat";
 import { getCurrentUser } from "@/lib/auth/session";
-import { listChats, startChat } from "@/lib/chat/service";
+import { embeddedChatId } from "@/lib/chat/service";
 import { env } from "@/lib/env";
 import { conversationMessages } from "@/lib/i18n/messages";
 
@@ -16,13 +16,24 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("title") };
 }
 
-/** The embedded chat: the customer's newest chat, as /chat shows it, without the site's chrome. */
-export default async function EmbedChatPage() {
+/**
+ * The embedded chat: one of the customer's chats from this store page (`?chat=` after `/new`),
+ * as /chat shows it, without the site's chrome.
+ */
+export default async function EmbedChatPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ chat?: string | string[] }>;
+}) {
   const user = await getCurrentUser(await headers());
   if (user?.role !== "customer") redirect("/embed");
-  const newest =
-    (await listChats({ userId: user.id }))[0] ?? (await startChat({ userId: user.id }));
-  const initial = await loadChat(newest.id, user.id);
+  const asked = (await searchParams).chat;
+  const chatId = await embeddedChatId({
+    userId: user.id,
+    embedOrigin: user.embedOrigin,
+    chatId: typeof asked === "string" ? asked : undefined,
+  });
+  const initial = await loadChat(chatId, user.id);
   if (!initial.ok) redirect("/embed");
   return (
     <ClientMessages namespaces={["chat"]}>

@@ -37,6 +37,16 @@ export default async function StaffTranscriptPage({ params }: { params: Promise<
         <p className="text-sm text-slate-600">
           {data.customer ? `${data.customer.name} <${data.customer.email}>` : data.chat.userId} ·{" "}
           {t.rich("transcript.started", { time: () => <UtcTime at={data.chat.createdAt} /> })} ·{" "}
+          {data.chat.embedOrigin && (
+            <span data-testid="transcript-embedded">
+              {t("transcript.embeddedOn", { origin: data.chat.embedOrigin })} ·{" "}
+            </span>
+          )}
+          {data.customer?.storeCustomerId && (
+            <span data-testid="transcript-store-customer" translate="no">
+              {t("transcript.storeCustomer", { id: data.customer.storeCustomerId })} ·{" "}
+            </span>
+          )}
           {t("transcript.readOnly")} ·{" "}
           <Link
             href={`/audit?chat=${encodeURIComponent(data.chat.id)}`}

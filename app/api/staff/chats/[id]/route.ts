@@ -18,7 +18,12 @@ export const GET = handler<{ id: string }>(async (req, { id }) => {
   if (!t) throw new AppError("not_found", "No such chat.");
   const body: StaffTranscriptResponse = {
     chat: { ...t.chat, createdAt: t.chat.createdAt.toISOString() },
-    customer: t.customer && { id: t.customer.id, email: t.customer.email, name: t.customer.name },
+    customer: t.customer && {
+      id: t.customer.id,
+      email: t.customer.email,
+      name: t.customer.name,
+      storeCustomerId: t.customer.storeCustomerId,
+    },
     messages: t.messages.map((m) => ({ ...m, at: m.at.toISOString() })),
     truncated: t.truncated,
     actions: t.actions.map((a) => ({
