@@ -55,6 +55,9 @@ export const user = sqliteTable("user", {
   // The store's own id for this customer (the `sub` of its signed token, docs/embed.md): the one
   // thing that links a store's customer to this account. Null for accounts made here.
   storeCustomerId: text("store_customer_id").unique(),
+  // A visitor of a store's page who is not signed in there (the embedded chat without a token):
+  // the return policy only, no order tools and no write tools (lib/chat/turn-tools.ts).
+  guest: integer("guest", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: ms("updated_at").notNull(),
 });

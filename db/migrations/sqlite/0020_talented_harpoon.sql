@@ -1,0 +1,1 @@
+ALTER TABLE `user` ADD `guest` integer DEFAULT false NOT NULL;
