@@ -17,6 +17,7 @@ const POSTGRES_SUITES = [
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
   "tests/integration/embed-session.test.ts",
+  "tests/integration/embed-visitor.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",

@@ -17,6 +17,11 @@ export class Customer {
     return new Customer(await signIn(email));
   }
 
+  /** A session started some other way (the embedded chat's cookie). */
+  static withCookie(cookie: string): Customer {
+    return new Customer(cookie);
+  }
+
   async newChat(): Promise<string> {
     const res = await call(
       createChatRoute,

@@ -12,7 +12,8 @@ type State =
 
 /**
  * /embed: waits for the store page's token, starts the session with it and moves on to the chat.
- * Without a token (a visitor not signed in at the store) it says to sign in there.
+ * Without a token (a visitor not signed in at the store) it starts a visitor's session, whose
+ * chat answers the return policy only and says to sign in at the store for the rest.
  */
 export function EmbedBoot({
   allowed,
@@ -33,19 +34,18 @@ export function EmbedBoot({
     const stop = listenForPage(allowed, (event) => {
       const msg = fromParent(event, allowed);
       if (msg?.type !== EMBED_MESSAGES.boot) return;
-      if (typeof msg.token !== "string" || msg.token === "") {
-        setState({ kind: "guest" });
-        toParent(allowed, EMBED_MESSAGES.session, { ok: false, code: "no_token" });
-        return;
-      }
-      void fetch("/api/embed/session", {
+      const visitor = typeof msg.token !== "string" || msg.token === "";
+      if (visitor) setState({ kind: "guest" });
+      void fetch(visitor ? "/api/embed/guest" : "/api/embed/session", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ token: msg.token, origin: event.origin }),
+        body: JSON.stringify(
+          visitor ? { origin: event.origin, locale } : { token: msg.token, origin: event.origin },
+        ),
       })
         .then(async (res) => {
           if (res.ok) {
-            toParent(allowed, EMBED_MESSAGES.session, { ok: true });
+            toParent(allowed, EMBED_MESSAGES.session, { ok: true, guest: visitor });
             window.location.replace(`/embed/chat?locale=${encodeURIComponent(locale)}`);
             return;
           }

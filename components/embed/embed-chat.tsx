@@ -13,14 +13,25 @@ export function EmbedChat({
   allowed,
   snapshot,
   conversation,
+  notice,
 }: {
   allowed: string[];
   snapshot: ChatSnapshot;
+  /** Said above the chat (a visitor: sign in at the store to ask about your orders). */
+  notice: string | null;
   conversation: Record<Locale, ConversationMessages>;
 }) {
   useEffect(() => listenForPage(allowed), [allowed]);
   return (
     <main className="flex h-dvh min-h-0 flex-col" aria-label={snapshot.chat.title ?? undefined}>
+      {notice && (
+        <p
+          className="border-b border-slate-200 bg-amber-50 px-3 py-2 text-sm text-slate-800"
+          data-testid="embed-status"
+        >
+          {notice}
+        </p>
+      )}
       <ChatShell
         snapshot={snapshot}
         onTurnFinished={() => {}}

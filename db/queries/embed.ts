@@ -73,3 +73,25 @@ export async function spendTokenId(input: {
     .returning({ jti: embedTokenUses.jti });
   return rows.length === 1;
 }
+
+/**
+ * A store page's visitor who is not signed in there: an account of its own, so that the chat
+ * works as every other (its rows belong to someone), but with no store id, no password and an
+ * address that can receive nothing (`.invalid` is reserved for that), marked `guest`.
+ */
+export async function createGuest(input: { name: string; now: Date }): Promise<StoreCustomer> {
+  const id = randomUUID();
+  await getDb()
+    .insert(user)
+    .values({
+      id,
+      name: input.name,
+      email: `visitor-${id}@visitors.invalid`,
+      emailVerified: false,
+      role: "customer",
+      guest: true,
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
+  return { id, name: input.name, email: `visitor-${id}@visitors.invalid`, role: "customer" };
+}

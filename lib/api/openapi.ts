@@ -27,6 +27,8 @@ import {
   ChatViewResponse,
   ConfirmResponse,
   EDITABLE_FIELDS_TEXT,
+  EmbedGuestRequest,
+  EmbedGuestResponse,
   EmbedSessionRequest,
   EmbedSessionResponse,
   EmbedSignOutResponse,
@@ -285,6 +287,32 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(EmbedSignOutResponse, "Signed out; the partitioned cookie is expired"),
               ...errors(["forbidden_origin"]),
+            },
+          }),
+        },
+        "/api/embed/guest": {
+          post: publicOp({
+            tags: ["embed"],
+            operationId: "startEmbedGuestSession",
+            summary:
+              "Start the embedded chat for a store page's visitor who is not signed in there",
+            description:
+              "The widget booted without a token. The visitor gets a guest account of its own and " +
+              "a partitioned session cookie as `POST /api/embed/session` sets; its chat turns are " +
+              "offered the return policy alone: no order tool, no write tool, no hand-off. " +
+              "Audited as `embed:session` with `guest: true`. 429 `rate_limited` past 10 visitor " +
+              "sessions a minute from one client address; 404 `embed_disabled` as for a token.",
+            requestBody: { content: { "application/json": { schema: EmbedGuestRequest } } },
+            responses: {
+              "200": json(EmbedGuestResponse, "A visitor's session; `Set-Cookie` carries it"),
+              ...errors([
+                "invalid_request",
+                "forbidden_origin",
+                "embed_disabled",
+                "rate_limited",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
             },
           }),
         },

@@ -600,3 +600,17 @@ export const EmbedSessionResponse = z
   .meta({ id: "EmbedSession" });
 
 export const EmbedSignOutResponse = z.object({ signedOut: z.literal(true) });
+
+export const EmbedGuestRequest = z
+  .object({
+    origin: EmbedSessionRequest.shape.origin,
+    locale: z.enum(["en", "ru"]).default("en").meta({ description: "The widget's language." }),
+  })
+  .meta({ id: "EmbedGuestRequest" });
+
+export const EmbedGuestResponse = z
+  .object({
+    user: z.object({ id: z.string(), name: z.string() }),
+    guest: z.literal(true),
+  })
+  .meta({ id: "EmbedGuestSession" });

@@ -53,6 +53,8 @@ function createAuth() {
         role: { type: "string", required: false, defaultValue: "customer", input: false },
         // The interface language picked in the header (lib/i18n/actions.ts writes it).
         locale: { type: "string", required: false, input: false },
+        // A store page's visitor who is not signed in there (POST /api/embed/guest); never input.
+        guest: { type: "boolean", required: false, defaultValue: false, input: false },
       },
     },
     session: {

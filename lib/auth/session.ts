@@ -13,13 +13,19 @@ export type CurrentUser = {
   locale: Locale | null;
   /** The store page this session was started from (the embedded chat); null on our own site. */
   embedOrigin: string | null;
+  /** A store page's visitor who is not signed in there: the return policy only, no orders. */
+  guest: boolean;
 };
 
 /** The signed-in user for these request headers, or null. */
 export async function getCurrentUser(headers: Headers): Promise<CurrentUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
-  const u = session.user as typeof session.user & { role?: string; locale?: string | null };
+  const u = session.user as typeof session.user & {
+    role?: string;
+    locale?: string | null;
+    guest?: boolean | null;
+  };
   return {
     id: u.id,
     email: u.email,
@@ -27,6 +33,7 @@ export async function getCurrentUser(headers: Headers): Promise<CurrentUser | nu
     role: u.role === "staff" ? "staff" : "customer",
     locale: isLocale(u.locale) ? u.locale : null,
     embedOrigin: (session.session as { embedOrigin?: string | null }).embedOrigin ?? null,
+    guest: u.guest === true,
   };
 }
 

@@ -10,7 +10,7 @@ import { dryRunToolCall, type ExecutorContext, executeToolCall } from "@/lib/act
 import { modelView, PROPOSAL_NOTE } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit-log/record";
 import { REQUEST_HUMAN } from "@/lib/chat/handoff/names";
-import { toolDescriptors } from "@/lib/tools/registry";
+import { getTool, toolDescriptors } from "@/lib/tools/registry";
 import type { DroppedCalls, RejectedCall } from "./output-guard";
 
 export type TurnToolHooks = {
@@ -49,9 +49,20 @@ export function advertisedTools(): {
   ];
 }
 
+/**
+ * The tools a turn offers: everything for a signed-in customer; for a visitor who is not signed
+ * in (`visitor`), only the read tools declared for visitors (the return policy), no order tool,
+ * no write tool and no hand-off. What is not in the set cannot be called: the SDK routes a call
+ * only to a tool it was given, and anything else is audited as unroutable.
+ */
+function offered(visitor: boolean) {
+  return toolDescriptors().filter((d) => !visitor || d.visitors);
+}
+
 export function buildAiTools(
   ctx: Omit<ExecutorContext, "toolCallId">,
   hooks: TurnToolHooks,
+  { visitor = false }: { visitor?: boolean } = {},
 ): ToolSet {
   // No prototype: the SDK looks a model's tool name up with tools[name], and on a plain object
   // "__proto__", "constructor" or "valueOf" would find Object.prototype's members instead of
@@ -60,7 +71,7 @@ export function buildAiTools(
   // Parallel tool calls run concurrently: the slot is taken synchronously, before any await,
   // so two writes in one response can never both become cards.
   let writeSlotTaken = false;
-  for (const d of toolDescriptors()) {
+  for (const d of offered(visitor)) {
     tools[d.name] = tool({
       description: d.description,
       inputSchema: jsonSchema<Record<string, unknown>>(d.inputJsonSchema),
@@ -94,6 +105,7 @@ export function buildAiTools(
       },
     });
   }
+  if (visitor) return tools;
   tools[REQUEST_HUMAN] = tool({
     description: REQUEST_HUMAN_TOOL.description,
     inputSchema: jsonSchema<Record<string, unknown>>(REQUEST_HUMAN_TOOL.inputJsonSchema),
@@ -167,17 +179,34 @@ export function buildDryRunTools(
 
 /**
  * Calls the SDK could not route to a tool (unknown name, unparsable JSON) never reach
- * `execute`; send them through the executor anyway so they are rejected and audited.
+ * `execute`; send them through the executor anyway so they are rejected and audited. A tool
+ * that exists but was not offered this turn (a visitor's model calling an order tool) must not
+ * run at all: the executor knows every tool, so that call is refused here, audited, and never
+ * reaches it. `offered` is the turn's tool set.
  */
 export async function auditUnroutableCall(
   call: { toolName: string; toolCallId: string; input: string },
   ctx: Omit<ExecutorContext, "toolCallId">,
+  offered: ToolSet,
 ): Promise<void> {
   let input: unknown = call.input;
   try {
     input = JSON.parse(call.input);
   } catch {
     // Unparsable JSON is exactly what gets rejected; keep the raw text for the audit.
+  }
+  if (!Object.hasOwn(offered, call.toolName) && getTool(call.toolName)) {
+    await recordAudit({
+      ...ctx,
+      tool: call.toolName,
+      access: null,
+      status: "rejected",
+      errorCode: "tool_not_offered",
+      toolCallId: call.toolCallId,
+      arguments: input,
+      result: { code: "tool_not_offered" },
+    });
+    return;
   }
   await executeToolCall(call.toolName, input, { ...ctx, toolCallId: call.toolCallId });
 }

@@ -79,11 +79,14 @@ export async function takeTurn({
   chatId,
   text,
   slot,
+  visitor = false,
 }: {
   userId: string;
   chatId: string;
   text: string;
   slot: { release(): void };
+  /** A store page's visitor who is not signed in there: the return policy only. */
+  visitor?: boolean;
 }): Promise<Response> {
   let lease: TurnLease;
   let chat: ChatRow;
@@ -108,6 +111,7 @@ export async function takeTurn({
     return await runChatTurn({
       userId,
       chat,
+      visitor,
       text: clean,
       deadlineMs: turnDeadlineMs(),
       endTurn: finish,
@@ -122,12 +126,14 @@ export async function takeTurn({
 async function runChatTurn({
   userId,
   chat,
+  visitor,
   text,
   deadlineMs,
   endTurn,
 }: {
   userId: string;
   chat: ChatRow;
+  visitor: boolean;
   text: string;
   /** The whole turn's budget: past it the turn stops and ends with the model-failure part. */
   deadlineMs?: number;
@@ -195,19 +201,23 @@ async function runChatTurn({
     },
     execute: async ({ writer }) => {
       if (deadlineMs !== undefined) timer = setTimeout(() => deadline.abort(), deadlineMs);
-      const tools = buildAiTools(ctx, {
-        onProposal: (action) => {
-          proposal = action;
-          writer.write({
-            type: "data-pending-action",
-            id: action.id,
-            data: presentAction(action, lang),
-          });
+      const tools = buildAiTools(
+        ctx,
+        {
+          onProposal: (action) => {
+            proposal = action;
+            writer.write({
+              type: "data-pending-action",
+              id: action.id,
+              data: presentAction(action, lang),
+            });
+          },
+          onHandoff: (toolCallId) => {
+            handoffCall ??= toolCallId;
+          },
         },
-        onHandoff: (toolCallId) => {
-          handoffCall ??= toolCallId;
-        },
-      });
+        { visitor },
+      );
       // The provider's output is bounded and cleaned before the SDK acts on it (output-guard.ts).
       const guard = createOutputGuard({
         onRejected: (rejected) => auditRejectedCall(rejected, ctx),
@@ -216,7 +226,7 @@ async function runChatTurn({
       const result = span.run(() =>
         streamText({
           model: wrapLanguageModel({ model, middleware: guard.middleware }),
-          system: buildSystemPrompt({ summary: chat.summary }),
+          system: buildSystemPrompt({ summary: chat.summary, visitor }),
           messages: modelMessages,
           tools,
           abortSignal: deadline.signal,
@@ -232,7 +242,7 @@ async function runChatTurn({
           experimental_telemetry: aiTelemetry("chat-turn"),
           onChunk: meter.onChunk,
           experimental_repairToolCall: async ({ toolCall }) => {
-            await auditUnroutableCall(toolCall, ctx);
+            await auditUnroutableCall(toolCall, ctx, tools);
             return null;
           },
           onError: ({ error }) => {
@@ -346,7 +356,8 @@ async function runChatTurn({
       // After the answer is out: folding may call the model again and must not hold the stream.
       void foldLongChat({ chatId: chat.id, userId, summarizedThrough: chat.summarizedThrough });
       // Saved, so the candidate repeats only turns the customer has (and never delays this one).
-      if (trace && measured)
+      // A visitor's turns are not repeated: the candidate would be offered every tool.
+      if (trace && measured && !visitor)
         scheduleShadowTurn({
           userId,
           chatId: chat.id,

@@ -11,11 +11,12 @@
  */
 import "server-only";
 import { serializeSignedCookie } from "better-call";
-import { findOrCreateStoreCustomer, spendTokenId } from "@/db/queries/embed";
+import { createGuest, findOrCreateStoreCustomer, spendTokenId } from "@/db/queries/embed";
 import { recordAudit } from "../audit-log/record";
 import { getAuth } from "../auth/auth";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
+import { rateLimit } from "../http/rate-limit";
 import {
   CLOCK_SKEW_SECONDS,
   embedAudience,
@@ -112,6 +113,44 @@ export async function startEmbedSession(input: EmbedSessionInput): Promise<Embed
       });
     throw err;
   }
+}
+
+/**
+ * Visitor sessions a client address may start in a minute: each is an account, so a script must
+ * not mint them in a loop; a person opens the widget a few times at most.
+ */
+export const GUEST_SESSIONS_PER_MINUTE = 10;
+
+export type GuestSessionInput = Omit<EmbedSessionInput, "token" | "requestOrigin"> & {
+  locale: "en" | "ru";
+};
+
+/**
+ * A store page's visitor who is not signed in there (the widget booted without a token): a
+ * session of a guest account, which is offered the return policy alone (lib/chat/turn-tools.ts).
+ * Audited as `embed:session` with `guest: true`.
+ */
+export async function startGuestSession(
+  input: GuestSessionInput,
+): Promise<{ user: { id: string; name: string }; setCookie: string }> {
+  if (!embedEnabled())
+    throw new AppError("embed_disabled", "Embedding is not configured on this server.");
+  const now = input.now ?? new Date();
+  const origin = isAllowedOrigin(input.origin) ? input.origin : null;
+  await rateLimit(`embed-guest:${input.ipAddress ?? "unknown"}`, GUEST_SESSIONS_PER_MINUTE, {
+    what: "visitor sessions",
+  });
+  const guest = await createGuest({ name: input.locale === "ru" ? "Посетитель" : "Visitor", now });
+  const setCookie = await createSessionCookie(guest.id, { ...input, origin });
+  await recordAudit({
+    tool: EMBED_AUDIT_TOOL,
+    status: "success",
+    userId: guest.id,
+    at: now,
+    arguments: { storeCustomerId: null, origin, guest: true },
+    result: { session: "started", origin, guest: true },
+  });
+  return { user: { id: guest.id, name: guest.name }, setCookie };
 }
 
 /** better-auth's own session row and its signed token, in a partitioned cookie. */

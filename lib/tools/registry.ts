@@ -49,6 +49,8 @@ export type ToolDescriptor = {
   name: string;
   description: string;
   access: "read" | "write";
+  /** Offered to a visitor who is not signed in (a read tool that reads no customer's data). */
+  visitors: boolean;
   /** JSON Schema (draft 2020-12) of the accepted input, for advertising to the model. */
   inputJsonSchema: Record<string, unknown>;
 };
@@ -67,6 +69,7 @@ export function toolDescriptors(registry: ToolRegistry = toolRegistry): ToolDesc
       name: t.name,
       description: t.description,
       access: t.access,
+      visitors: t.access === "read" && t.visitors === true,
       inputJsonSchema: z.toJSONSchema(t.args, { io: "input" }) as Record<string, unknown>,
     }));
     descriptorCache.set(registry, list);

@@ -113,6 +113,11 @@ export type ReadTool<
   access: "read";
   /** What it looks up for the offline model; absent, the offline model never calls it. */
   offline?: { reads: OfflineRead };
+  /**
+   * Offered to a visitor who is not signed in (the embedded chat without the store's token):
+   * only a tool that reads nothing of any customer's. Absent, a visitor's model never sees it.
+   */
+  visitors?: true;
   execute(args: z.output<Args>, ctx: ToolContext): Promise<z.input<Result>> | z.input<Result>;
 };
 

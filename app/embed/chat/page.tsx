@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import { loadChat } from "@/app/(chat)/chat/chat-view";
 import { ClientMessages } from "@/components/client-messages";
 import { EmbedChat } from "@/components/embed/embed-chat";
+import { isLocale } from "@/db/constants";
 import { getCurrentUser } from "@/lib/auth/session";
 import { embeddedChatId } from "@/lib/chat/service";
 import { env } from "@/lib/env";
@@ -23,11 +24,11 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function EmbedChatPage({
   searchParams,
 }: {
-  searchParams: Promise<{ chat?: string | string[] }>;
+  searchParams: Promise<{ chat?: string | string[]; locale?: string | string[] }>;
 }) {
   const user = await getCurrentUser(await headers());
   if (user?.role !== "customer") redirect("/embed");
-  const asked = (await searchParams).chat;
+  const { chat: asked, locale: requested } = await searchParams;
   const chatId = await embeddedChatId({
     userId: user.id,
     embedOrigin: user.embedOrigin,
@@ -35,11 +36,18 @@ export default async function EmbedChatPage({
   });
   const initial = await loadChat(chatId, user.id);
   if (!initial.ok) redirect("/embed");
+  // The widget's language (?locale=, as /embed got it), else the interface language.
+  const t = await getTranslations({
+    locale: isLocale(requested) ? requested : await getLocale(),
+    namespace: "embed",
+  });
   return (
     <ClientMessages namespaces={["chat"]}>
       <EmbedChat
         allowed={env().EMBED_ALLOWED_ORIGINS}
         snapshot={initial.data}
+        // A visitor who is not signed in at the store: the policy only, and where to sign in.
+        notice={user.guest ? t("signInAtStore") : null}
         conversation={conversationMessages()}
       />
     </ClientMessages>

@@ -26,6 +26,8 @@ export const getReturnPolicy: ReadTool<"get_return_policy", typeof args, typeof 
   access: "read",
   // The offline model looks the policy up by what this reads, not by its name.
   offline: { reads: "policy" },
+  // The store's rules, the same for everyone: a visitor who is not signed in may ask too.
+  visitors: true,
   description:
     "The store's return policy: the return window, accepted reasons, how refunds work and what " +
     "cannot be returned. Use it to answer questions about returns; it changes nothing.",

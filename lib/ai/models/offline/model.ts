@@ -13,6 +13,7 @@ import type {
   LanguageModelV3Usage,
   SharedV3Warning,
 } from "@ai-sdk/provider";
+import { VISITOR_NOTE } from "../../prompts";
 import { OFFLINE_MODEL_ID } from "../info";
 import { answerFromResults } from "./answer";
 import { readConversation } from "./conversation";
@@ -70,6 +71,11 @@ function usage(input: number, output: number): LanguageModelV3Usage {
   };
 }
 
+/** The system prompt says the person writing is a visitor who is not signed in (VISITOR_NOTE). */
+function isVisitor(options: LanguageModelV3CallOptions): boolean {
+  return options.prompt.some((m) => m.role === "system" && m.content.includes(VISITOR_NOTE));
+}
+
 /** Only tools the caller offered may be called: the turn decides the allowlist, not the model. */
 function offeredTools(options: LanguageModelV3CallOptions): Set<string> {
   return new Set(
@@ -106,6 +112,10 @@ export class OfflineLanguageModel implements LanguageModelV3 {
     if (!decision.calls) return decision;
     const offered = offeredTools(options);
     if (decision.calls.every((call) => offered.has(call.toolName))) return decision;
+    // A visitor who is not signed in at the store is offered the policy alone: anything else
+    // needs their account, so they are sent to the store's sign-in, not told to try later.
+    if (isVisitor(options))
+      return { behaviour: "refuse", text: REPLIES[c.lang].signInAtStore, rule: "visitor" };
     return { behaviour: "refuse", text: REPLIES[c.lang].noTools, rule: "tool not offered" };
   }
 

@@ -31,7 +31,13 @@ export const POST = handler<{ id: string }>(async (req, { id }) => {
     throw err;
   }
   // From here the turn owns the slot: it releases it, and the lease, in every case.
-  return await takeTurn({ userId: user.id, chatId: id, text: body.text, slot });
+  return await takeTurn({
+    userId: user.id,
+    chatId: id,
+    text: body.text,
+    slot,
+    visitor: user.guest,
+  });
 });
 
 // Unsupported methods get the contract's JSON 405 (lib/http/methods.ts).

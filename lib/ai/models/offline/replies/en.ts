@@ -31,6 +31,8 @@ export const en: Replies = {
     "Sorry, I can't do that. I can only help with your own orders: their status, the return policy and return requests.",
   unsupported: (can) =>
     `Sorry, I can't do that in this chat. I can ${can}. A proposal that you haven't confirmed yet can be stopped with Cancel on its card.`,
+  signInAtStore:
+    "I can only see your orders once you're signed in: please sign in at the store and open this chat again. Meanwhile I can explain our return policy.",
   noTools: "Sorry, I can't look that up right now. Please try again in a moment.",
 
   askOrderForStatus: "Which order should I check? Please send me its four-digit number.",

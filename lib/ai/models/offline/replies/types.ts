@@ -20,6 +20,8 @@ export type Replies = {
   unsupported: (can: string) => string;
   /** The turn gave the model no tools (or forbade them), so it cannot look anything up. */
   noTools: string;
+  /** A visitor who is not signed in asked for something only their account can answer. */
+  signInAtStore: string;
 
   askOrderForStatus: string;
   malformedNumber: (digits: string) => string;
