@@ -35,7 +35,10 @@ const page = (title: string, body: string) =>
   `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>` +
   `</head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
-/** The store: /shop (a signed-in customer), /guest (a visitor), /frame?src= (a bare iframe). */
+/**
+ * The store: /shop (a signed-in customer), /guest (a visitor), /frame?src= (a bare iframe),
+ * /blank (an empty page, for another site's frame).
+ */
 function storeServer(): http.Server {
   return http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://store");
@@ -56,6 +59,8 @@ function storeServer(): http.Server {
         `<p>Our coffee machines.</p><script src="${appSiteURL}/widget.js" async ` +
           `onload='ReturnsDesk.boot(${boot})'></script>`,
       );
+    } else if (url.pathname === "/blank") {
+      html = page("Another site", "<p>Nothing here.</p>");
     } else if (url.pathname === "/frame") {
       html = page(
         "Framing test",
@@ -169,12 +174,106 @@ test.describe("the chat embedded on a store's site", () => {
     await expectNoSeriousA11yViolations(p, { testInfo, name: "embedded-widget" });
   });
 
-  test("a visitor without a token is told to sign in at the store", async ({ page: p }) => {
+  test("a visitor without a token gets the return policy, and is told to sign in at the store for an order", async ({
+    page: p,
+  }) => {
     await p.goto(`${storeOrigin}/guest`);
     await p.getByRole("button", { name: "Chat with support" }).click();
-    await expect(
-      p.frameLocator('iframe[title="Support chat"]').getByTestId("embed-status"),
-    ).toHaveText("Sign in at the store to ask about your orders.");
+    const chat = p.frameLocator('iframe[title="Support chat"]');
+    await expect(chat.getByTestId("embed-status")).toHaveText(
+      "Sign in at the store to ask about your orders.",
+    );
+    await chat.getByTestId("chat-composer").fill("What is your return policy?");
+    await chat.getByTestId("chat-send").click();
+    await expect(chat.getByTestId("message-assistant").last()).toContainText("30 days");
+    await chat.getByTestId("chat-composer").fill("Please cancel order 3004");
+    await chat.getByTestId("chat-send").click();
+    const answer = chat.getByTestId("message-assistant").last();
+    await expect(answer).toContainText("please sign in at the store");
+    await expect(chat.getByTestId("confirm-card")).toHaveCount(0);
+  });
+
+  test("/new inside the frame starts a new chat in the frame", async ({ page: p, anna }) => {
+    const { chat } = await openShop(p, anna);
+    await chat.getByTestId("chat-composer").fill(`Where is order ${anna.order("8041")}?`);
+    await chat.getByTestId("chat-send").click();
+    await expect(chat.getByTestId("message-assistant").last()).toContainText(anna.order("8041"));
+    await chat.getByTestId("chat-composer").fill("/new");
+    await chat.getByTestId("chat-send").click();
+    // Still the compact chat, in the frame, on a chat of its own: the earlier messages are gone.
+    await expect(chat.getByTestId("message-assistant")).toHaveCount(0);
+    await expect(chat.getByTestId("chat-composer")).toBeVisible();
+    const frame = p.frames().find((f) => f.url().includes("/embed/chat"));
+    expect(frame?.url()).toMatch(/\/embed\/chat\?chat=/);
+  });
+
+  test("the launcher by keyboard: focus moves into the panel, Escape in the page and the close button bring it back", async ({
+    page: p,
+    anna,
+  }) => {
+    const { launcher, chat } = await openShop(p, anna);
+    const frame = p.locator('iframe[title="Support chat"]');
+    await expect(frame).toBeFocused();
+    // Escape on the store's page (outside the frame) closes too.
+    await p.locator("h1").click();
+    await p.keyboard.press("Escape");
+    await expect(launcher).toHaveAttribute("aria-expanded", "false");
+    await expect(launcher).toBeFocused();
+    await p.keyboard.press("Enter");
+    await expect(launcher).toHaveAttribute("aria-expanded", "true");
+    await expect(frame).toBeFocused();
+    await expect(chat.getByTestId("chat-composer")).toBeVisible();
+    await p.getByRole("button", { name: "Close the chat" }).click();
+    await expect(launcher).toHaveAttribute("aria-expanded", "false");
+    await expect(launcher).toBeFocused();
+  });
+
+  test("a message from another origin is ignored on both sides", async ({ page: p, anna }) => {
+    const { launcher, chat } = await openShop(p, anna);
+    // Another site's frame on the store's page posts the protocol's own messages: "close" and
+    // "signed-out" to the page, "shutdown" to our frame.
+    await p.evaluate((src) => {
+      const f = document.createElement("iframe");
+      f.title = "another site";
+      f.src = src;
+      document.body.appendChild(f);
+    }, `http://localhost:${elsewherePort}/blank`);
+    const other = await (await p
+      .locator('iframe[title="another site"]')
+      .elementHandle())!.contentFrame();
+    await expect.poll(() => other?.url()).toContain("/blank");
+    await other!.evaluate(() => {
+      const msg = (type: string) => ({ source: "returns-desk", type });
+      window.parent.postMessage(msg("close"), "*");
+      window.parent.postMessage(msg("signed-out"), "*");
+      for (let i = 0; i < window.parent.frames.length; i++)
+        window.parent.frames[i]!.postMessage(msg("shutdown"), "*");
+    });
+    // The page kept its panel, and the frame its session: the chat still answers.
+    await expect(launcher).toHaveAttribute("aria-expanded", "true");
+    await chat.getByTestId("chat-composer").fill(`Where is order ${anna.order("8041")}?`);
+    await chat.getByTestId("chat-send").click();
+    await expect(chat.getByTestId("message-assistant").last()).toContainText("In transit");
+  });
+
+  test("ReturnsDesk.shutdown() signs the frame out and removes the widget", async ({
+    page: p,
+    anna,
+  }) => {
+    const { launcher } = await openShop(p, anna);
+    // A second tab of the same store: /embed/chat framed there shares the partitioned session.
+    const probe = await p.context().newPage();
+    await probe.goto(`${storeOrigin}/frame?src=${encodeURIComponent(`${appSiteURL}/embed/chat`)}`);
+    const framed = probe.frameLocator('iframe[title="framed"]');
+    await expect(framed.getByTestId("chat-composer")).toBeVisible();
+    await p.evaluate(() =>
+      (window as unknown as { ReturnsDesk: { shutdown(): void } }).ReturnsDesk.shutdown(),
+    );
+    await expect(launcher).toHaveCount(0);
+    // The session is gone: the chat page sends the frame back to /embed, which waits.
+    await probe.reload();
+    await expect(framed.getByTestId("embed-status")).toBeVisible();
+    await expect(framed.getByTestId("chat-composer")).toHaveCount(0);
   });
 
   test("the chat may not be framed from an origin that is not allowed, nor any other page at all", async ({
