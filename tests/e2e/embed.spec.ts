@@ -253,7 +253,7 @@ test.describe("the chat embedded on a store's site", () => {
     await expect(launcher).toHaveAttribute("aria-expanded", "true");
     await chat.getByTestId("chat-composer").fill(`Where is order ${anna.order("8041")}?`);
     await chat.getByTestId("chat-send").click();
-    await expect(chat.getByTestId("message-assistant").last()).toContainText("In transit");
+    await expect(chat.getByTestId("message-assistant").last()).toContainText("on its way");
   });
 
   test("ReturnsDesk.shutdown() signs the frame out and removes the widget", async ({
