@@ -23,6 +23,13 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, throwawayDir } from "../tests/e2e/server.mjs";
 
+// `node scripts/lighthouse.mjs --store-server <port> <app base>`: only the store's page (below).
+if (process.argv[2] === "--store-server") {
+  const [port, appBase] = [Number(process.argv[3]), process.argv[4]];
+  storeServer(`http://localhost:${port}`, appBase).listen(port, "localhost");
+  await new Promise(() => {});
+}
+
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
 const lhci = path.join(root, "node_modules", ".bin", "lhci");
@@ -72,11 +79,15 @@ const server = spawn(
     },
   },
 );
-const store = storeServer();
-await new Promise((resolve) => store.listen(storePort, "localhost", resolve));
+// A process of its own: collecting runs lhci synchronously, which would stall a server in this one.
+const store = spawn(
+  process.execPath,
+  ["scripts/lighthouse.mjs", "--store-server", String(storePort), base],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
 const stop = () => {
   if (server.exitCode === null) server.kill("SIGTERM");
-  store.close();
+  if (store.exitCode === null) store.kill("SIGTERM");
 };
 process.on("exit", stop);
 
@@ -186,7 +197,7 @@ async function seedChats(cookie) {
  * (on /shop) the widget's script tag with ReturnsDesk.boot for a visitor. /shop-without-widget
  * is the same page without the script, the baseline for what the widget costs.
  */
-function storeServer() {
+function storeServer(storeBase, base) {
   const products = Array.from(
     { length: 12 },
     (_, i) => `<li><h2>Coffee machine ${i + 1}</h2><p>Espresso, 15 bar, €${199 + i * 10}.</p></li>`,
