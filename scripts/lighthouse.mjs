@@ -206,7 +206,7 @@ function storeServer(storeBase, base) {
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="description" content="A store's page for Lighthouse, with and without the chat widget.">` +
-    `<title>Test store</title></head><body><main><h1>Test store</h1><ul>${products}</ul></main>` +
+    `<link rel="icon" href="data:,"><title>Test store</title></head><body><main><h1>Test store</h1><ul>${products}</ul></main>` +
     (widget
       ? `<script src="${base}/widget.js" async onload='ReturnsDesk.boot({"token":null,"locale":"en"})'></script>`
       : "") +
