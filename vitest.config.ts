@@ -30,6 +30,8 @@ const POSTGRES_SUITES = [
   "tests/integration/model-based.test.ts",
   "tests/integration/mail-and-receive.test.ts",
   "tests/integration/receive-race.test.ts",
+  // Exactly once under a killed lookup, forgotten keys, a dropped SMTP DATA, a cut connection.
+  "tests/integration/harder-faults.test.ts",
   "tests/integration/effect-metrics.test.ts",
   "tests/integration/refund-note.test.ts",
   "tests/integration/turn-lock.test.ts",

@@ -26,6 +26,19 @@ export default mergeConfig(
         "tests/integration/action-core/*.test.ts",
         "tests/integration/cancel-order.test.ts",
         "tests/integration/unique-violation.test.ts",
+        // The effects relay, mail, receipts and the work queue; approvals and the hand-off;
+        // sign-in and its limits.
+        "tests/integration/effects.test.ts",
+        "tests/integration/mail-and-receive.test.ts",
+        "tests/integration/refund-note.test.ts",
+        "tests/integration/approvals/core.test.ts",
+        "tests/integration/approvals/routes.test.ts",
+        "tests/integration/handoff.test.ts",
+        "tests/integration/change-delivery-address.test.ts",
+        "tests/integration/free-text.test.ts",
+        "tests/integration/decision-rate-limits.test.ts",
+        "tests/integration/auth-rate-limit.test.ts",
+        "tests/integration/password-hash.test.ts",
       ],
       exclude: [
         "**/node_modules/**",

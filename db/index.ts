@@ -151,6 +151,10 @@ function openPostgres(url: string): Connection & { dialect: "postgres" } {
     // A connection error on an idle client must not crash the process; the next query reconnects.
   });
   pool.on("error", () => {});
+  // The pool listens only to idle clients. A connection lost while a client is checked out (in
+  // the middle of a transaction) fails the query in flight, and the client emits "error" too:
+  // with no listener that was an uncaught exception that ended the process.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzlePg(pool, { schema: schema.tables }) as unknown as Db;
   return { dialect: "postgres", key: `postgres:${url}`, db, pool };
 }

@@ -75,6 +75,8 @@ export type StripeServer = {
   declineCode: string;
   /** Called after a refund is applied and before it is answered (a test kills our server here). */
   onApply?: (refund: FakeRefund) => Promise<void> | void;
+  /** Called when a lookup (GET /v1/refunds) arrives, before it is answered (a test kills the relay here). */
+  onLookup?: () => Promise<void> | void;
   close(): Promise<void>;
 };
 
@@ -158,6 +160,8 @@ export async function startStripeServer(
       return;
     }
     if (req.method === "GET" && url.pathname === "/v1/refunds") {
+      await state.onLookup?.();
+      if (res.destroyed) return;
       const pi = url.searchParams.get("payment_intent");
       const data = state.refunds.filter((r) => !pi || r.payment_intent === pi).reverse();
       json(res, 200, JSON.stringify({ object: "list", data, has_more: false, url: "/v1/refunds" }));

@@ -227,6 +227,11 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     expect(await effectAudit(c.actionId)).toEqual([
       { status: "success", errorCode: null, outcome: "succeeded" },
     ]);
+    // The audit event names the mail the refund's outcome enqueued.
+    const [event] = (
+      await core.db.select().from(auditEvents).where(eq(auditEvents.actionId, c.actionId))
+    ).filter((e) => e.tool === "effect:payment.refund");
+    expect((event!.result as { followUps?: unknown }).followUps).toEqual(["mail.refund_succeeded"]);
 
     res = await get();
     const refunds = (await res.json()).effects.filter(

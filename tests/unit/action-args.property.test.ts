@@ -43,6 +43,22 @@ describe("canonical JSON and the payload hash", () => {
     );
   });
 
+  it("refuses what JSON cannot carry instead of hashing it as something else; an undefined key is absent", () => {
+    // JSON.stringify would write NaN and the infinities as null, and drop undefined, a function
+    // or a symbol: two different payloads would then share a hash.
+    for (const v of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(() => canonicalJson(v)).toThrow("canonicalJson: non-finite number");
+      expect(() => canonicalJson({ amount: [1, v] })).toThrow("non-finite number");
+    }
+    expect(() => canonicalJson(undefined)).toThrow("canonicalJson: undefined is not JSON");
+    expect(() => canonicalJson(() => 1)).toThrow("canonicalJson: function is not JSON");
+    expect(() => canonicalJson(Symbol("s"))).toThrow("canonicalJson: symbol is not JSON");
+    expect(canonicalJson({ a: 1.5, b: -0 })).toBe('{"a":1.5,"b":0}');
+    // A key whose value is undefined is absent, as in JSON (an optional argument left unset).
+    expect(canonicalJson({ b: undefined, a: 1 })).toBe('{"a":1}');
+    expect(canonicalJson({ a: { c: undefined } })).toBe('{"a":{}}');
+  });
+
   it("the hash is SHA-256 hex, stable under key order, and changes with any field", () => {
     fc.assert(
       fc.property(
