@@ -230,6 +230,22 @@ export async function restartCanaryWith({
     .then(first);
 }
 
+/**
+ * Frees the slot of a canary whose current effect was settled outside it (by a relay of another
+ * configuration, or held by another configuration's canary): neither confirmed nor failed here.
+ */
+export async function releaseCanarySlot(c: {
+  kind: string;
+  fingerprint: string;
+  effectId: string;
+  now: Date;
+}): Promise<void> {
+  await getDb()
+    .update(effectCanaries)
+    .set({ currentEffectId: null, updatedAt: c.now })
+    .where(and(key(c.kind, c.fingerprint), eq(effectCanaries.currentEffectId, c.effectId)));
+}
+
 /** The current effects of these canaries that are pending (when the relay should look again). */
 export async function canaryEffectsNextAt({ ids }: { ids: string[] }): Promise<Date | null> {
   if (ids.length === 0) return null;

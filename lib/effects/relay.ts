@@ -32,12 +32,14 @@ import {
   holdCanary,
   holdPendingEffectsOfKind,
   oldestDueEffectOfKind,
+  releaseCanarySlot,
   takeCanarySlot,
 } from "@/db/queries/effect-canaries";
 import {
   claimDueEffects,
   type EffectOutcomeSet,
   type EffectRow,
+  getEffect,
   nextDueAt,
   recordEffectOutcome,
 } from "@/db/queries/effects";
@@ -457,7 +459,16 @@ async function claimCanaryEffect(
     return await writeTransaction(async () => {
       const row = await getEffectCanary(gate);
       if (row?.status !== "running") return null;
-      if (row.currentEffectId) return claimEffectById({ id: row.currentEffectId, ...c });
+      if (row.currentEffectId) {
+        const id = row.currentEffectId;
+        const current = await claimEffectById({ id, ...c });
+        if (current) return current;
+        // Settled outside this canary: the slot is free for the next one.
+        const e = await getEffect({ id });
+        if (!e || (e.status !== "pending" && e.status !== "in_flight"))
+          await releaseCanarySlot({ ...gate, effectId: id, now: c.now });
+        return null;
+      }
       const id = await oldestDueEffectOfKind({ kind: gate.kind, now: c.now });
       if (!id) return null;
       if (!(await takeCanarySlot({ ...gate, effectId: id, now: c.now }))) return null;

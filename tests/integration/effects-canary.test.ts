@@ -296,6 +296,42 @@ describe("the integration canary for effects", () => {
     expect(posts(stripe)).toHaveLength(1);
   });
 
+  it("an effect settled outside its canary (by an instance whose configuration passed) frees the slot for the next", async () => {
+    while ((await runDueEffects()) > 0) {}
+    const stripe = await newStripe();
+    const fp = configFingerprint("stripe", [stripe.secretKey, stripe.url]);
+    const first = await confirmedCancellation(1200);
+    stripe.fail("rate_limited");
+    await runDueEffects();
+    const e1 = await refundOf(first);
+    expect(e1.status).toBe("pending");
+    expect(await getEffectCanary({ kind: "payment.refund", fingerprint: fp })).toMatchObject({
+      currentEffectId: e1.id,
+    });
+    // An instance still on the first test's configuration, whose canary passed, sends it.
+    const old = servers[0]!;
+    process.env.STRIPE_SECRET_KEY = old.secretKey;
+    process.env.STRIPE_API_BASE = old.url;
+    resetEnv();
+    for (let i = 0; i < 50 && (await refundOf(first)).status !== "succeeded"; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      await runDueEffects();
+    }
+    expect((await refundOf(first)).status).toBe("succeeded");
+    process.env.STRIPE_SECRET_KEY = stripe.secretKey;
+    process.env.STRIPE_API_BASE = stripe.url;
+    resetEnv();
+    const second = await confirmedCancellation(1300);
+    await runDueEffects();
+    await runDueEffects();
+    expect((await refundOf(second)).status).toBe("succeeded");
+    expect(await getEffectCanary({ kind: "payment.refund", fingerprint: fp })).toMatchObject({
+      status: "running",
+      confirmed: 1,
+      currentEffectId: null,
+    });
+  });
+
   it("EFFECTS_CANARY_COUNT=0 turns it off: a new configuration's refunds flow at once", async () => {
     while ((await runDueEffects()) > 0) {}
     process.env.EFFECTS_CANARY_COUNT = "0";
