@@ -26,6 +26,8 @@ const POSTGRES_SUITES = [
   "tests/integration/free-text.test.ts",
   "tests/integration/decision-rate-limits.test.ts",
   "tests/integration/effects.test.ts",
+  // The integration canary: one at a time across relays on PostgreSQL's concurrent transactions.
+  "tests/integration/effects-canary.test.ts",
   // The protocol against its model (docs/formal.md), and its races.
   "tests/integration/model-based.test.ts",
   "tests/integration/mail-and-receive.test.ts",
@@ -40,6 +42,8 @@ const POSTGRES_SUITES = [
   "tests/integration/unique-violation.test.ts",
   // Shadow mode: the dry run stores nothing, on both databases.
   "tests/integration/candidate-shadow.test.ts",
+  // Probes from live load: profiles and probe sets stored, no customer text in either.
+  "tests/integration/probes.test.ts",
   "tests/system/multi-instance.test.ts",
   // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or
   // a stripped character there too, never a 500.

@@ -120,6 +120,14 @@ export const EFFECT_STATUSES = [
 ] as const;
 export type EffectStatus = (typeof EFFECT_STATUSES)[number];
 
+/**
+ * The integration canary of one provider configuration (docs/effects.md): `running` while its
+ * first effects go one at a time, `passed` once EFFECTS_CANARY_COUNT of them were reconciled,
+ * `held` after one failed (the rest of that kind wait as needs_attention).
+ */
+export const EFFECT_CANARY_STATUSES = ["running", "passed", "held"] as const;
+export type EffectCanaryStatus = (typeof EFFECT_CANARY_STATUSES)[number];
+
 export const MODEL_CALL_KINDS = ["turn", "summary", "triage"] as const;
 export type ModelCallKind = (typeof MODEL_CALL_KINDS)[number];
 

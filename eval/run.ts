@@ -1,16 +1,25 @@
 /**
- * `npm run eval [-- --json=path --docs --rows=N --table=heldout|fresh]`: the behaviour checks against the configured model
+ * `npm run eval [-- --json=path --docs --rows=N --table=heldout|fresh --probes]`: the behaviour checks against the configured model
  * (MODEL_PROVIDER, OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL; see docs/evals.md for Ollama
  * and OpenAI). Prints the markdown summary, writes the full JSON report (default
  * eval-report.json, ignored by git), and with --docs replaces this model's section of
  * docs/evals.md. Exit code 1 when any write was proposed that the customer did not ask for.
  * Runs with `--conditions=react-server` because the app's modules import "server-only".
+ *
+ * --probes: first builds a probe set in the mix of the app database's recent turn profiles
+ * (DATABASE_URL or DATABASE_PATH, as the server uses them) from the tables' own utterances, stores
+ * it under the live fingerprint (the staff pages stop calling the set stale), then runs the new
+ * set and, next to it, the previous set's probes of scenarios the new one lost.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { closeDb } from "@/db";
+import { initDatabase } from "@/db/init";
+import { probesToRun, rebuildProbeSet } from "@/lib/chat/probes/sets";
 import { runEval } from "./core";
 import { HELDOUT } from "./heldout.table";
 import { HELDOUT_FRESH } from "./heldout-fresh.table";
+import { probeCandidates, rowOfProbe } from "./probes";
 import { markdownSection, writeEvalSection } from "./report";
 import { UTTERANCES } from "./utterances.table";
 
@@ -26,11 +35,33 @@ function commit(): string | null {
   }
 }
 
+/** Builds and stores the probe set, and returns the rows to run: the new set's, then the carried. */
+async function probeRows() {
+  await initDatabase();
+  const set = await rebuildProbeSet({ candidates: probeCandidates() });
+  const toRun = await probesToRun();
+  await closeDb();
+  console.error(
+    `Probe set ${set.id} for ${set.fingerprint}: ${set.probes.length} probes from ${set.profiles} turn profiles`,
+  );
+  for (const s of set.mix.scenarios)
+    console.error(`  ${s.scenario}: ${(s.share * 100).toFixed(1)}% -> ${s.probes} (${s.matched})`);
+  const carried = toRun.filter((p) => p.set === "previous").length;
+  if (carried > 0) console.error(`  + ${carried} probes of the previous set (scenarios it lost)`);
+  return toRun.flatMap((p) => rowOfProbe(p.probe.source) ?? []);
+}
+
 // --table=heldout or --table=fresh: a held-out set instead of the utterance table (phrasings
 // written before the model was tuned on them; "fresh" is the one nobody has looked at yet).
+// --probes: the probe set built from live load's mix.
 const tableName = flag("table")?.split("=")[1];
-const table =
-  tableName === "heldout" ? HELDOUT : tableName === "fresh" ? HELDOUT_FRESH : UTTERANCES;
+const table = flag("probes")
+  ? await probeRows()
+  : tableName === "heldout"
+    ? HELDOUT
+    : tableName === "fresh"
+      ? HELDOUT_FRESH
+      : UTTERANCES;
 // --rows=N: only the first N rows of the table (a quick run; the scenarios always run).
 const limit = Number(flag("rows")?.split("=")[1] ?? Number.NaN);
 const report = await runEval({

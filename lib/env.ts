@@ -212,6 +212,12 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(3600).default(5),
     ),
+    // The integration canary: after a provider's configuration changes (or its first), this
+    // many effects of its kind go one at a time, each reconciled before the next; 0 turns it off.
+    EFFECTS_CANARY_COUNT: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(100).default(3),
+    ),
     // The chat on a store's own site (docs/embed.md). The store's server signs a customer's
     // token with EMBED_JWT_SECRET (HS256); during a rotation EMBED_JWT_SECRET_PREVIOUS still
     // verifies. With EMBED_JWKS_URL the store signs with its own key (RS256/ES256) instead, and

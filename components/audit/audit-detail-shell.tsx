@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import type { CurrentUser } from "@/lib/auth/session";
 import { AppHeader } from "../app-header";
 import { PAGE_WIDTH } from "../page-width";
+import { ProbeStatusBanner } from "./probe-status-banner";
 
 /** The frame of every audit detail page: header, a breadcrumb back to the table, the content. */
 export function AuditDetailShell({
@@ -29,6 +30,7 @@ export function AuditDetailShell({
           </Link>{" "}
           / {crumb}
         </nav>
+        <ProbeStatusBanner />
         {children}
       </main>
     </>

@@ -4,7 +4,7 @@
  * the outcome only while it still holds that lease.
  */
 import "server-only";
-import { and, asc, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, notInArray, or, type SQL, sql } from "drizzle-orm";
 import { dialect, first, getDb } from "../index";
 import { pendingActions as actions, type EffectStatus, effects, user } from "../schema";
 
@@ -73,10 +73,14 @@ export async function listEffectsForActions({
 }
 
 /** Pending and past its backoff, or in flight under a lease that has lapsed (its relay died). */
-const dueAt = (now: Date) =>
-  or(
-    and(eq(effects.status, "pending"), lte(effects.nextAttemptAt, now)),
-    and(eq(effects.status, "in_flight"), lte(effects.leaseUntil, now)),
+const dueAt = (now: Date, excludeKinds: string[] = []) =>
+  and(
+    or(
+      and(eq(effects.status, "pending"), lte(effects.nextAttemptAt, now)),
+      and(eq(effects.status, "in_flight"), lte(effects.leaseUntil, now)),
+    ),
+    // Kinds under an integration canary go one at a time, through their own claim.
+    excludeKinds.length > 0 ? notInArray(effects.kind, excludeKinds) : undefined,
   );
 
 /**
@@ -92,13 +96,16 @@ export async function claimDueEffects({
   owner,
   leaseUntil,
   limit,
+  excludeKinds = [],
 }: {
   now: Date;
   owner: string;
   leaseUntil: Date;
   limit: number;
+  excludeKinds?: string[];
 }): Promise<EffectRow[]> {
-  const select = sql`select ${effects.id} from ${effects} where ${dueAt(now)} order by ${effects.nextAttemptAt} limit ${limit}`;
+  const due = dueAt(now, excludeKinds);
+  const select = sql`select ${effects.id} from ${effects} where ${due} order by ${effects.nextAttemptAt} limit ${limit}`;
   // PostgreSQL may run an `IN (subquery)` again for each row it updates, each run locking and
   // skipping afresh: one relay then claimed every due effect, whatever the limit (a test caught
   // 5 for a limit of 2). ARRAY(subquery) is an InitPlan, run once per statement.
@@ -115,7 +122,7 @@ export async function claimDueEffects({
       attempts: sql`${effects.attempts} + 1`,
       updatedAt: now,
     })
-    .where(and(candidates, dueAt(now)))
+    .where(and(candidates, due))
     .returning();
 }
 
@@ -285,11 +292,20 @@ export async function resolveEffect({
 }
 
 /** The earliest time a pending effect becomes due (the relay sleeps until then at most). */
-export async function nextDueAt(): Promise<Date | null> {
+export async function nextDueAt({
+  excludeKinds = [],
+}: {
+  excludeKinds?: string[];
+} = {}): Promise<Date | null> {
   const row = await getDb()
     .select({ at: effects.nextAttemptAt })
     .from(effects)
-    .where(eq(effects.status, "pending"))
+    .where(
+      and(
+        eq(effects.status, "pending"),
+        excludeKinds.length > 0 ? notInArray(effects.kind, excludeKinds) : undefined,
+      ),
+    )
     .orderBy(asc(effects.nextAttemptAt))
     .limit(1)
     .then(first);

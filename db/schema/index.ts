@@ -36,6 +36,9 @@ export const {
   effects,
   refundsLedger,
   handoffs,
+  effectCanaries,
+  turnProfiles,
+  probeSets,
 } = s;
 
 /** Every table, for drizzle's relational layer and better-auth's adapter. */
@@ -64,6 +67,9 @@ export const tables = {
   auditStatusCounts,
   effects,
   refundsLedger,
+  effectCanaries,
+  turnProfiles,
+  probeSets,
 };
 
 export * from "../constants";

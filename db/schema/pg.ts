@@ -24,6 +24,7 @@ import {
   AUDIT_STATUSES,
   type AuditStatus,
   CANCEL_REASONS,
+  EFFECT_CANARY_STATUSES,
   EFFECT_STATUSES,
   HANDOFF_STATUSES,
   LOCALES,
@@ -591,6 +592,40 @@ export const refundsLedger = pgTable(
   (t) => [index("refunds_ledger_operation_idx").on(t.operationId)],
 );
 
+/**
+ * The integration canary: one row per provider configuration a relay has used (its kind of effect
+ * and the keyed fingerprint of the configuration, lib/effects/canary.ts). Shared by every
+ * instance, so "one at a time" holds across relays: `current_effect_id` is the one effect of that
+ * kind released under the canary, set by a conditional update only while it is empty.
+ */
+export const effectCanaries = pgTable(
+  "effect_canaries",
+  {
+    kind: text("kind").notNull(),
+    /** A keyed, truncated hash of the configuration: never the key or URL itself. */
+    fingerprint: text("fingerprint").notNull(),
+    /** Which provider it is (stripe, warehouse_webhook, medusa). */
+    provider: text("provider").notNull(),
+    status: text("status", { enum: EFFECT_CANARY_STATUSES }).notNull().default("running"),
+    /** How many effects must be reconciled (EFFECTS_CANARY_COUNT when it started). */
+    required: integer("required").notNull(),
+    confirmed: integer("confirmed").notNull().default(0),
+    /** The effect released under the canary and not yet reconciled. */
+    currentEffectId: text("current_effect_id"),
+    /** The effect whose failure held the canary, and its code. */
+    failedEffectId: text("failed_effect_id"),
+    lastErrorCode: text("last_error_code"),
+    startedAt: ms("started_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+    /** When it passed or was held. */
+    settledAt: ms("settled_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.fingerprint] }),
+    index("effect_canaries_started_idx").on(t.startedAt),
+  ],
+);
+
 // ---------------------------------------------------------------- model metrics
 
 /**
@@ -716,4 +751,41 @@ export const auditStatusCounts = pgTable(
     ...statusCounters(),
   },
   (t) => [primaryKey({ columns: [t.spanHours, t.bucket] })],
+);
+
+/**
+ * One anonymised profile per live chat turn (lib/chat/probes/profile.ts): the shape of the turn,
+ * never its text or values: language, message count, sizes, tool names with their arguments'
+ * shapes, the class of each order touched, the outcome. `npm run eval -- --probes` builds its
+ * probe set from the mix of these.
+ */
+export const turnProfiles = pgTable(
+  "turn_profiles",
+  {
+    id: text("id").primaryKey(),
+    at: ms("at").notNull(),
+    /** The live profile's fingerprint the turn ran under. */
+    fingerprint: text("fingerprint").notNull(),
+    profile: json("profile").notNull(),
+  },
+  (t) => [index("turn_profiles_at_idx").on(t.at)],
+);
+
+/**
+ * A probe set built by `npm run eval -- --probes`: utterances of the eval's own tables and demo
+ * orders in the mix of recent turn profiles, under the live fingerprint it was built for. A newer
+ * live fingerprint makes the newest set stale (the staff pages say so).
+ */
+export const probeSets = pgTable(
+  "probe_sets",
+  {
+    id: text("id").primaryKey(),
+    builtAt: ms("built_at").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    /** How many turn profiles the mix was read from. */
+    profiles: integer("profiles").notNull(),
+    mix: json("mix").notNull(),
+    probes: json("probes").notNull(),
+  },
+  (t) => [index("probe_sets_built_idx").on(t.builtAt)],
 );

@@ -8,7 +8,13 @@
  * shows up in the document without being named here.
  */
 import { z } from "zod";
-import { ACTION_STATUSES, EFFECT_STATUSES, MESSAGE_ROLES, OUTCOME_STATUSES } from "@/db/constants";
+import {
+  ACTION_STATUSES,
+  EFFECT_CANARY_STATUSES,
+  EFFECT_STATUSES,
+  MESSAGE_ROLES,
+  OUTCOME_STATUSES,
+} from "@/db/constants";
 import { AUDIT_STATUSES } from "@/db/schema";
 import {
   PendingActionPartSchema,
@@ -473,8 +479,44 @@ export const StaffEffect = EffectView.extend({
 }).meta({ id: "StaffEffect", description: "An effect as the staff queue lists it." });
 export type StaffEffect = z.infer<typeof StaffEffect>;
 
+/** The integration canary of one provider configuration (docs/effects.md). */
+export const EffectCanary = z
+  .object({
+    kind: z.enum(EFFECT_KINDS),
+    provider: z.string().meta({ description: "stripe, warehouse_webhook or medusa." }),
+    fingerprint: z.string().meta({
+      description:
+        "The configuration (key, base URL) as HMAC-SHA256 keyed with the server's secret, truncated to 16 hex digits: it tells configurations apart and reveals nothing of them.",
+      example: "3f9c0a1b2d4e5f60",
+    }),
+    status: z.enum(EFFECT_CANARY_STATUSES).meta({
+      description:
+        "running (effects of this kind go one at a time, each reconciled before the next), passed (`required` were), held (one failed: the rest of this kind wait as needs_attention with last error canary_held; retrying the failed effect runs the canary again).",
+    }),
+    required: z.number().int().meta({ description: "EFFECTS_CANARY_COUNT when it started." }),
+    confirmed: z.number().int().meta({ description: "Effects reconciled so far." }),
+    currentEffectId: z
+      .string()
+      .nullable()
+      .meta({ description: "The effect released now and not yet reconciled." }),
+    failedEffectId: z
+      .string()
+      .nullable()
+      .meta({ description: "The effect whose failure held the canary." }),
+    lastErrorCode: z.string().nullable(),
+    startedAt: isoDateTime,
+    settledAt: isoDateTime.nullable(),
+  })
+  .meta({ id: "EffectCanary" });
+export type EffectCanary = z.infer<typeof EffectCanary>;
+
 export const StaffEffectsResponse = z
-  .object({ effects: z.array(StaffEffect) })
+  .object({
+    effects: z.array(StaffEffect),
+    canaries: z.array(EffectCanary).meta({
+      description: "The integration canaries, newest first (at most 20): running, passed or held.",
+    }),
+  })
   .meta({ id: "StaffEffectsResponse" });
 export type StaffEffectsResponse = z.infer<typeof StaffEffectsResponse>;
 

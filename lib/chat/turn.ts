@@ -49,6 +49,7 @@ import { toModelMessages } from "./history";
 import { createOutputGuard } from "./output-guard";
 import { loadTurnHistory, saveTurn, userTexts } from "./persist";
 import { actionDescription, presentAction } from "./present";
+import { recordTurnProfile } from "./probes/record";
 import {
   beginTurn,
   endTurn as endLease,
@@ -355,6 +356,25 @@ async function runChatTurn({
       }
       // After the answer is out: folding may call the model again and must not hold the stream.
       void foldLongChat({ chatId: chat.id, userId, summarizedThrough: chat.summarizedThrough });
+      // The turn's anonymised shape, for probes in the mix of live load (never its text).
+      if (trace)
+        void recordTurnProfile({
+          userId,
+          at: meter.startedAt,
+          fingerprint: live.fingerprint,
+          lang,
+          messages: modelMessages.length,
+          messageChars: text.length,
+          answerChars: trace.answerChars,
+          calls: trace.calls,
+          outcome: handoff
+            ? "handed_off"
+            : proposed
+              ? "proposed"
+              : trace.refusals > 0
+                ? "refused"
+                : "answered",
+        });
       // Saved, so the candidate repeats only turns the customer has (and never delays this one).
       // A visitor's turns are not repeated: the candidate would be offered every tool.
       if (trace && measured && !visitor)

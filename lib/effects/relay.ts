@@ -15,15 +15,31 @@
  * - The claim counts the attempt and the lease expires (EFFECTS_LEASE_SECONDS), so an effect
  *   whose relay was killed mid-call is taken over by another relay (or the restarted one), whose
  *   attempt then begins with that lookup.
+ * - After a provider's configuration changes, its kind's first effects go one at a time under
+ *   the integration canary (./canary.ts): each one's success is confirmed by a lookup before the
+ *   next is released, and a failure holds the rest as needs_attention.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { getActionById } from "@/db/queries/actions";
 import {
+  canaryEffectsNextAt,
+  claimEffectById,
+  confirmCanaryEffect,
+  type EffectCanaryRow,
+  getEffectCanary,
+  holdCanary,
+  holdPendingEffectsOfKind,
+  oldestDueEffectOfKind,
+  releaseCanarySlot,
+  takeCanarySlot,
+} from "@/db/queries/effect-canaries";
+import {
   claimDueEffects,
   type EffectOutcomeSet,
   type EffectRow,
+  getEffect,
   nextDueAt,
   recordEffectOutcome,
 } from "@/db/queries/effects";
@@ -33,6 +49,7 @@ import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { store } from "@/lib/store";
+import { type CanaryGate, canaryGates } from "./canary";
 import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
 import { mailAfterRefund } from "./mail/compose";
 import { renderMail } from "./mail/render";
@@ -61,6 +78,11 @@ const BATCH = 10;
 type Handler = {
   send(payload: unknown, ref: EffectRef): Promise<SendOutcome>;
   lookup(payload: unknown, ref: EffectRef): Promise<LookupOutcome>;
+  /**
+   * Whether the lookup can confirm a success (a webhook cannot be looked up: under the canary
+   * its receiver's 2xx is the only confirmation there is).
+   */
+  reconciles?: false;
 };
 
 /** How each kind of effect is carried out and looked up (one case per kind). */
@@ -111,7 +133,11 @@ function handlerFor(kind: EffectKind): Handler {
         const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
         return { send: off, lookup: off };
       }
-      return { send: (p) => hook.send(parse(p)), lookup: () => hook.lookup() };
+      return {
+        send: (p) => hook.send(parse(p)),
+        lookup: () => hook.lookup(),
+        reconciles: false,
+      };
     }
   }
 }
@@ -141,12 +167,7 @@ async function decide(effect: EffectRow, now: () => Date): Promise<Decision> {
     return { outcome: "failed", code, steps, set: settled("failed", now(), code) };
   }
   const handler = handlerFor(kind);
-  const ref: EffectRef = {
-    effectId: effect.id,
-    actionId: effect.actionId,
-    operationId: effect.actionId,
-    idempotencyKey: effect.idempotencyKey,
-  };
+  const ref = refOf(effect);
   let looked: LookupOutcome | null = null;
   // An earlier attempt's outcome is unknown (or its relay died mid-call): ask before sending.
   // Staff's retry resets the attempts but keeps the last error: it was attempted before, too.
@@ -217,6 +238,48 @@ async function decide(effect: EffectRow, now: () => Date): Promise<Decision> {
   };
 }
 
+const refOf = (effect: EffectRow): EffectRef => ({
+  effectId: effect.id,
+  actionId: effect.actionId,
+  operationId: effect.actionId,
+  idempotencyKey: effect.idempotencyKey,
+});
+
+/** What an attempt under the canary means for it: confirmed, held, or still waiting (a retry). */
+type CanaryVerdict = "confirmed" | "held" | "waiting";
+
+/**
+ * The canary's reconciliation: a success is confirmed only when the provider, asked afterwards,
+ * shows it (the same lookup a retry makes). A success it cannot show leaves the actual result
+ * unknown: the effect needs a person (`canary_unconfirmed`) and the canary is held.
+ */
+async function reconcileCanary(
+  effect: EffectRow,
+  d: Decision,
+): Promise<{ d: Decision; verdict: CanaryVerdict }> {
+  if (d.outcome === "reconciled") return { d, verdict: "confirmed" };
+  if (d.outcome === "retry") return { d, verdict: "waiting" };
+  if (d.outcome !== "succeeded") return { d, verdict: "held" };
+  const handler = handlerFor(effect.kind as EffectKind);
+  if (handler.reconciles === false) {
+    d.steps.push("canary:delivered");
+    return { d, verdict: "confirmed" };
+  }
+  const looked = await handler.lookup(effect.payload, refOf(effect));
+  d.steps.push(`canary-lookup:${looked.kind}`);
+  if (looked.kind === "found") return { d, verdict: "confirmed" };
+  const code = "canary_unconfirmed";
+  return {
+    verdict: "held",
+    d: {
+      ...d,
+      outcome: "needs_attention",
+      code,
+      set: { ...d.set, status: "needs_attention", lastErrorCode: code },
+    },
+  };
+}
+
 function settled(
   status: "succeeded" | "failed" | "needs_attention",
   at: Date,
@@ -235,9 +298,15 @@ function token<T extends string | null | undefined>(value: T, max = 100): T | st
 }
 
 /** One attempt at one claimed effect: the provider call(s), then the record and its audit. */
-async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome | null> {
+async function attempt(
+  effect: EffectRow,
+  owner: string,
+  gate?: CanaryGate,
+): Promise<AttemptOutcome | null> {
   const started = performance.now();
-  const d = await decide(effect, () => new Date());
+  let d = await decide(effect, () => new Date());
+  let verdict: CanaryVerdict | null = null;
+  if (gate) ({ d, verdict } = await reconcileCanary(effect, d));
   const at = new Date();
   const set = {
     ...d.set,
@@ -248,6 +317,14 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
     const row = await recordEffectOutcome({ id: effect.id, owner, now: at, set });
     // The lease lapsed and another relay took the effect over: its attempt decides, not ours.
     if (!row) return null;
+    let canary: EffectCanaryRow | null = null;
+    if (gate && verdict !== "waiting") {
+      const c = { kind: gate.kind, fingerprint: gate.fingerprint, effectId: effect.id, now: at };
+      canary =
+        verdict === "confirmed"
+          ? await confirmCanaryEffect(c)
+          : await holdCanary({ ...c, code: set.lastErrorCode ?? null });
+    }
     const action = await getActionById({ id: effect.actionId });
     // A refund that ended tells the customer, in this same transaction: the mail exists if and
     // only if the outcome was recorded (one per action and kind, whoever records it).
@@ -283,6 +360,18 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
         // instances.
         relay: RELAY_ID,
         ...(enqueued.length > 0 ? { followUps: enqueued } : {}),
+        ...(gate
+          ? {
+              canary: {
+                provider: gate.provider,
+                fingerprint: gate.fingerprint,
+                verdict,
+                confirmed: canary?.confirmed ?? gate.confirmed,
+                required: gate.required,
+                status: canary?.status ?? gate.status,
+              },
+            }
+          : {}),
       },
     });
     return d.outcome;
@@ -296,16 +385,28 @@ async function attempt(effect: EffectRow, owner: string): Promise<AttemptOutcome
 export async function runDueEffects({ limit = BATCH }: { limit?: number } = {}): Promise<number> {
   const now = new Date();
   const owner = `${RELAY_ID}:${randomUUID().slice(0, 8)}`;
-  const claimed = await claimDueEffects({
-    now,
-    owner,
-    leaseUntil: new Date(now.getTime() + env().EFFECTS_LEASE_SECONDS * 1000),
-    limit,
-  });
+  const leaseUntil = new Date(now.getTime() + env().EFFECTS_LEASE_SECONDS * 1000);
+  const gates = await canaryGates(now);
+  lastGates = gates;
+  for (const gate of gates) if (gate.status === "held") await holdPending(gate, now);
+  const claimed: [EffectRow, CanaryGate | undefined][] = (
+    await claimDueEffects({
+      now,
+      owner,
+      leaseUntil,
+      limit,
+      excludeKinds: gates.map((g) => g.kind),
+    })
+  ).map((e) => [e, undefined]);
+  for (const gate of gates) {
+    if (gate.status !== "running") continue;
+    const effect = await claimCanaryEffect(gate, { now, owner, leaseUntil });
+    if (effect) claimed.push([effect, gate]);
+  }
   await Promise.all(
-    claimed.map(async (effect) => {
+    claimed.map(async ([effect, gate]) => {
       try {
-        await attempt(effect, owner);
+        await attempt(effect, owner, gate);
       } catch (err) {
         // Recording failed (the database): the effect stays in flight until its lease lapses,
         // and the next claim's attempt begins with a lookup.
@@ -340,13 +441,100 @@ async function pump(state: RelayState): Promise<void> {
   await schedule(state);
 }
 
+/** The gates of the last pass (when to look again: a gated kind's waiting effects are not due). */
+let lastGates: CanaryGate[] = [];
+
+class SlotLost extends Error {}
+
+/**
+ * Under a running canary: the one effect released now, or null while another is unreconciled.
+ * The canary's current effect is taken again when it is due (its retry, or its relay died);
+ * otherwise the oldest due effect becomes current, by a conditional update only one relay wins.
+ */
+async function claimCanaryEffect(
+  gate: CanaryGate,
+  c: { now: Date; owner: string; leaseUntil: Date },
+): Promise<EffectRow | null> {
+  try {
+    return await writeTransaction(async () => {
+      const row = await getEffectCanary(gate);
+      if (row?.status !== "running") return null;
+      if (row.currentEffectId) {
+        const id = row.currentEffectId;
+        const current = await claimEffectById({ id, ...c });
+        if (current) return current;
+        // Settled outside this canary: the slot is free for the next one.
+        const e = await getEffect({ id });
+        if (!e || (e.status !== "pending" && e.status !== "in_flight"))
+          await releaseCanarySlot({ ...gate, effectId: id, now: c.now });
+        return null;
+      }
+      const id = await oldestDueEffectOfKind({ kind: gate.kind, now: c.now });
+      if (!id) return null;
+      if (!(await takeCanarySlot({ ...gate, effectId: id, now: c.now }))) return null;
+      const claimed = await claimEffectById({ id, ...c });
+      // Claimed by a relay of another configuration in between: the slot is not taken either.
+      if (!claimed) throw new SlotLost();
+      return claimed;
+    });
+  } catch (err) {
+    if (err instanceof SlotLost) return null;
+    throw err;
+  }
+}
+
+/** Under a held canary: its kind's pending effects go to staff instead of the provider. */
+async function holdPending(gate: CanaryGate, now: Date): Promise<void> {
+  await writeTransaction(async () => {
+    const held = await holdPendingEffectsOfKind({ kind: gate.kind, now });
+    for (const effect of held) {
+      const action = await getActionById({ id: effect.actionId });
+      await recordAudit({
+        at: now,
+        tool: effectAuditTool(effect.kind),
+        access: "write",
+        status: "technical_error",
+        errorCode: "canary_held",
+        userId: action?.userId ?? null,
+        chatId: action?.chatId ?? null,
+        actionId: effect.actionId,
+        arguments: { effectId: effect.id, kind: effect.kind, attempt: effect.attempts },
+        result: {
+          outcome: "needs_attention",
+          effectId: effect.id,
+          status: effect.status,
+          attempt: effect.attempts,
+          steps: [],
+          relay: RELAY_ID,
+          canary: {
+            provider: gate.provider,
+            fingerprint: gate.fingerprint,
+            verdict: "held",
+            confirmed: gate.confirmed,
+            required: gate.required,
+            status: gate.status,
+          },
+        },
+      });
+    }
+  });
+}
+
 /** The next pass: at the poll interval, or sooner when a retry falls due before it. */
 async function schedule(state: RelayState): Promise<void> {
   if (state.stopped) return;
   const poll = env().EFFECTS_POLL_SECONDS * 1000;
   let delay = poll;
   try {
-    const next = await nextDueAt();
+    // Effects of a gated kind wait for their canary, not for the clock: only its current
+    // effect's retry falls due.
+    const nexts = await Promise.all([
+      nextDueAt({ excludeKinds: lastGates.map((g) => g.kind) }),
+      canaryEffectsNextAt({
+        ids: lastGates.flatMap((g) => (g.currentEffectId ? [g.currentEffectId] : [])),
+      }),
+    ]);
+    const next = nexts.filter((d) => d !== null).sort((a, b) => a.getTime() - b.getTime())[0];
     if (next) delay = Math.max(0, Math.min(poll, next.getTime() - Date.now()));
   } catch {
     // The database did not answer; poll as usual.

@@ -8,6 +8,11 @@
  */
 import "server-only";
 import {
+  type EffectCanaryRow,
+  listEffectCanaries,
+  restartCanaryWith,
+} from "@/db/queries/effect-canaries";
+import {
   type EffectRow,
   getEffect,
   getQueueRow,
@@ -18,7 +23,7 @@ import {
 } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import type { EffectStatus } from "@/db/schema";
-import type { StaffEffect } from "@/lib/api/schemas";
+import type { EffectCanary, StaffEffect } from "@/lib/api/schemas";
 import { recordAudit } from "@/lib/audit-log/record";
 import { wakeRelay } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";
@@ -57,6 +62,30 @@ export async function listQueue({
   statuses: EffectStatus[];
 }): Promise<StaffEffect[]> {
   return (await listEffectsByStatus({ statuses, limit: QUEUE_LIMIT })).map(toStaffEffect);
+}
+
+/** How many integration canaries the queue shows (the newest). */
+export const CANARY_LIMIT = 20;
+
+function toEffectCanary(c: EffectCanaryRow): EffectCanary {
+  return {
+    kind: c.kind as EffectCanary["kind"],
+    provider: c.provider,
+    fingerprint: c.fingerprint,
+    status: c.status,
+    required: c.required,
+    confirmed: c.confirmed,
+    currentEffectId: c.currentEffectId,
+    failedEffectId: c.failedEffectId,
+    lastErrorCode: c.lastErrorCode,
+    startedAt: c.startedAt.toISOString(),
+    settledAt: c.settledAt?.toISOString() ?? null,
+  };
+}
+
+/** The integration canaries, newest first: the queue shows them above its effects. */
+export async function listCanaries(): Promise<EffectCanary[]> {
+  return (await listEffectCanaries({ limit: CANARY_LIMIT })).map(toEffectCanary);
 }
 
 async function queueRowOf(id: string): Promise<StaffEffect> {
@@ -121,7 +150,13 @@ export async function retryQueuedEffect({
     id,
     staffId,
     tool: RETRY_EFFECT,
-    change: (now) => retryEffect({ id, now, seen }),
+    change: async (now) => {
+      const row = await retryEffect({ id, now, seen });
+      // The effect that held its integration canary: the canary runs again, with this effect
+      // released first (its attempt looks it up before sending anything).
+      if (row) await restartCanaryWith({ effectId: id, now });
+      return row;
+    },
     refusal:
       "Only a failed or needs_attention effect can be retried, and only as you saw it: it has changed since.",
     args: { seen: seen.toISOString() },

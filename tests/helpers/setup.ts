@@ -14,6 +14,10 @@ process.env.AUTH_SIGN_IN_RATE_LIMIT_PER_MINUTE ??= "100000";
 // into the repository's data/mail.
 delete process.env.SMTP_URL;
 process.env.MAIL_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "returns-desk-mail-"));
+// The integration canary sends a new provider configuration's first effects one at a time with a
+// lookup after each: the suites that count a provider's requests for other reasons would all see
+// it. It has its own suite (tests/integration/effects-canary.test.ts), which turns it on.
+process.env.EFFECTS_CANARY_COUNT ??= "0";
 
 // The "postgres" vitest project (vitest.config.ts) runs chosen suites on PostgreSQL. The dialect
 // is fixed when db/schema is first imported, so DATABASE_URL must point at PostgreSQL before any

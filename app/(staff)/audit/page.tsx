@@ -4,6 +4,7 @@ import { AppHeader } from "@/components/app-header";
 import { AuditFilters } from "@/components/audit/audit-filters";
 import { AuditTable } from "@/components/audit/audit-table";
 import { Pager } from "@/components/audit/pager";
+import { ProbeStatusBanner } from "@/components/audit/probe-status-banner";
 import { StatusChart } from "@/components/audit/status-chart";
 import { PAGE_WIDTH } from "@/components/page-width";
 import {
@@ -75,6 +76,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     <>
       <AppHeader user={user} width="wide" />
       <main className={`${PAGE_WIDTH.wide} grid gap-4 py-6`}>
+        <ProbeStatusBanner />
         <h1 className="text-xl font-semibold">{t("heading")}</h1>
         <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
         <AuditFilters

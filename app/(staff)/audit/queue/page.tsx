@@ -8,7 +8,7 @@ import { StaffTable } from "@/components/audit/staff-table";
 import { UtcTime } from "@/components/audit/utc-time";
 import { ClientMessages } from "@/components/client-messages";
 import { requireStaffPage } from "@/lib/audit/page-guard";
-import { listQueue } from "@/lib/work-queue/queue";
+import { listCanaries, listQueue } from "@/lib/work-queue/queue";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("audit.work");
@@ -23,13 +23,93 @@ export const dynamic = "force-dynamic";
 export default async function QueuePage() {
   const user = await requireStaffPage();
   const t = await getTranslations("audit.work");
-  const effects = await listQueue({ statuses: ["failed", "needs_attention"] });
+  const [effects, canaries] = await Promise.all([
+    listQueue({ statuses: ["failed", "needs_attention"] }),
+    listCanaries(),
+  ]);
   return (
     <AuditDetailShell user={user} crumb={t("queueCrumb")}>
       {/* Its client components (buttons, forms) read the audit texts in the browser. */}
       <ClientMessages namespaces={["audit"]}>
         <h1 className="text-xl font-semibold">{t("queueTitle")}</h1>
         <p className="text-sm text-slate-600">{t("queueIntro")}</p>
+        {canaries.length > 0 && (
+          <section className="grid gap-2" aria-labelledby="canaries-title">
+            <h2 id="canaries-title" className="text-lg font-semibold">
+              {t("canaryTitle")}
+            </h2>
+            <p className="text-sm text-slate-600">{t("canaryIntro")}</p>
+            <StaffTable
+              testId="canaries"
+              rows={canaries}
+              rowKey={(c) => `${c.kind}:${c.fingerprint}`}
+              rowData={(c) => ({
+                "data-testid": "canary-row",
+                "data-canary-status": c.status,
+                "data-kind": c.kind,
+              })}
+              columns={[
+                {
+                  key: "started",
+                  header: t("canaryStarted"),
+                  cell: (c) => <UtcTime at={c.startedAt} />,
+                },
+                {
+                  key: "kind",
+                  header: t("kind"),
+                  cell: (c) => (
+                    <code className="text-xs" translate="no">
+                      {c.kind}
+                    </code>
+                  ),
+                },
+                { key: "provider", header: t("canaryProvider"), cell: (c) => c.provider },
+                {
+                  key: "fingerprint",
+                  header: t("canaryFingerprint"),
+                  cell: (c) => (
+                    <code className="text-xs" translate="no">
+                      {c.fingerprint}
+                    </code>
+                  ),
+                },
+                {
+                  key: "status",
+                  header: t("status"),
+                  cell: (c) => (
+                    <>
+                      {t("canaryState", { status: c.status })}
+                      <div className="text-xs text-slate-600">
+                        {t("canaryProgress", { confirmed: c.confirmed, required: c.required })}
+                      </div>
+                    </>
+                  ),
+                },
+                {
+                  key: "effect",
+                  header: t("canaryEffect"),
+                  cell: (c) => {
+                    const id = c.currentEffectId ?? c.failedEffectId;
+                    return id ? (
+                      <>
+                        <code className="text-xs" translate="no">
+                          {id}
+                        </code>
+                        {c.lastErrorCode && c.status === "held" && (
+                          <div className="text-xs" translate="no">
+                            {c.lastErrorCode}
+                          </div>
+                        )}
+                      </>
+                    ) : (
+                      "—"
+                    );
+                  },
+                },
+              ]}
+            />
+          </section>
+        )}
         {effects.length === 0 ? (
           <p className="text-sm text-slate-600" data-testid="queue-empty">
             {t("queueEmpty")}

@@ -4,13 +4,14 @@ import { AppError } from "@/lib/errors";
 import { handler } from "@/lib/http/handler";
 import { notAllowed } from "@/lib/http/methods";
 import { describeZodError, json } from "@/lib/http/respond";
-import { listQueue } from "@/lib/work-queue/queue";
+import { listCanaries, listQueue } from "@/lib/work-queue/queue";
 
 export const dynamic = "force-dynamic";
 
 /**
  * GET /api/staff/effects?status=failed,needs_attention (the default): the staff work queue,
- * newest first, with each effect's action, customer, kind, attempts and last error. Staff only;
+ * newest first, with each effect's action, customer, kind, attempts and last error, and the
+ * integration canaries (lib/effects/canary.ts). Staff only;
  * auth comes before parsing, so nobody else learns which parameters are valid.
  */
 export const GET = handler(async (req) => {
@@ -20,7 +21,10 @@ export const GET = handler(async (req) => {
   );
   if (!parsed.success) throw new AppError("invalid_request", describeZodError(parsed.error));
   return json(
-    { effects: await listQueue({ statuses: parsed.data.status }) },
+    {
+      effects: await listQueue({ statuses: parsed.data.status }),
+      canaries: await listCanaries(),
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 });
