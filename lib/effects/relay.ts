@@ -38,7 +38,7 @@ import { mailAfterRefund } from "./mail/compose";
 import { renderMail } from "./mail/render";
 import { mailTransport } from "./mail/transport";
 import { enqueueFollowUps, idempotencyKey } from "./outbox";
-import { paymentsProvider, warehouseHook } from "./providers";
+import { alertHook, paymentsProvider, warehouseHook } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
 import { setRelayBell } from "./signal";
 
@@ -107,6 +107,15 @@ function handlerFor(kind: EffectKind): Handler {
       const hook = warehouseHook();
       const parse = (p: unknown) => EFFECT_PAYLOADS["warehouse.address_changed"].parse(p);
       // Configured at the confirm, removed since: nothing to send to, for good.
+      if (!hook) {
+        const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
+        return { send: off, lookup: off };
+      }
+      return { send: (p) => hook.send(parse(p)), lookup: () => hook.lookup() };
+    }
+    case "alert.raised": {
+      const hook = alertHook();
+      const parse = (p: unknown) => EFFECT_PAYLOADS["alert.raised"].parse(p);
       if (!hook) {
         const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
         return { send: off, lookup: off };
