@@ -37,6 +37,8 @@ const POSTGRES_SUITES = [
   "tests/integration/unique-violation.test.ts",
   // Shadow mode: the dry run stores nothing, on both databases.
   "tests/integration/candidate-shadow.test.ts",
+  // Canary, rollback and the drift alert: state in the database, on both databases.
+  "tests/integration/candidate-canary.test.ts",
   "tests/system/multi-instance.test.ts",
   // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or
   // a stripped character there too, never a 500.

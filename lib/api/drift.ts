@@ -16,7 +16,20 @@ export const DRIFT_SIGNALS = [
 ] as const;
 export type DriftSignal = (typeof DRIFT_SIGNALS)[number];
 
-const Signals = z.record(z.enum(DRIFT_SIGNALS), z.number().nullable());
+/** One field per signal (an object, not a record, so the OpenAPI document names each). */
+function perSignal<T extends z.ZodType>(value: T) {
+  return z.object({
+    errorRate: value,
+    refusalShare: value,
+    declinedWriteShare: value,
+    toolCallShare: value,
+    latencyP50Ms: value,
+    latencyP95Ms: value,
+    contextP50Tokens: value,
+    contextP95Tokens: value,
+  });
+}
+const Signals = perSignal(z.number().nullable());
 
 export const DriftWindowView = z
   .object({
@@ -27,8 +40,7 @@ export const DriftWindowView = z
       description:
         "Shares from 0 to 1; latency in milliseconds; context in input tokens. null where the window has no figure (no tokens reported).",
     }),
-    corridor: z
-      .record(z.enum(DRIFT_SIGNALS), z.object({ low: z.number(), high: z.number() }).nullable())
+    corridor: perSignal(z.object({ low: z.number(), high: z.number() }).nullable())
       .nullable()
       .meta({
         description:
