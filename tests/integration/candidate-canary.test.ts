@@ -47,7 +47,7 @@ describe("a candidate profile as a canary", () => {
     vi.setSystemTime(window * WINDOW_MS + 1000);
     return window;
   }
-  function useCandidate(model: string, share: string) {
+  function switchCandidate(model: string, share: string) {
     process.env.CANDIDATE_OPENAI_MODEL = model;
     process.env.CANDIDATE_SHARE = share;
     resetEnv();
@@ -114,7 +114,7 @@ describe("a candidate profile as a canary", () => {
   });
 
   it("serves its share of new chats, each chat sticky, every step audited as canary", async () => {
-    useCandidate("candidate-1", "0.5");
+    switchCandidate("candidate-1", "0.5");
     nextWindow();
     const fingerprint = candidateProfile()!.fingerprint;
     const N = 60;
@@ -167,7 +167,7 @@ describe("a candidate profile as a canary", () => {
   });
 
   it("an erroring candidate: live answers every turn, and after 2 breached windows it is rolled back and new turns go live", async () => {
-    useCandidate("candidate-err", "1");
+    switchCandidate("candidate-err", "1");
     const fingerprint = candidateProfile()!.fingerprint;
     const webhooksBefore = deliveriesOf("candidate.rollback").length;
 
@@ -243,7 +243,7 @@ describe("a candidate profile as a canary", () => {
   });
 
   it("the manual kill switch: staff only, audited with who, and new turns go live", async () => {
-    useCandidate("candidate-manual", "1");
+    switchCandidate("candidate-manual", "1");
     nextWindow();
     expect((await firstTurn()).servedBy).toBe("candidate");
 
