@@ -261,7 +261,7 @@ export default async function MetricsPage({
             />
           </Section>
         </div>
-        <DriftSection t={t} />
+        <DriftSection />
         <EffectsSection report={await effectsReport(range)} />
         <HandoffsSection report={await handoffsReport(range)} />
         <ApprovalsSection report={await approvalsReport(range)} />
@@ -271,7 +271,8 @@ export default async function MetricsPage({
 }
 
 /** The drift corridor's latest windows per profile (GET /api/staff/drift has the same). */
-async function DriftSection({ t }: { t: Awaited<ReturnType<typeof getTranslations<"metrics">>> }) {
+async function DriftSection() {
+  const t = await getTranslations("metrics");
   const drift = await driftReport();
   return (
     <Section title={t("drift")} id="drift">
