@@ -176,6 +176,9 @@ async function runChatTurn({
             status: why === "timeout" ? "timeout" : "technical_error",
             errorCode: why,
             result: { fingerprint: profile.fingerprint, answeredBy: live.fingerprint },
+          }).catch((auditErr) => {
+            // The fallback itself must go on: the customer is waiting for the live answer.
+            log().error({ err: errorFields(auditErr), chatId: chat.id }, "fallback audit failed");
           });
         },
       })
