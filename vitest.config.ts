@@ -44,6 +44,8 @@ const POSTGRES_SUITES = [
   "tests/integration/candidate-shadow.test.ts",
   // Probes from live load: profiles and probe sets stored, no customer text in either.
   "tests/integration/probes.test.ts",
+  // Canary, rollback and the drift alert: state in the database, on both databases.
+  "tests/integration/candidate-canary.test.ts",
   "tests/system/multi-instance.test.ts",
   // The hostile suites: a PostgreSQL error (a NUL in an id, in a model's text) must be a 404 or
   // a stripped character there too, never a 500.

@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { openAlerts } from "@/lib/alerts";
 import type { CurrentUser } from "@/lib/auth/session";
 import { LocaleSwitch } from "./locale-switch";
 import { PAGE_WIDTH, type PageWidth } from "./page-width";
 import { SignOutButton } from "./sign-out-button";
+import { StaffAlerts } from "./staff-alerts";
 
 /**
  * Below which width a link folds away: on a phone the row must fit Sign out at 375 px, so staff
@@ -85,6 +87,8 @@ export async function AppHeader({
           <SignOutButton />
         </div>
       </nav>
+      {/* Unacknowledged alerts show on every staff page until someone acknowledges them. */}
+      {user.role === "staff" && <StaffAlerts alerts={await openAlerts()} />}
     </header>
   );
 }

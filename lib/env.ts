@@ -36,6 +36,43 @@ const schema = z
     CANDIDATE_OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     CANDIDATE_OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().optional()),
     CANDIDATE_PROMPT_VERSION: z.preprocess(emptyToUndefined, z.enum(PROMPT_VERSIONS).optional()),
+    // A canary is rolled back when its signals leave the corridor for this many windows in a row.
+    CANDIDATE_ROLLBACK_WINDOWS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(1000).default(2),
+    ),
+    // The drift corridor (docs/operations.md): per-turn signals in windows of this length, the
+    // corridor from the last DRIFT_BASELINE_WINDOWS of them, an alert after DRIFT_BREACH_WINDOWS.
+    DRIFT_WINDOW_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(5).max(86_400).default(3600),
+    ),
+    DRIFT_BASELINE_WINDOWS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(3).max(500).default(24),
+    ),
+    DRIFT_BREACH_WINDOWS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(1000).default(3),
+    ),
+    // Where alerts (drift, a canary's rollback) are sent: unset, they are only shown to staff.
+    ALERT_WEBHOOK_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .url()
+        .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL")
+        .optional(),
+    ),
+    ALERT_WEBHOOK_SECRET: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(
+          /^whsec_[A-Za-z0-9+/]{16,}={0,2}$/,
+          "must be a Standard Webhooks secret: whsec_ followed by base64",
+        )
+        .optional(),
+    ),
     PENDING_ACTION_TTL_SECONDS: z.preprocess(
       emptyToUndefined,
       z.coerce.number().int().min(1).max(86_400).default(900),
@@ -333,14 +370,11 @@ const schema = z
         message: "is required when MODEL_PROVIDER=openai",
       });
     }
-    // Serving real chats with the candidate needs the fallback and the automatic rollback, which
-    // this version does not have: refusing is safer than a canary that cannot be stopped.
-    if (e.CANDIDATE_MODE === "canary") {
+    if (e.ALERT_WEBHOOK_URL && !e.ALERT_WEBHOOK_SECRET) {
       ctx.addIssue({
         code: "custom",
-        path: ["CANDIDATE_MODE"],
-        message:
-          "canary is not available in this version (no fallback or automatic rollback yet): use off or shadow",
+        path: ["ALERT_WEBHOOK_SECRET"],
+        message: "is required when ALERT_WEBHOOK_URL is set (whsec_…: the webhooks are signed)",
       });
     }
     if (

@@ -6,6 +6,7 @@ import { initDatabase } from "@/db/init";
 import { startActionCore } from "@/lib/actions/sweeper";
 import { authSecret } from "@/lib/auth/secret";
 import { noteApprovalExpiries } from "@/lib/chat/approvals";
+import { startCorridorWatch } from "@/lib/chat/candidate/canary";
 import { startRelay } from "@/lib/effects/relay";
 
 export async function startServer(): Promise<void> {
@@ -17,4 +18,6 @@ export async function startServer(): Promise<void> {
   await startActionCore();
   // After recovery: the outbox's effects (a confirmed cancellation's refund) go out from here.
   startRelay();
+  // The canary's judgement and the drift alerts, as each window closes.
+  startCorridorWatch();
 }

@@ -3,9 +3,9 @@
  * written after the live turn was saved, and the staff summary over them.
  */
 import "server-only";
-import { type AnyColumn, desc, eq, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { getDb, one } from "../index";
-import { candidateComparisons } from "../schema";
+import { candidateComparisons, candidateRollouts } from "../schema";
 
 export type NewCandidateComparison = typeof candidateComparisons.$inferInsert;
 export type CandidateComparisonRow = typeof candidateComparisons.$inferSelect;
@@ -90,9 +90,81 @@ export async function recentCandidateComparisons({
     .limit(limit);
 }
 
+/** Both latencies of the newest comparisons the candidate answered (for medians). */
+export async function answeredLatencies({
+  candidateFingerprint,
+  limit,
+}: {
+  candidateFingerprint: string | null;
+  limit: number;
+}): Promise<{ live: number; candidate: number }[]> {
+  return getDb()
+    .select({ live: t.liveLatencyMs, candidate: t.candidateLatencyMs })
+    .from(t)
+    .where(scope(candidateFingerprint) ? and(scope(candidateFingerprint), answered) : answered)
+    .orderBy(desc(t.at))
+    .limit(limit);
+}
+
 /** A chat's comparisons, oldest first (tests read them back). */
 export async function listCandidateComparisonsForChat(
   chatId: string,
 ): Promise<CandidateComparisonRow[]> {
   return getDb().select().from(t).where(eq(t.chatId, chatId)).orderBy(t.at, t.id);
+}
+
+// ---------------------------------------------------------------- the canary's rollout
+
+export type CandidateRolloutRow = typeof candidateRollouts.$inferSelect;
+
+/** The candidate's rollout row, created at `since` if it has none yet. */
+export async function ensureCandidateRollout({
+  fingerprint,
+  since,
+}: {
+  fingerprint: string;
+  since: Date;
+}): Promise<CandidateRolloutRow> {
+  await getDb().insert(candidateRollouts).values({ fingerprint, since }).onConflictDoNothing();
+  return one(
+    await getDb()
+      .select()
+      .from(candidateRollouts)
+      .where(eq(candidateRollouts.fingerprint, fingerprint)),
+  );
+}
+
+export async function getCandidateRollout(
+  fingerprint: string,
+): Promise<CandidateRolloutRow | null> {
+  const rows = await getDb()
+    .select()
+    .from(candidateRollouts)
+    .where(eq(candidateRollouts.fingerprint, fingerprint));
+  return rows[0] ?? null;
+}
+
+/**
+ * Rolls the candidate back unless it already was: a conditional update, so of several instances
+ * (or staff and the automatic judge) exactly one does it. The updated row, or null.
+ */
+export async function markCandidateRolledBack({
+  fingerprint,
+  at,
+  reason,
+  by,
+}: {
+  fingerprint: string;
+  at: Date;
+  reason: string;
+  by: string | null;
+}): Promise<CandidateRolloutRow | null> {
+  const rows = await getDb()
+    .update(candidateRollouts)
+    .set({ rolledBackAt: at, rollbackReason: reason, rolledBackBy: by })
+    .where(
+      and(eq(candidateRollouts.fingerprint, fingerprint), isNull(candidateRollouts.rolledBackAt)),
+    )
+    .returning();
+  return rows[0] ?? null;
 }

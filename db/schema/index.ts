@@ -31,6 +31,8 @@ export const {
   auditEvents,
   modelCalls,
   candidateComparisons,
+  candidateRollouts,
+  alerts,
   metricsDaily,
   auditStatusCounts,
   effects,

@@ -491,6 +491,8 @@ export const auditEvents = sqliteTable(
     result: text("result", { mode: "json" }),
     promptVersion: text("prompt_version"),
     model: text("model"),
+    /** `canary` when the candidate profile served the chat (docs/operations.md); else null. */
+    profile: text("profile"),
   },
   (t) => [
     // Every index ends in `at` (and SQLite appends the rowid), so each filter reads its rows
@@ -645,6 +647,14 @@ export const modelCalls = sqliteTable(
     error: text("error"),
     /** A turn's profile (lib/chat/candidate/profile.ts); null for summaries and triage. */
     fingerprint: text("fingerprint"),
+    /** A turn's tool calls its policy refused (business errors): the drift corridor's signal. */
+    refusals: integer("refusals").notNull().default(0),
+    /** The write a turn proposed (its pending action), so a declined proposal is counted. */
+    actionId: text("action_id"),
+    /** Served by the candidate profile as a canary (docs/operations.md). */
+    canary: integer("canary", { mode: "boolean" }).notNull().default(false),
+    /** A canary turn the candidate failed (model_error, timeout) and the live profile answered. */
+    fallback: text("fallback"),
   },
   (t) => [
     index("model_calls_at_idx").on(t.at),
@@ -698,6 +708,41 @@ export const candidateComparisons = sqliteTable(
     index("candidate_comparisons_at_idx").on(t.at),
     index("candidate_comparisons_fingerprint_at_idx").on(t.candidateFingerprint, t.at),
   ],
+);
+
+/**
+ * A candidate profile's canary, one row per candidate fingerprint: when it began (only chats
+ * created since are eligible) and its rollback, automatic or by staff. The rollback is a
+ * conditional update, so of several instances judging the same windows one rolls back.
+ */
+export const candidateRollouts = sqliteTable("candidate_rollouts", {
+  fingerprint: text("fingerprint").primaryKey(),
+  since: ms("since").notNull(),
+  rolledBackAt: ms("rolled_back_at"),
+  rollbackReason: text("rollback_reason"),
+  /** The staff member who pressed the kill switch; null for an automatic rollback. */
+  rolledBackBy: text("rolled_back_by"),
+});
+
+/**
+ * Operational alerts (a drift breach, a canary rollback): shown on the staff pages until a
+ * staff member acknowledges one, and sent through the outbox as a signed webhook. `dedupeKey`
+ * makes raising the same alert from several instances one row.
+ */
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    dedupeKey: text("dedupe_key").notNull().unique(),
+    at: ms("at").notNull(),
+    /** The profile it is about. */
+    fingerprint: text("fingerprint"),
+    detail: text("detail", { mode: "json" }).notNull(),
+    acknowledgedAt: ms("acknowledged_at"),
+    acknowledgedBy: text("acknowledged_by"),
+  },
+  (t) => [index("alerts_ack_at_idx").on(t.acknowledgedAt, t.at)],
 );
 
 /**

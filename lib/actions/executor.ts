@@ -28,6 +28,8 @@ export type ExecutorContext = {
   toolCallId?: string | null;
   promptVersion?: string | null;
   model?: string | null;
+  /** `canary` when the candidate profile serves the chat: every audit event says so. */
+  profile?: string | null;
   now?: Date;
 };
 
@@ -134,6 +136,7 @@ async function run(
     toolCallId: ctxIn.toolCallId,
     promptVersion: ctxIn.promptVersion,
     model: ctxIn.model,
+    profile: ctxIn.profile,
     startedAt,
   });
   return proposed.kind === "proposal"
@@ -211,6 +214,7 @@ export async function executeToolCall(
       result: auditResult(outcome),
       promptVersion: ctxIn.promptVersion,
       model: ctxIn.model,
+      profile: ctxIn.profile,
     });
   }
   // Onto the AI SDK's span of this tool call: what our side made of it (no arguments, no result).

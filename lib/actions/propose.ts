@@ -19,6 +19,7 @@ export type ProposeMeta = {
   toolCallId?: string | null;
   promptVersion?: string | null;
   model?: string | null;
+  profile?: string | null;
   /** When the tool call started, for the audit duration (performance.now()). */
   startedAt?: number;
 };
@@ -117,6 +118,7 @@ export async function storeProposal(
       result: plan,
       promptVersion: inserted.promptVersion,
       model: inserted.model,
+      profile: meta.profile ?? null,
     });
     return inserted;
   });

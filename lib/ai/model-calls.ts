@@ -35,6 +35,12 @@ export type ModelCallRecord = {
   fingerprint?: string | null;
   /** A turn that opened the chat (its first): counted as a chat started that day. */
   firstOfChat?: boolean;
+  /** A turn's tool calls refused by policy, and the write it proposed (drift signals). */
+  refusals?: number;
+  actionId?: string | null;
+  /** Served by the candidate as a canary; `fallback` when it failed and live answered. */
+  canary?: boolean;
+  fallback?: "model_error" | "timeout" | null;
 };
 
 /** Starts the clock at construction; pass `onChunk` to streamText. */
@@ -129,6 +135,10 @@ export async function recordModelCall(r: ModelCallRecord): Promise<void> {
       toolCalls: r.toolCalls,
       error: r.error ?? null,
       fingerprint: r.fingerprint ?? null,
+      refusals: r.refusals ?? 0,
+      actionId: r.actionId ?? null,
+      canary: r.canary ?? false,
+      fallback: r.fallback ?? null,
     });
     await bumpDaily(turnBumps(r));
   });

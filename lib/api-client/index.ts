@@ -33,6 +33,7 @@ import {
   ReviseResponseSchema,
 } from "@/lib/chat-client/schemas";
 import {
+  AcknowledgeAlertSchema,
   ActionDetailSchema,
   ApprovalsSchema,
   ApproveResponseSchema,
@@ -40,6 +41,7 @@ import {
   CancelResponseSchema,
   CandidateReportSchema,
   ConfirmResponseSchema,
+  DriftReportSchema,
   HandoffQueueSchema,
   HealthSchema,
   RejectResponseSchema,
@@ -259,6 +261,22 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /** Staff only: the candidate model profile against the live one, in shadow. */
     getCandidateReport: () => call("/api/staff/candidate", CandidateReportSchema),
+
+    /** Staff only: the canary's kill switch; every new turn goes live. */
+    rollbackCandidate: (reason?: string) =>
+      call("/api/staff/candidate/rollback", CandidateReportSchema, {
+        method: "POST",
+        json: reason === undefined ? {} : { reason },
+      }),
+
+    /** Staff only: the drift corridor's windows, corridors, breaches and alerts. */
+    getDriftReport: () => call("/api/staff/drift", DriftReportSchema),
+
+    /** Staff only: acknowledges an alert (its banner goes). */
+    acknowledgeAlert: (alertId: string) =>
+      call(`/api/staff/alerts/${id(alertId)}/acknowledge`, AcknowledgeAlertSchema, {
+        method: "POST",
+      }),
 
     /** Staff only: the chats a person has taken over, longest waiting first. */
     listHandoffs: () => call("/api/staff/handoffs", HandoffQueueSchema),

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { CandidateReportResponse } from "@/lib/api/candidate";
+import { AlertView, DriftResponse } from "@/lib/api/drift";
 import { STORED_TRIAGE } from "@/lib/api/triage";
 import {
   CancelResponseSchema as CardCancelResponse,
@@ -115,3 +116,7 @@ export const RejectResponseSchema = z.object({ action: PendingActionSchema });
 
 /** GET /api/staff/candidate (staff only): the candidate profile in shadow. */
 export const CandidateReportSchema = CandidateReportResponse;
+/** GET /api/staff/drift (staff only): windows, corridors, breaches and alerts. */
+export const DriftReportSchema = DriftResponse;
+/** POST /api/staff/alerts/{id}/acknowledge (staff only). */
+export const AcknowledgeAlertSchema = z.object({ alert: AlertView });

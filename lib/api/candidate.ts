@@ -4,6 +4,7 @@
  * client (lib/api-client) both use this one declaration.
  */
 import { z } from "zod";
+import { CandidateRollbackView } from "./drift";
 
 const ProfileView = z
   .object({
@@ -51,6 +52,10 @@ export const CandidateReportResponse = z
   .object({
     mode: z.enum(["off", "shadow", "canary"]),
     share: z.number().min(0).max(1),
+    since: z.iso.datetime({ offset: true }).nullable().meta({
+      description:
+        "When this instance first saw the current candidate fingerprint (its canary's start); null while CANDIDATE_MODE is off.",
+    }),
     live: ProfileView,
     candidate: ProfileView.nullable().meta({ description: "null while CANDIDATE_MODE is off." }),
     comparison: z
@@ -75,12 +80,30 @@ export const CandidateReportResponse = z
             "Candidate latency over live latency, summed over the turns the candidate answered; null without any.",
         }),
         tokensRatio: z.number().nullable(),
+        latencyP50Ms: z
+          .object({ live: z.number().nullable(), candidate: z.number().nullable() })
+          .meta({
+            description:
+              "Median latency: in shadow over the newest 1000 comparisons the candidate answered; in canary over the canary's turns and the live profile's since `since`.",
+          }),
       })
       .meta({
         description:
           "Over every comparison of the current candidate's fingerprint (of every candidate while none is configured).",
       }),
     recent: z.array(CandidateComparisonView).meta({ description: "The newest 20, newest first." }),
+    canary: z
+      .object({
+        turns: z.number().int(),
+        fallbacks: z.number().int().meta({
+          description: "Canary turns the candidate failed and the live profile answered.",
+        }),
+      })
+      .meta({ description: "The canary's own turns since `since` (0 outside canary mode)." }),
+    rollback: CandidateRollbackView.nullable().meta({
+      description:
+        "The current candidate's rollback (automatic or by staff); null while it is not rolled back. After it, every turn is live.",
+    }),
   })
   .meta({ id: "CandidateReport" });
 export type CandidateReportResponse = z.infer<typeof CandidateReportResponse>;

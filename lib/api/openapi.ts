@@ -13,6 +13,7 @@ import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { auditFilterParams, auditListParams } from "./audit-params";
 import { CandidateReportResponse } from "./candidate";
+import { AlertView, DriftResponse, RollbackBody } from "./drift";
 import { sendMessageBody } from "./message";
 import {
   ActionDetail,
@@ -679,6 +680,51 @@ export function buildOpenApiDocument() {
             responses: {
               "200": json(CandidateReportResponse, "The shadow comparison"),
               ...errors(SIGNED_IN),
+            },
+          }),
+        },
+        "/api/staff/candidate/rollback": {
+          post: op({
+            tags: ["staff"],
+            operationId: "rollbackCandidate",
+            summary:
+              "The canary's kill switch: the current candidate is rolled back and every new turn goes to the live profile (staff only; audited; raises an alert). Again: nothing changes. 409 with no candidate configured",
+            requestBody: { content: { "application/json": { schema: RollbackBody } } },
+            responses: {
+              "200": json(CandidateReportResponse, "The candidate report, with its rollback"),
+              ...errors([
+                ...POSTED,
+                "conflict",
+                "invalid_request",
+                "payload_too_large",
+                "unsupported_media_type",
+                "rate_limited",
+              ]),
+            },
+          }),
+        },
+        "/api/staff/drift": {
+          get: op({
+            tags: ["staff"],
+            operationId: "getDriftReport",
+            summary:
+              "The drift corridor: each profile's closed windows (DRIFT_WINDOW_SECONDS) with their signals, corridors (median ± 3·MAD of the baseline windows) and breaches, and the newest alerts (staff only)",
+            responses: {
+              "200": json(DriftResponse, "The windows, corridors, breaches and alerts"),
+              ...errors(SIGNED_IN),
+            },
+          }),
+        },
+        "/api/staff/alerts/{id}/acknowledge": {
+          post: op({
+            tags: ["staff"],
+            operationId: "acknowledgeAlert",
+            summary:
+              "Acknowledge an alert: its banner leaves the staff pages (staff only; audited; any body is ignored). Again: answers it as it is",
+            requestParams: { path: idParam },
+            responses: {
+              "200": json(z.object({ alert: AlertView }), "The alert, acknowledged"),
+              ...errors([...POSTED, ...BY_ID]),
             },
           }),
         },

@@ -227,7 +227,7 @@ export const EffectView = z
     id: z.string(),
     kind: z.enum(EFFECT_KINDS).meta({
       description:
-        "payment.refund, a customer mail (mail.*), warehouse.address_changed, or store.cancel_order (the cancel at the connected store, STORE_BACKEND=medusa: docs/stores.md).",
+        "payment.refund, a customer mail (mail.*), warehouse.address_changed, store.cancel_order (the cancel at the connected store, STORE_BACKEND=medusa: docs/stores.md), or alert.raised (an operational alert for ALERT_WEBHOOK_URL; its actionId is the alert's id: docs/operations.md).",
     }),
     status: z.enum(EFFECT_STATUSES).meta({
       description:

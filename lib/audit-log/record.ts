@@ -25,6 +25,8 @@ export type AuditInput = {
   result?: unknown;
   promptVersion?: string | null;
   model?: string | null;
+  /** `canary` for the steps of a chat the candidate profile serves. */
+  profile?: string | null;
   at?: Date;
 };
 
@@ -66,5 +68,6 @@ export async function recordAudit(raw: AuditInput): Promise<number> {
     result: boundedJson(input.result),
     promptVersion: input.promptVersion ?? null,
     model: input.model ?? null,
+    profile: input.profile ?? null,
   });
 }

@@ -29,9 +29,10 @@ import {
   recordModelCall,
 } from "@/lib/ai/model-calls";
 import { MODEL_CALL_SETTINGS } from "@/lib/ai/models";
-import { ACTIVE_PROMPT_VERSION, buildSystemPrompt } from "@/lib/ai/prompts";
+import { buildSystemPrompt } from "@/lib/ai/prompts";
 import { normalizeMessageText } from "@/lib/api/message";
 import type { ChatUIMessage } from "@/lib/api/parts";
+import { recordAudit } from "@/lib/audit-log/record";
 import { handoffNoteMessage, handoffText, requestHandoff } from "@/lib/chat/handoff";
 import { answerInHandoff } from "@/lib/chat/handoff/customer";
 import { env } from "@/lib/env";
@@ -41,6 +42,12 @@ import { errorFields, log } from "@/lib/log";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
+import {
+  type CanaryFailure,
+  canaryModel,
+  candidateStepTimeoutMs,
+  chooseServing,
+} from "./candidate/canary";
 import { traceSteps } from "./candidate/compare";
 import { liveProfile } from "./candidate/profile";
 import { scheduleShadowTurn } from "./candidate/shadow";
@@ -146,8 +153,47 @@ async function runChatTurn({
   endTurn: () => Promise<boolean>;
 }): Promise<Response> {
   const live = liveProfile();
-  const { model, info } = live;
-  const ctx = { userId, chatId: chat.id, promptVersion: ACTIVE_PROMPT_VERSION, model: info.id };
+  // Canary: the candidate may serve this chat (sticky); otherwise, and after a rollback, live.
+  const serving = await chooseServing(chat.id);
+  const profile = serving.profile;
+  const { info } = profile;
+  const marker = serving.canary ? "canary" : null;
+  const ctx = {
+    userId,
+    chatId: chat.id,
+    promptVersion: profile.promptVersion,
+    model: info.id,
+    profile: marker,
+  };
+  /** A canary step the candidate failed: the live profile answered the rest of the turn. */
+  let fallback: CanaryFailure | null = null;
+  const system = buildSystemPrompt({
+    summary: chat.summary,
+    visitor,
+    version: profile.promptVersion,
+  });
+  const model = serving.canary
+    ? canaryModel({
+        candidate: profile.model,
+        live: live.model,
+        liveSystem: buildSystemPrompt({ summary: chat.summary, visitor }),
+        stepTimeoutMs: candidateStepTimeoutMs(),
+        onFallback: (why, err) => {
+          fallback ??= why;
+          log().warn({ err: errorFields(err), chatId: chat.id, why }, "canary fell back to live");
+          void recordAudit({
+            ...ctx,
+            tool: "model:fallback",
+            status: why === "timeout" ? "timeout" : "technical_error",
+            errorCode: why,
+            result: { fingerprint: profile.fingerprint, answeredBy: live.fingerprint },
+          }).catch((auditErr) => {
+            // The fallback itself must go on: the customer is waiting for the live answer.
+            log().error({ err: errorFields(auditErr), chatId: chat.id }, "fallback audit failed");
+          });
+        },
+      })
+    : profile.model;
   const userMessage: ChatUIMessage = {
     id: randomUUID(),
     role: "user",
@@ -177,8 +223,10 @@ async function runChatTurn({
     chatId: chat.id,
     provider: info.provider,
     model: info.id,
-    promptVersion: ACTIVE_PROMPT_VERSION,
-    fingerprint: live.fingerprint,
+    promptVersion: profile.promptVersion,
+    fingerprint: profile.fingerprint,
+    canary: serving.canary,
+    fallback,
     firstOfChat: history.length === 0 && chat.summarizedThrough === 0,
     steps: 0,
     toolCalls: [],
@@ -191,7 +239,8 @@ async function runChatTurn({
     "returns_desk.chat.id": chat.id,
     "returns_desk.user.id": userId,
     "returns_desk.model": info.id,
-    "returns_desk.prompt_version": ACTIVE_PROMPT_VERSION,
+    "returns_desk.prompt_version": profile.promptVersion,
+    ...(serving.canary ? { "returns_desk.profile": "canary" } : {}),
   });
   const stream = createUIMessageStream<ChatUIMessage>({
     generateId: () => assistantId,
@@ -227,7 +276,7 @@ async function runChatTurn({
       const result = span.run(() =>
         streamText({
           model: wrapLanguageModel({ model, middleware: guard.middleware }),
-          system: buildSystemPrompt({ summary: chat.summary, visitor }),
+          system,
           messages: modelMessages,
           tools,
           abortSignal: deadline.signal,
@@ -242,6 +291,23 @@ async function runChatTurn({
           ...MODEL_CALL_SETTINGS,
           experimental_telemetry: aiTelemetry("chat-turn"),
           onChunk: meter.onChunk,
+          // A canary chat is audited step by step (stronger audit while the candidate acts).
+          onStepFinish: serving.canary
+            ? async (step) => {
+                await recordAudit({
+                  ...ctx,
+                  tool: "model:step",
+                  status: "success",
+                  result: {
+                    fingerprint: profile.fingerprint,
+                    answeredBy: fallback ? live.fingerprint : profile.fingerprint,
+                    finishReason: step.finishReason,
+                    toolCalls: step.toolCalls.map((c) => c.toolName),
+                    textChars: step.text.length,
+                  },
+                });
+              }
+            : undefined,
           experimental_repairToolCall: async ({ toolCall }) => {
             await auditUnroutableCall(toolCall, ctx, tools);
             return null;
@@ -273,8 +339,13 @@ async function runChatTurn({
 
       const steps = await result.steps;
       usage = await result.totalUsage;
-      measured = { ...call(), ...describeSteps(steps, usage) };
       trace = traceSteps(steps);
+      measured = {
+        ...call(),
+        ...describeSteps(steps, usage),
+        refusals: trace.refusals,
+        actionId: (proposal as PendingActionDto | null)?.id ?? null,
+      };
       const last = steps.at(-1);
       if (handoffCall) {
         // The app's note, not the model's words: a person will answer from here on.
@@ -321,7 +392,7 @@ async function runChatTurn({
             userMessage,
             assistantMessage: { ...responseMessage, id: assistantId },
             model: info.id,
-            promptVersion: ACTIVE_PROMPT_VERSION,
+            promptVersion: profile.promptVersion,
             usage: usage ?? null,
             modelCall: measured ?? call(),
             claim: endTurn,

@@ -81,6 +81,21 @@ export const STORE_CANCEL_PAYLOAD = z.strictObject({
 });
 export type StoreCancelPayload = z.output<typeof STORE_CANCEL_PAYLOAD>;
 
+/**
+ * An operational alert (a drift breach, a canary's rollback: lib/alerts) for ALERT_WEBHOOK_URL,
+ * signed like the warehouse's webhook. The alert's own id is the operation id.
+ */
+export const ALERT_PAYLOAD = z.strictObject({
+  /** Standard Webhooks' `webhook-id`: one per alert, the same on every retry. */
+  webhookId: z.string().regex(/^msg_[A-Za-z0-9_-]+$/),
+  alertId: z.string(),
+  kind: z.string(),
+  at: z.iso.datetime(),
+  fingerprint: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type AlertPayload = z.output<typeof ALERT_PAYLOAD>;
+
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
   "mail.return_confirmed": MAIL_PAYLOAD,
@@ -89,6 +104,7 @@ export const EFFECT_PAYLOADS = {
   "mail.refund_failed": MAIL_PAYLOAD,
   "warehouse.address_changed": ADDRESS_CHANGED_PAYLOAD,
   "store.cancel_order": STORE_CANCEL_PAYLOAD,
+  "alert.raised": ALERT_PAYLOAD,
 } as const;
 
 export function isMailKind(kind: string): kind is MailKind {

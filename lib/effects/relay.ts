@@ -55,7 +55,7 @@ import { mailAfterRefund } from "./mail/compose";
 import { renderMail } from "./mail/render";
 import { mailTransport } from "./mail/transport";
 import { enqueueFollowUps, idempotencyKey } from "./outbox";
-import { paymentsProvider, warehouseHook } from "./providers";
+import { alertHook, paymentsProvider, warehouseHook } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
 import { setRelayBell } from "./signal";
 
@@ -138,6 +138,15 @@ function handlerFor(kind: EffectKind): Handler {
         lookup: () => hook.lookup(),
         reconciles: false,
       };
+    }
+    case "alert.raised": {
+      const hook = alertHook();
+      const parse = (p: unknown) => EFFECT_PAYLOADS["alert.raised"].parse(p);
+      if (!hook) {
+        const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
+        return { send: off, lookup: off };
+      }
+      return { send: (p) => hook.send(parse(p)), lookup: () => hook.lookup() };
     }
   }
 }

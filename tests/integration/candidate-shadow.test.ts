@@ -283,9 +283,16 @@ describe("a candidate profile in shadow", () => {
 });
 
 describe("the candidate's configuration", () => {
-  it("refuses CANDIDATE_MODE=canary at start, naming the variable", () => {
-    expect(() => parseEnv({ CANDIDATE_MODE: "canary" })).toThrow(
-      /CANDIDATE_MODE: canary is not available/,
+  it("accepts CANDIDATE_MODE=canary and bounds the corridor's settings", () => {
+    expect(parseEnv({ CANDIDATE_MODE: "canary" })).toMatchObject({
+      CANDIDATE_MODE: "canary",
+      CANDIDATE_ROLLBACK_WINDOWS: 2,
+      DRIFT_WINDOW_SECONDS: 3600,
+      DRIFT_BREACH_WINDOWS: 3,
+    });
+    expect(() => parseEnv({ DRIFT_WINDOW_SECONDS: "4" })).toThrow(/DRIFT_WINDOW_SECONDS/);
+    expect(() => parseEnv({ ALERT_WEBHOOK_URL: "http://127.0.0.1:1/a" })).toThrow(
+      /ALERT_WEBHOOK_SECRET/,
     );
   });
 

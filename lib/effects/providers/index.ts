@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { env } from "@/lib/env";
+import { alertWebhook } from "./alert";
 import { ledgerProvider } from "./ledger";
 import { stripeProvider } from "./stripe";
 import type { PaymentsProvider } from "./types";
@@ -47,4 +48,24 @@ export function warehouseHook(): ReturnType<typeof warehouseWebhook> | null {
     };
   }
   return cachedHook.hook;
+}
+
+let cachedAlert: { key: string; hook: ReturnType<typeof alertWebhook> } | undefined;
+
+/** The alert webhook when ALERT_WEBHOOK_URL is set, else null (alerts are only shown to staff). */
+export function alertHook(): ReturnType<typeof alertWebhook> | null {
+  const e = env();
+  if (!e.ALERT_WEBHOOK_URL || !e.ALERT_WEBHOOK_SECRET) return null;
+  const key = `${e.ALERT_WEBHOOK_URL}|${e.ALERT_WEBHOOK_SECRET}|${e.STRIPE_TIMEOUT_MS}`;
+  if (cachedAlert?.key !== key) {
+    cachedAlert = {
+      key,
+      hook: alertWebhook({
+        url: e.ALERT_WEBHOOK_URL,
+        secret: e.ALERT_WEBHOOK_SECRET,
+        timeoutMs: e.STRIPE_TIMEOUT_MS,
+      }),
+    };
+  }
+  return cachedAlert.hook;
 }

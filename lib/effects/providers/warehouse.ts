@@ -31,37 +31,49 @@ export function webhookBody(payload: AddressChangedPayload): string {
   });
 }
 
+/**
+ * POSTs one signed Standard Webhook. A 2xx is delivered; a timeout, a connection error, a 5xx,
+ * 408, 409 or 429 leaves the outcome unknown (retried); any other 4xx is the receiver's final no.
+ */
+export async function postSignedWebhook(
+  c: WarehouseConfig,
+  signer: Webhook,
+  id: string,
+  body: string,
+  now = new Date(),
+): Promise<SendOutcome> {
+  let res: Response;
+  try {
+    res = await fetch(c.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+        "webhook-signature": signer.sign(id, now, body),
+      },
+      body,
+      redirect: "error",
+      signal: AbortSignal.timeout(c.timeoutMs),
+    });
+    // Only the status matters; the body is read and dropped so the connection is freed.
+    await res.arrayBuffer().catch(() => undefined);
+  } catch (err) {
+    const timeout = err instanceof Error && /timeout|abort/i.test(err.name);
+    return { kind: "indeterminate", code: timeout ? "timeout" : "connection_error" };
+  }
+  if (res.ok) return { kind: "succeeded", providerRef: id };
+  const s = res.status;
+  if (s >= 500 || s === 408 || s === 409 || s === 429)
+    return { kind: "indeterminate", code: `http_${s}` };
+  return { kind: "definite", code: `http_${s}` };
+}
+
 export function warehouseWebhook(c: WarehouseConfig) {
   const signer = new Webhook(c.secret);
   return {
     async send(payload: AddressChangedPayload, now = new Date()): Promise<SendOutcome> {
-      const body = webhookBody(payload);
-      const id = payload.webhookId;
-      let res: Response;
-      try {
-        res = await fetch(c.url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "webhook-id": id,
-            "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-            "webhook-signature": signer.sign(id, now, body),
-          },
-          body,
-          redirect: "error",
-          signal: AbortSignal.timeout(c.timeoutMs),
-        });
-        // Only the status matters; the body is read and dropped so the connection is freed.
-        await res.arrayBuffer().catch(() => undefined);
-      } catch (err) {
-        const timeout = err instanceof Error && /timeout|abort/i.test(err.name);
-        return { kind: "indeterminate", code: timeout ? "timeout" : "connection_error" };
-      }
-      if (res.ok) return { kind: "succeeded", providerRef: id };
-      const s = res.status;
-      if (s >= 500 || s === 408 || s === 409 || s === 429)
-        return { kind: "indeterminate", code: `http_${s}` };
-      return { kind: "definite", code: `http_${s}` };
+      return postSignedWebhook(c, signer, payload.webhookId, webhookBody(payload), now);
     },
     async lookup(): Promise<LookupOutcome> {
       return { kind: "absent" };

@@ -5,9 +5,11 @@ import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { ApprovalsSection } from "@/components/metrics/approvals-section";
 import { DailyChart } from "@/components/metrics/daily-chart";
+import { DriftChart } from "@/components/metrics/drift-chart";
 import { EffectsSection } from "@/components/metrics/effects-section";
 import { HandoffsSection } from "@/components/metrics/handoffs-section";
 import { requireStaffPage } from "@/lib/audit/page-guard";
+import { driftReport } from "@/lib/chat/candidate/drift";
 import { approvalsReport } from "@/lib/metrics/approvals";
 import { effectsReport } from "@/lib/metrics/effects";
 import { handoffsReport } from "@/lib/metrics/handoffs";
@@ -259,10 +261,53 @@ export default async function MetricsPage({
             />
           </Section>
         </div>
+        <DriftSection />
         <EffectsSection report={await effectsReport(range)} />
         <HandoffsSection report={await handoffsReport(range)} />
         <ApprovalsSection report={await approvalsReport(range)} />
       </main>
     </>
+  );
+}
+
+/** The drift corridor's latest windows per profile (GET /api/staff/drift has the same). */
+async function DriftSection() {
+  const t = await getTranslations("metrics");
+  const drift = await driftReport();
+  return (
+    <Section title={t("drift")} id="drift">
+      <p className="mb-2 text-sm text-slate-600">
+        {t("driftIntro", { seconds: drift.windowSeconds })}
+      </p>
+      {drift.profiles.length === 0 && <p className="text-sm text-slate-600">{t("driftNone")}</p>}
+      <div className="grid gap-4" data-testid="drift-profiles">
+        {drift.profiles.slice(0, 3).map((p) => (
+          <div key={p.fingerprint} className="grid gap-2">
+            <h3 className="text-sm font-medium">
+              {t("driftProfile", {
+                role: p.role,
+                fingerprint: p.fingerprint,
+                windows: p.windows.length,
+                run: p.breachRun,
+              })}
+            </h3>
+            <div className="grid gap-4 md:grid-cols-2" aria-hidden="true">
+              <figure>
+                <DriftChart profile={p} signal="latencyP95Ms" format={(v) => `${num(v)} ms`} />
+                <figcaption className="text-center text-xs text-slate-700">
+                  {t("driftLatency")}
+                </figcaption>
+              </figure>
+              <figure>
+                <DriftChart profile={p} signal="errorRate" format={(v) => pct(v)} />
+                <figcaption className="text-center text-xs text-slate-700">
+                  {t("driftErrors")}
+                </figcaption>
+              </figure>
+            </div>
+          </div>
+        ))}
+      </div>
+    </Section>
   );
 }

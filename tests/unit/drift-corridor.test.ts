@@ -1,0 +1,115 @@
+/**
+ * The corridor's arithmetic and the canary's judgement of one window, without a database: the
+ * rules docs/operations.md states, each on its own.
+ */
+import { describe, expect, it } from "vitest";
+import { canaryBreaches } from "@/lib/chat/candidate/canary";
+import {
+  breaches,
+  corridorOf,
+  quantile,
+  type Signals,
+  windowSignals,
+} from "@/lib/chat/candidate/corridor";
+
+const signals = (over: Partial<Signals>): Signals => ({
+  errorRate: 0,
+  refusalShare: 0,
+  declinedWriteShare: 0,
+  toolCallShare: 0.5,
+  latencyP50Ms: 800,
+  latencyP95Ms: 1000,
+  contextP50Tokens: 400,
+  contextP95Tokens: 600,
+  ...over,
+});
+
+describe("the drift corridor", () => {
+  it("is median ± 3 scaled MADs, robust to an odd baseline window", () => {
+    const baseline = [1000, 1010, 990, 1005, 995, 5000].map((l) => signals({ latencyP95Ms: l }));
+    const band = corridorOf(baseline)!.latencyP95Ms!;
+    // Median 1002.5; one 5000 moves neither the median nor the MAD much.
+    expect(band.low).toBeGreaterThan(900);
+    expect(band.high).toBeLessThan(1150);
+    expect(breaches(signals({ latencyP95Ms: 2000 }), corridorOf(baseline))).toEqual([
+      "latencyP95Ms",
+    ]);
+    expect(breaches(signals({ latencyP95Ms: 1020 }), corridorOf(baseline))).toEqual([]);
+  });
+
+  it("has a floor, so identical windows do not make every wobble a breach", () => {
+    const c = corridorOf([signals({}), signals({}), signals({})])!;
+    expect(c.errorRate).toEqual({ low: -0.05, high: 0.05 });
+    expect(c.latencyP95Ms).toEqual({ low: 900, high: 1100 });
+    expect(breaches(signals({ errorRate: 0.04 }), c)).toEqual([]);
+    expect(breaches(signals({ errorRate: 0.06 }), c)).toEqual(["errorRate"]);
+  });
+
+  it("gives no corridor below three baseline windows, and so no breach", () => {
+    expect(corridorOf([signals({}), signals({})])).toBeNull();
+    expect(breaches(signals({ errorRate: 1 }), null)).toEqual([]);
+  });
+
+  it("aggregates turns into shares and nearest-rank quantiles", () => {
+    expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95)).toBe(10);
+    expect(quantile([], 0.5)).toBeNull();
+    const at = new Date(0);
+    const s = windowSignals([
+      {
+        at,
+        failed: true,
+        refusals: 0,
+        declined: false,
+        toolCalls: 1,
+        latencyMs: 100,
+        inputTokens: 10,
+      },
+      {
+        at,
+        failed: false,
+        refusals: 2,
+        declined: true,
+        toolCalls: 0,
+        latencyMs: 300,
+        inputTokens: null,
+      },
+    ]);
+    expect(s).toMatchObject({
+      errorRate: 0.5,
+      refusalShare: 0.5,
+      declinedWriteShare: 0.5,
+      toolCallShare: 0.5,
+      latencyP95Ms: 300,
+      contextP95Tokens: 10,
+    });
+  });
+});
+
+describe("the canary's window", () => {
+  const fig = (over: Partial<Parameters<typeof canaryBreaches>[0]>) => ({
+    turns: 10,
+    errorRate: 0,
+    refusalShare: 0,
+    declinedWriteShare: 0,
+    latencyP95Ms: 1000,
+    ...over,
+  });
+
+  it("breaches above a 20 % error rate with no live history (a fresh install)", () => {
+    expect(canaryBreaches(fig({ errorRate: 0.3 }), null)).toEqual(["errorRate"]);
+    expect(canaryBreaches(fig({ errorRate: 0.2 }), null)).toEqual([]);
+  });
+
+  it("is judged against live's figures in the same window", () => {
+    const live = fig({ refusalShare: 0.3, latencyP95Ms: 2000 });
+    expect(canaryBreaches(fig({ refusalShare: 0.45 }), live)).toEqual([]);
+    expect(canaryBreaches(fig({ refusalShare: 0.55 }), live)).toEqual(["refusalShare"]);
+    expect(canaryBreaches(fig({ latencyP95Ms: 4500 }), live)).toEqual(["latencyP95Ms"]);
+    // Live with too few turns is no yardstick: the absolute limits apply.
+    expect(canaryBreaches(fig({ refusalShare: 0.45 }), fig({ turns: 2 }))).toEqual([]);
+  });
+
+  it("a window without canary turns is no breach", () => {
+    expect(canaryBreaches(fig({ turns: 0, errorRate: 1 }), null)).toEqual([]);
+  });
+});
