@@ -21,7 +21,7 @@ CREATE TABLE `__new_store_operations` (
 	FOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-INSERT INTO `__new_store_operations`("id", "business_key", "backend", "kind", "store_order_ref", "order_id", "user_id", "reason", "comment", "refund_amount_minor", "refund_currency", "refund_destination", "to_address", "received_at", "received_by", "action_id", "operation_id", "created_at") SELECT "id", "business_key", "backend", "kind", "store_order_ref", "order_id", "user_id", "reason", "comment", "refund_amount_minor", "refund_currency", "refund_destination", "to_address", "received_at", "received_by", "action_id", "operation_id", "created_at" FROM `store_operations`;--> statement-breakpoint
+INSERT INTO `__new_store_operations`("id", "business_key", "backend", "kind", "store_order_ref", "order_id", "user_id", "reason", "comment", "refund_amount_minor", "refund_currency", "refund_destination", "to_address", "received_at", "received_by", "action_id", "operation_id", "created_at") SELECT "id", "business_key", "backend", "kind", "store_order_ref", "order_id", "user_id", "reason", "comment", "refund_amount_minor", "refund_currency", "refund_destination", NULL, NULL, NULL, "action_id", "operation_id", "created_at" FROM `store_operations`;--> statement-breakpoint
 DROP TABLE `store_operations`;--> statement-breakpoint
 ALTER TABLE `__new_store_operations` RENAME TO `store_operations`;--> statement-breakpoint
 PRAGMA foreign_keys=ON;--> statement-breakpoint
