@@ -221,7 +221,7 @@ export const EffectView = z
     id: z.string(),
     kind: z.enum(EFFECT_KINDS).meta({
       description:
-        "payment.refund, a customer mail (mail.*), warehouse.address_changed, or store.cancel_order (the cancel at the connected store, STORE_BACKEND=medusa: docs/stores.md).",
+        "payment.refund, a customer mail (mail.*), warehouse.address_changed, or a write at the connected store (STORE_BACKEND=medusa, docs/stores.md): store.cancel_order, store.create_return, store.receive_return (staff's Mark received: received and refunded at the store), store.change_address.",
     }),
     status: z.enum(EFFECT_STATUSES).meta({
       description:
@@ -231,7 +231,7 @@ export const EffectView = z
     lastErrorCode: z.string().nullable(),
     providerRef: z.string().nullable().meta({
       description:
-        "The provider's id: re_… (a Stripe refund), rl_… (the ledger's), msg_AC-… (a webhook), order_… (the store's order a store.cancel_order cancelled).",
+        "The provider's id: re_… (a Stripe refund), rl_… (the ledger's), msg_AC-… (a webhook), order_… (the store's order a store.cancel_order cancelled or a store.change_address changed), return_… (the store's return), ref_… (the store's refund).",
     }),
     updatedAt: isoDateTime,
   })
