@@ -137,6 +137,11 @@ const ORDERS = [
     deliveredDaysAgo: 2,
     items: [{ title: "Running Cap", unit_price: 22, quantity: 1 }],
   },
+  {
+    customer: "boris",
+    state: "processing",
+    items: [{ title: "Bike Lock", unit_price: 39, quantity: 1 }],
+  },
 ];
 
 const DAY = 86_400_000;
