@@ -62,7 +62,9 @@ const ADDRESSES = {
 
 /**
  * The orders, in display-id order from 1001. Prices are in major units, as Medusa's API takes
- * them. Only states a freshly converted draft order can reach without fulfilments are seeded.
+ * them. Every order is paid (its payment captured, as the system provider's "mark as paid"
+ * does). `shipped` and the delivered ones are fulfilled, shipped (and delivered) through the
+ * Admin API; `deliveredDaysAgo` then backdates the delivery (and the order) in Medusa's database.
  */
 const ORDERS = [
   {
@@ -93,7 +95,56 @@ const ORDERS = [
     state: "processing",
     items: [{ title: "Headlamp", unit_price: 49, quantity: 1 }],
   },
+  {
+    customer: "anna",
+    state: "shipped",
+    items: [{ title: "Hiking Backpack", unit_price: 110, quantity: 1 }],
+  },
+  {
+    customer: "anna",
+    state: "delivered_recent",
+    deliveredDaysAgo: 5,
+    items: [
+      { title: "Fleece Jacket", unit_price: 79, quantity: 1 },
+      { title: "Wool Beanie", unit_price: 19, quantity: 2 },
+    ],
+  },
+  {
+    customer: "anna",
+    state: "delivered_recent",
+    deliveredDaysAgo: 3,
+    items: [{ title: "Cycling Gloves", unit_price: 35, quantity: 1 }],
+  },
+  {
+    customer: "anna",
+    state: "delivered_old",
+    deliveredDaysAgo: 45,
+    items: [{ title: "Camping Stove", unit_price: 59, quantity: 1 }],
+  },
+  {
+    customer: "anna",
+    state: "processing",
+    items: [{ title: "Trekking Poles", unit_price: 69, quantity: 1 }],
+  },
+  {
+    customer: "anna",
+    state: "processing",
+    items: [{ title: "Sleeping Mat", unit_price: 45, quantity: 1 }],
+  },
+  {
+    customer: "anna",
+    state: "delivered_recent",
+    deliveredDaysAgo: 2,
+    items: [{ title: "Running Cap", unit_price: 22, quantity: 1 }],
+  },
+  {
+    customer: "boris",
+    state: "processing",
+    items: [{ title: "Bike Lock", unit_price: 39, quantity: 1 }],
+  },
 ];
+
+const DAY = 86_400_000;
 
 const log = (msg) => process.stderr.write(`store:medusa: ${msg}\n`);
 
@@ -192,6 +243,101 @@ async function api(url, token, method, p, body) {
   return text ? JSON.parse(text) : {};
 }
 
+/**
+ * What fulfilling an order needs at Medusa: a stock location with the manual fulfilment provider,
+ * a shipping fulfilment set whose service zone covers the region's countries, a shipping profile,
+ * and a free standard shipping option (the seeded orders carry it as their shipping method).
+ */
+async function shippingSetup(url, key, salesChannelId) {
+  const { stock_location } = await api(url, key, "POST", "/admin/stock-locations", {
+    name: "Demo warehouse",
+  });
+  const loc = `/admin/stock-locations/${stock_location.id}`;
+  await api(url, key, "POST", `${loc}/fulfillment-providers`, { add: ["manual_manual"] });
+  if (salesChannelId)
+    await api(url, key, "POST", `${loc}/sales-channels`, { add: [salesChannelId] });
+  const withSets = await api(url, key, "POST", `${loc}/fulfillment-sets?fields=*fulfillment_sets`, {
+    name: "Shipping",
+    type: "shipping",
+  });
+  const set = withSets.stock_location.fulfillment_sets[0];
+  const { fulfillment_set } = await api(
+    url,
+    key,
+    "POST",
+    `/admin/fulfillment-sets/${set.id}/service-zones`,
+    {
+      name: "Europe",
+      geo_zones: ["de", "at", "fr", "nl"].map((c) => ({ type: "country", country_code: c })),
+    },
+  );
+  const zone = fulfillment_set.service_zones[0];
+  const { shipping_profiles } = await api(url, key, "GET", "/admin/shipping-profiles");
+  const profile =
+    shipping_profiles[0] ??
+    (await api(url, key, "POST", "/admin/shipping-profiles", { name: "Default", type: "default" }))
+      .shipping_profile;
+  const { shipping_option } = await api(url, key, "POST", "/admin/shipping-options", {
+    name: "Standard",
+    service_zone_id: zone.id,
+    shipping_profile_id: profile.id,
+    provider_id: "manual_manual",
+    price_type: "flat",
+    type: { label: "Standard", description: "Standard shipping", code: "standard" },
+    prices: [{ currency_code: "eur", amount: 0 }],
+    rules: [
+      { attribute: "is_return", operator: "eq", value: "false" },
+      { attribute: "enabled_in_store", operator: "eq", value: "true" },
+    ],
+  });
+  return shipping_option.id;
+}
+
+/** Paid: a payment collection for the order's total, marked paid (authorised and captured). */
+async function pay(url, key, orderId) {
+  const { order } = await api(url, key, "GET", `/admin/orders/${orderId}?fields=id,total`);
+  const { payment_collection } = await api(url, key, "POST", "/admin/payment-collections", {
+    order_id: orderId,
+    amount: order.total,
+  });
+  await api(url, key, "POST", `/admin/payment-collections/${payment_collection.id}/mark-as-paid`, {
+    order_id: orderId,
+  });
+}
+
+/** Fulfilled and shipped; delivered too when `deliveredDaysAgo` is given, backdated. */
+async function fulfil(url, key, orderId, deliveredDaysAgo) {
+  const { order } = await api(url, key, "GET", `/admin/orders/${orderId}?fields=*items`);
+  const items = order.items.map((i) => ({ id: i.id, quantity: i.quantity }));
+  const fulfilled = await api(
+    url,
+    key,
+    "POST",
+    `/admin/orders/${orderId}/fulfillments?fields=*fulfillments`,
+    {
+      items,
+    },
+  );
+  const f = fulfilled.order.fulfillments.at(-1);
+  await api(url, key, "POST", `/admin/orders/${orderId}/fulfillments/${f.id}/shipments`, { items });
+  if (deliveredDaysAgo === undefined) return;
+  await api(
+    url,
+    key,
+    "POST",
+    `/admin/orders/${orderId}/fulfillments/${f.id}/mark-as-delivered`,
+    {},
+  );
+  const delivered = new Date(Date.now() - deliveredDaysAgo * DAY);
+  const shipped = new Date(delivered.getTime() - 2 * DAY);
+  const placed = new Date(delivered.getTime() - 4 * DAY);
+  await storeSql(
+    "UPDATE fulfillment SET packed_at = $2, shipped_at = $2, delivered_at = $3 WHERE id = $1",
+    [f.id, shipped, delivered],
+  );
+  await storeSql(`UPDATE "order" SET created_at = $2 WHERE id = $1`, [orderId, placed]);
+}
+
 async function seed(url) {
   run(bin, ["user", "-e", ADMIN.email, "-p", ADMIN.password], {
     cwd: dir,
@@ -218,6 +364,7 @@ async function seed(url) {
   });
   const { sales_channels } = await api(url, key, "GET", "/admin/sales-channels?limit=1");
   const salesChannelId = sales_channels[0]?.id;
+  const shippingOptionId = await shippingSetup(url, key, salesChannelId);
 
   // Our order numbers are four digits: the store's display ids start at 1001.
   await storeSql(`SELECT setval(pg_get_serial_sequence('"order"', 'display_id'), 1000, true)`);
@@ -244,6 +391,7 @@ async function seed(url) {
       items: o.items,
       shipping_address: address,
       billing_address: address,
+      shipping_methods: [{ shipping_option_id: shippingOptionId, name: "Standard", amount: 0 }],
     });
     const { order } = await api(
       url,
@@ -251,7 +399,10 @@ async function seed(url) {
       "POST",
       `/admin/draft-orders/${draft_order.id}/convert-to-order`,
     );
+    await pay(url, key, order.id);
     if (o.state === "cancelled") await api(url, key, "POST", `/admin/orders/${order.id}/cancel`);
+    if (o.state === "shipped" || o.deliveredDaysAgo !== undefined)
+      await fulfil(url, key, order.id, o.deliveredDaysAgo);
     orders.push({ displayId: String(order.display_id), customerEmail: c.email, state: o.state });
   }
   return { apiKey: key, customers: Object.values(customers), orders };

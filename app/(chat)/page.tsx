@@ -5,8 +5,8 @@ import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { OrderList } from "@/components/order-list";
 import { PAGE_WIDTH } from "@/components/page-width";
-import { listOrdersForUser } from "@/db/queries/orders";
 import { getCurrentUser } from "@/lib/auth/session";
+import { listCustomerOrders } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,8 @@ export default async function HomePage() {
   const user = await getCurrentUser(await headers());
   if (!user) redirect("/sign-in");
   const t = await getTranslations("home");
-  const orders = user.role === "customer" ? await listOrdersForUser({ userId: user.id }) : [];
+  // The store's orders at the time of asking (STORE_BACKEND); null: the store did not answer.
+  const orders = user.role === "customer" ? await listCustomerOrders(user.id) : [];
   return (
     <>
       <AppHeader user={user} width="page" />
@@ -46,7 +47,13 @@ export default async function HomePage() {
                 {t("openChat")}
               </Link>
             </div>
-            <OrderList orders={orders} />
+            {orders ? (
+              <OrderList orders={orders} />
+            ) : (
+              <p className="text-slate-600" role="status" data-testid="store-unreachable">
+                {t("storeUnreachable")}
+              </p>
+            )}
           </section>
         )}
       </main>

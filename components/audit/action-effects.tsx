@@ -5,6 +5,15 @@ import type { TimelineStep } from "@/lib/audit/timeline";
 import { StaffTable } from "./staff-table";
 import { UtcTime } from "./utc-time";
 
+/** The store an effect went to (store.* kinds): its backend and its own id of the order. */
+function storeOf(e: EffectRow): { backend: string; orderRef: string } | null {
+  if (!e.kind.startsWith("store.")) return null;
+  const p = e.payload as { backend?: unknown; storeOrderRef?: unknown } | null;
+  return typeof p?.backend === "string" && typeof p.storeOrderRef === "string"
+    ? { backend: p.backend, orderRef: p.storeOrderRef }
+    : null;
+}
+
 /**
  * The action's effects outside our database (a cancellation's refund), one row each: its status,
  * attempts, last error and the provider's reference, and under it every attempt its audit events
@@ -62,6 +71,23 @@ export function ActionEffects({
             header: t("lastError"),
             testId: "effect-last-error",
             cell: (e) => code(e.lastErrorCode),
+          },
+          {
+            // A write at the connected store: which store, and its own id of the order (the
+            // provider reference is then the store's return, refund or order id).
+            key: "store",
+            header: t("store"),
+            testId: "effect-store",
+            cell: (e) => {
+              const at = storeOf(e);
+              return at ? (
+                <>
+                  {at.backend} · {code(at.orderRef)}
+                </>
+              ) : (
+                "—"
+              );
+            },
           },
           {
             key: "providerRef",

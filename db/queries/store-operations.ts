@@ -3,16 +3,23 @@
  * kind under the business key, through the shared write-once helpers.
  */
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { first, getDb } from "../index";
-import { storeOperations } from "../schema";
+import { effects, storeOperations } from "../schema";
 import { findByOperationId, insertOnce } from "./write-once";
 
 export type StoreOperationRow = typeof storeOperations.$inferSelect;
 export type NewStoreOperation = typeof storeOperations.$inferInsert;
 
-export const storeOperationKey = (backend: string, storeOrderRef: string, kind: "cancel") =>
-  `${backend}:${storeOrderRef}:${kind}`;
+export type StoreOperationKind = StoreOperationRow["kind"];
+
+/** One cancellation and one return per order at the store; one address change per action. */
+export const storeOperationKey = (
+  backend: string,
+  storeOrderRef: string,
+  kind: StoreOperationKind,
+  actionId?: string,
+) => `${backend}:${storeOrderRef}:${kind}${kind === "address" ? `:${actionId}` : ""}`;
 
 /** The new operation, or null when its business key already had one. */
 export const insertStoreOperationIfAbsent = (row: NewStoreOperation) =>
@@ -40,7 +47,7 @@ export async function getStoreOperationForUser({
   backend: string;
   orderId: string;
   userId: string;
-  kind: "cancel";
+  kind: StoreOperationKind;
 }): Promise<StoreOperationRow | null> {
   return getDb()
     .select()
@@ -53,8 +60,114 @@ export async function getStoreOperationForUser({
         eq(storeOperations.kind, kind),
       ),
     )
+    .orderBy(desc(storeOperations.createdAt))
+    .limit(1)
+    .then(first);
+}
+
+export async function getStoreOperationById({
+  id,
+}: {
+  id: string;
+}): Promise<StoreOperationRow | null> {
+  return getDb().select().from(storeOperations).where(eq(storeOperations.id, id)).then(first);
+}
+
+/** A store return's parcel arrived: the first call marks it, a later or racing one gets null. */
+export async function markStoreReturnReceivedIfNot({
+  id,
+  staffId,
+  now,
+}: {
+  id: string;
+  staffId: string;
+  now: Date;
+}): Promise<StoreOperationRow | null> {
+  return getDb()
+    .update(storeOperations)
+    .set({ receivedAt: now, receivedBy: staffId })
+    .where(
+      and(
+        eq(storeOperations.id, id),
+        eq(storeOperations.kind, "return"),
+        isNull(storeOperations.receivedAt),
+      ),
+    )
+    .returning()
     .then(first);
 }
 
 export const getStoreOperationByOperationId = ({ operationId }: { operationId: string }) =>
   findByOperationId(storeOperations, operationId);
+
+/** A store return with its receive-and-refund effect (`store.receive_return`), once received. */
+export type StoreReturnWithRefund = StoreOperationRow & {
+  refundEffectId: string | null;
+  refundStatus: (typeof effects.$inferSelect)["status"] | null;
+  /** The store's reference of the refund (Medusa's `ref_…`), once it succeeded. */
+  refundProviderRef: string | null;
+};
+
+const storeReturnsWithRefund = () =>
+  getDb()
+    .select({
+      op: storeOperations,
+      effectId: effects.id,
+      status: effects.status,
+      providerRef: effects.providerRef,
+    })
+    .from(storeOperations)
+    .leftJoin(
+      effects,
+      and(
+        eq(effects.actionId, storeOperations.operationId),
+        eq(effects.kind, "store.receive_return"),
+      ),
+    );
+
+const flatStore = (r: {
+  op: StoreOperationRow;
+  effectId: string | null;
+  status: StoreReturnWithRefund["refundStatus"];
+  providerRef: string | null;
+}): StoreReturnWithRefund => ({
+  ...r.op,
+  refundEffectId: r.effectId,
+  refundStatus: r.status,
+  refundProviderRef: r.providerRef,
+});
+
+export async function getStoreReturnWithRefund({
+  id,
+}: {
+  id: string;
+}): Promise<StoreReturnWithRefund | null> {
+  const row = await storeReturnsWithRefund()
+    .where(and(eq(storeOperations.id, id), eq(storeOperations.kind, "return")))
+    .then(first);
+  return row ? flatStore(row) : null;
+}
+
+export async function getStoreReturnByActionId({
+  actionId,
+}: {
+  actionId: string;
+}): Promise<StoreReturnWithRefund | null> {
+  const row = await storeReturnsWithRefund()
+    .where(and(eq(storeOperations.actionId, actionId), eq(storeOperations.kind, "return")))
+    .then(first);
+  return row ? flatStore(row) : null;
+}
+
+/** Store returns, newest first (the staff returns list shows them beside ours). */
+export async function listStoreReturnsWithRefund({
+  limit,
+}: {
+  limit: number;
+}): Promise<StoreReturnWithRefund[]> {
+  const rows = await storeReturnsWithRefund()
+    .where(eq(storeOperations.kind, "return"))
+    .orderBy(desc(storeOperations.createdAt), desc(storeOperations.id))
+    .limit(limit);
+  return rows.map(flatStore);
+}

@@ -258,6 +258,16 @@ export const orderCancellations = sqliteTable(
   ],
 );
 
+/** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
+type StoredAddress = {
+  name: string;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  country: string;
+};
+
 /**
  * A write carried out at the connected store (STORE_BACKEND=medusa, docs/stores.md), whose order
  * lives there and not in `orders`: one row per order and kind (the business key), written by the
@@ -268,10 +278,13 @@ export const storeOperations = sqliteTable(
   "store_operations",
   {
     id: text("id").primaryKey(),
-    /** UNIQUE: `<backend>:<store order id>:<kind>`, one cancellation per order at the store. */
+    /**
+     * UNIQUE: `<backend>:<store order id>:<kind>`: one cancellation and one return per order at
+     * the store; an address change adds its action id (one per change).
+     */
     businessKey: text("business_key").notNull().unique(),
     backend: text("backend").notNull(),
-    kind: text("kind", { enum: ["cancel"] }).notNull(),
+    kind: text("kind", { enum: ["cancel", "return", "address"] }).notNull(),
     /** The store's own id of the order (Medusa's `order_…`). */
     storeOrderRef: text("store_order_ref").notNull(),
     /** The number the customer names the order by (Medusa's display id). */
@@ -279,27 +292,23 @@ export const storeOperations = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id),
-    reason: text("reason", { enum: CANCEL_REASONS }).notNull(),
+    /** Why (a cancellation's or a return's reason); null for an address change. */
+    reason: text("reason", { enum: [...CANCEL_REASONS, ...RETURN_REASONS] }),
     comment: text("comment"),
     refundAmountMinor: integer("refund_amount_minor").notNull(),
     refundCurrency: text("refund_currency").notNull(),
     refundDestination: text("refund_destination").notNull(),
+    /** An address change's new address (null for the other kinds). */
+    toAddress: text("to_address", { mode: "json" }).$type<StoredAddress>(),
+    /** A return: when staff marked its parcel received, and who (null until then). */
+    receivedAt: ms("received_at"),
+    receivedBy: text("received_by"),
     actionId: text("action_id"),
     operationId: text("operation_id").notNull().unique(),
     createdAt: createdAt(),
   },
   (t) => [index("store_operations_user_idx").on(t.userId, t.orderId)],
 );
-
-/** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
-type StoredAddress = {
-  name: string;
-  line1: string;
-  line2: string | null;
-  postalCode: string;
-  city: string;
-  country: string;
-};
 
 /** change_delivery_address's record: one row per change of an order's delivery address. */
 export const deliveryAddressChanges = sqliteTable(

@@ -96,6 +96,33 @@ export const ALERT_PAYLOAD = z.strictObject({
 });
 export type AlertPayload = z.output<typeof ALERT_PAYLOAD>;
 
+/**
+ * Request a return of the whole order at the connected store; the return carries the operation
+ * id in its metadata. Compared like the cancel: the order's updated_at from the plan.
+ */
+export const STORE_RETURN_PAYLOAD = STORE_CANCEL_PAYLOAD;
+export type StoreReturnPayload = z.output<typeof STORE_RETURN_PAYLOAD>;
+
+/**
+ * Staff received a store return's parcel: receive the return at the store and refund its amount
+ * of the order's captured payment there (the refund's note carries the return's operation id).
+ */
+export const STORE_RECEIVE_PAYLOAD = z.strictObject({
+  backend: z.literal("medusa"),
+  storeOrderRef: z.string().min(1),
+  orderId: z.string(),
+  /** Our return (store_operations' id, RR-…). */
+  returnId: z.string(),
+  /** Minor units. */
+  amount: z.number().int().positive(),
+  currency: z.string().length(3),
+});
+export type StoreReceivePayload = z.output<typeof STORE_RECEIVE_PAYLOAD>;
+
+/** Change the store order's shipping address; the operation id goes into its metadata with it. */
+export const STORE_ADDRESS_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({ to: ADDRESS });
+export type StoreAddressPayload = z.output<typeof STORE_ADDRESS_PAYLOAD>;
+
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
   "mail.return_confirmed": MAIL_PAYLOAD,
@@ -105,6 +132,9 @@ export const EFFECT_PAYLOADS = {
   "warehouse.address_changed": ADDRESS_CHANGED_PAYLOAD,
   "store.cancel_order": STORE_CANCEL_PAYLOAD,
   "alert.raised": ALERT_PAYLOAD,
+  "store.create_return": STORE_RETURN_PAYLOAD,
+  "store.receive_return": STORE_RECEIVE_PAYLOAD,
+  "store.change_address": STORE_ADDRESS_PAYLOAD,
 } as const;
 
 export function isMailKind(kind: string): kind is MailKind {

@@ -22,6 +22,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import type { z } from "zod";
 import { getActionById } from "@/db/queries/actions";
 import {
   canaryEffectsNextAt,
@@ -111,19 +112,33 @@ function handlerFor(kind: EffectKind): Handler {
       };
     }
     case "store.cancel_order": {
-      const parse = (p: unknown) => EFFECT_PAYLOADS["store.cancel_order"].parse(p);
-      const s = store();
-      const op = (p: unknown, ref: EffectRef) => {
-        const payload = parse(p);
-        return { ...payload, operationId: ref.operationId };
-      };
-      // Stored when the store was Medusa, and it no longer is: nowhere to send it, for good.
-      if (!s.cancel || !s.findCancel) {
-        const off = async () => ({ kind: "definite" as const, code: "store_not_configured" });
-        return { send: off, lookup: off };
-      }
-      const { cancel, findCancel } = s;
-      return { send: (p, ref) => cancel(op(p, ref)), lookup: (p, ref) => findCancel(op(p, ref)) };
+      const { cancel, findCancel } = store();
+      return storeHandler(kind, cancel, findCancel, (p, operationId) => ({ ...p, operationId }));
+    }
+    case "store.create_return": {
+      const { requestReturn, findReturn } = store();
+      return storeHandler(kind, requestReturn, findReturn, (p, operationId) => ({
+        ...p,
+        operationId,
+      }));
+    }
+    case "store.receive_return": {
+      const { receiveReturn, findReceipt } = store();
+      return storeHandler(kind, receiveReturn, findReceipt, (p, operationId) => ({
+        storeOrderRef: p.storeOrderRef,
+        operationId,
+        amountMinor: p.amount,
+        currency: p.currency,
+      }));
+    }
+    case "store.change_address": {
+      const { changeAddress, findAddressChange } = store();
+      return storeHandler(kind, changeAddress, findAddressChange, (p, operationId) => ({
+        storeOrderRef: p.storeOrderRef,
+        expectedUpdatedAt: p.expectedUpdatedAt,
+        operationId,
+        address: p.to,
+      }));
     }
     case "warehouse.address_changed": {
       const hook = warehouseHook();
@@ -149,6 +164,27 @@ function handlerFor(kind: EffectKind): Handler {
       return { send: (p) => hook.send(parse(p)), lookup: () => hook.lookup() };
     }
   }
+}
+
+type StoreKind = Extract<EffectKind, `store.${string}`>;
+
+/**
+ * A write at the connected store (lib/store): the payload parsed, the operation id (the action's)
+ * added. Stored when the store was Medusa, and it no longer is: nowhere to send it, for good.
+ */
+function storeHandler<K extends StoreKind, Op>(
+  kind: K,
+  send: ((op: Op) => Promise<SendOutcome>) | undefined,
+  lookup: ((op: Op) => Promise<LookupOutcome>) | undefined,
+  toOp: (payload: z.output<(typeof EFFECT_PAYLOADS)[K]>, operationId: string) => Op,
+): Handler {
+  if (!send || !lookup) {
+    const off = async () => ({ kind: "definite" as const, code: "store_not_configured" });
+    return { send: off, lookup: off };
+  }
+  const op = (p: unknown, ref: EffectRef) =>
+    toOp(EFFECT_PAYLOADS[kind].parse(p) as z.output<(typeof EFFECT_PAYLOADS)[K]>, ref.operationId);
+  return { send: (p, ref) => send(op(p, ref)), lookup: (p, ref) => lookup(op(p, ref)) };
 }
 
 /** Exponential backoff with jitter: half to all of base x 2^(attempt-1), capped. */

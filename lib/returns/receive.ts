@@ -16,6 +16,14 @@ import {
   markReturnReceivedIfNot,
   type ReturnWithRefund,
 } from "@/db/queries/return-receipts";
+import {
+  getStoreOperationById,
+  getStoreReturnByActionId,
+  getStoreReturnWithRefund,
+  listStoreReturnsWithRefund,
+  markStoreReturnReceivedIfNot,
+  type StoreOperationRow,
+} from "@/db/queries/store-operations";
 import { writeTransaction } from "@/db/queries/tx";
 import type { StaffReturn } from "@/lib/api/schemas";
 import { recordAudit } from "@/lib/audit-log/record";
@@ -27,14 +35,28 @@ import { effectPhase } from "@/lib/tools/view";
 /** The audit's name for this staff operation (not a tool the model can call). */
 export const MARK_RECEIVED = "staff:mark_return_received";
 
+/** What the staff view needs of a return, ours or one at the store. */
+type ReturnView = Pick<
+  ReturnWithRefund,
+  | "id"
+  | "orderId"
+  | "actionId"
+  | "receivedAt"
+  | "receivedBy"
+  | "refundAmountMinor"
+  | "refundCurrency"
+  | "refundStatus"
+  | "refundEffectId"
+>;
+
 /** requested → received → refunded, from the row and its refund effect. */
-export function returnState(r: ReturnWithRefund): StaffReturn["state"] {
+export function returnState(r: ReturnView): StaffReturn["state"] {
   if (!r.receivedAt) return "requested";
   const phase = r.refundStatus ? effectPhase(r.refundStatus) : null;
   return phase === "succeeded" || phase === "resolved" ? "refunded" : "received";
 }
 
-export function toStaffReturn(r: ReturnWithRefund): StaffReturn {
+export function toStaffReturn(r: ReturnView): StaffReturn {
   return {
     id: r.id,
     orderId: r.orderId,
@@ -62,7 +84,11 @@ export async function markReturnReceived({
 }): Promise<{ return: StaffReturn }> {
   const outcome = await writeTransaction(async () => {
     const current = await getReturnRequestById({ id: requestId });
-    if (!current) return { kind: "not_found" as const };
+    if (!current) {
+      const atStore = await getStoreOperationById({ id: requestId });
+      if (atStore?.kind !== "return") return { kind: "not_found" as const };
+      return await receiveAtStore(atStore, staffId, now);
+    }
     const row = await markReturnReceivedIfNot({ id: requestId, staffId, now });
     const scheduled = row
       ? await enqueueFollowUps({
@@ -108,7 +134,9 @@ export async function markReturnReceived({
     return { kind: row ? ("received" as const) : ("already" as const), current };
   });
   if (outcome.kind === "not_found") throw new AppError("not_found", "No such return request.");
-  const view = await getReturnWithRefund({ id: requestId });
+  const view =
+    (await getReturnWithRefund({ id: requestId })) ??
+    (await getStoreReturnWithRefund({ id: requestId }));
   if (outcome.kind === "already") {
     throw new AppError("conflict", "This return was already marked received.", {
       details: view ? { return: toStaffReturn(view) } : undefined,
@@ -119,17 +147,77 @@ export async function markReturnReceived({
   return { return: toStaffReturn(view!) };
 }
 
-/** The staff returns list: newest first, each with its state and refund. */
+/**
+ * A return at the connected store: marked received here (the first call wins, as for ours), and
+ * its receipt and refund at the store go into the outbox as one effect, `store.receive_return`,
+ * under the return's operation id: the relay receives the return there and refunds its amount of
+ * the captured payment (docs/stores.md). No refund of ours is sent.
+ */
+async function receiveAtStore(current: StoreOperationRow, staffId: string, now: Date) {
+  const row = await markStoreReturnReceivedIfNot({ id: current.id, staffId, now });
+  const scheduled = row
+    ? await enqueueFollowUps({
+        actionId: row.operationId,
+        effects: [
+          {
+            kind: "store.receive_return",
+            payload: {
+              backend: "medusa",
+              storeOrderRef: row.storeOrderRef,
+              orderId: row.orderId,
+              returnId: row.id,
+              amount: row.refundAmountMinor,
+              currency: row.refundCurrency,
+            },
+          },
+        ],
+        now,
+      })
+    : [];
+  await recordAudit({
+    at: now,
+    tool: MARK_RECEIVED,
+    access: "write",
+    status: row ? "success" : "business_error",
+    errorCode: row ? null : "already_received",
+    userId: staffId,
+    actionId: current.actionId,
+    arguments: { requestId: current.id },
+    result: row
+      ? {
+          requestId: current.id,
+          orderId: row.orderId,
+          store: { backend: row.backend, orderRef: row.storeOrderRef },
+          receivedAt: now.toISOString(),
+          receivedBy: staffId,
+          refund: scheduled,
+        }
+      : {
+          requestId: current.id,
+          receivedAt: current.receivedAt?.toISOString() ?? null,
+          receivedBy: current.receivedBy,
+        },
+  });
+  return { kind: row ? ("received" as const) : ("already" as const), current };
+}
+
+/** The staff returns list: newest first, each with its state and refund (ours and the store's). */
 export async function listStaffReturns({
   limit = 200,
 }: {
   limit?: number;
 } = {}): Promise<StaffReturn[]> {
-  return (await listReturnsWithRefund({ limit })).map(toStaffReturn);
+  const ours = await listReturnsWithRefund({ limit });
+  const atStore = await listStoreReturnsWithRefund({ limit });
+  return [...ours, ...atStore]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+    .slice(0, limit)
+    .map(toStaffReturn);
 }
 
 /** The return a chat action created, for the staff action page (null for other actions). */
 export async function staffReturnOfAction(actionId: string): Promise<StaffReturn | null> {
-  const row = await getReturnByActionId({ actionId });
+  const row =
+    (await getReturnByActionId({ actionId })) ?? (await getStoreReturnByActionId({ actionId }));
   return row ? toStaffReturn(row) : null;
 }

@@ -7,7 +7,7 @@ import { getStoreCustomerId } from "@/db/queries/users";
 import { env } from "@/lib/env";
 import { builtinStore } from "./builtin";
 import { medusaStore } from "./medusa";
-import type { Store, StoreCustomer } from "./types";
+import { type Store, type StoreCustomer, type StoreOrder, StoreUnreachableError } from "./types";
 
 export type { Store, StoreCustomer, StoreOrder } from "./types";
 export { StoreUnreachableError } from "./types";
@@ -35,4 +35,17 @@ export function store(): Store {
 export async function storeCustomer(userId: string): Promise<StoreCustomer> {
   if (store().backend === "builtin") return { userId, storeCustomerId: null };
   return { userId, storeCustomerId: await getStoreCustomerId({ userId }) };
+}
+
+/**
+ * The customer's orders for the orders page, newest first, from the store at the time of asking;
+ * null when the store does not answer (the page says so rather than showing none).
+ */
+export async function listCustomerOrders(userId: string): Promise<StoreOrder[] | null> {
+  try {
+    return await store().listOrders(await storeCustomer(userId));
+  } catch (err) {
+    if (err instanceof StoreUnreachableError) return null;
+    throw err;
+  }
 }

@@ -18,16 +18,26 @@ import { z } from "zod";
 import type { OrderStatus } from "@/db/schema";
 import {
   type Store,
+  type StoreAddress,
+  type StoreAddressChange,
   type StoreCancel,
   type StoreCustomer,
   type StoreLookupOutcome,
   type StoreOrder,
+  type StoreReceipt,
+  type StoreReturn,
   StoreUnreachableError,
   type StoreWriteOutcome,
 } from "./types";
 
 /** Where our operation id lives in the Medusa order's metadata. */
 export const OPERATION_METADATA_KEY = "returns_desk_cancel_operation_id";
+/** Where a return's operation id lives in the Medusa return's metadata. */
+export const RETURN_METADATA_KEY = "returns_desk_return_operation_id";
+/** Where an address change's operation id lives in the Medusa order's metadata. */
+export const ADDRESS_METADATA_KEY = "returns_desk_address_operation_id";
+/** A refund's note at Medusa (its refunds carry no metadata): the return's operation id. */
+export const refundNote = (operationId: string) => `returns_desk:${operationId}`;
 
 const FIELDS = [
   "id",
@@ -42,6 +52,7 @@ const FIELDS = [
   "metadata",
   "customer_id",
   "fulfillment_status",
+  "items.id",
   "items.title",
   "items.quantity",
   "items.unit_price",
@@ -67,7 +78,14 @@ const MEDUSA_ORDER = z.object({
   customer_id: z.string().nullish(),
   fulfillment_status: z.string().nullish(),
   items: z
-    .array(z.object({ title: z.string(), quantity: z.number(), unit_price: z.number() }))
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        quantity: z.number(),
+        unit_price: z.number(),
+      }),
+    )
     .nullish(),
   shipping_address: z
     .object({
@@ -87,14 +105,75 @@ type MedusaOrder = z.output<typeof MEDUSA_ORDER>;
 const LIST = z.object({ orders: z.array(MEDUSA_ORDER) });
 const ONE = z.object({ order: MEDUSA_ORDER });
 
+/** A Medusa return, as far as the lookup needs it. */
+const MEDUSA_RETURN = z.object({
+  id: z.string(),
+  status: z.string(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+const RETURNS = z.object({ returns: z.array(MEDUSA_RETURN) });
+type MedusaReturn = z.output<typeof MEDUSA_RETURN>;
+
+/** The order's payments and their refunds (Medusa's amounts are major units). */
+const PAYMENTS = z.object({
+  order: z.object({
+    payment_collections: z
+      .array(
+        z.object({
+          payments: z
+            .array(
+              z.object({
+                id: z.string(),
+                amount: z.number(),
+                captured_at: when,
+                refunds: z
+                  .array(
+                    z.object({ id: z.string(), amount: z.number(), note: z.string().nullish() }),
+                  )
+                  .nullish(),
+              }),
+            )
+            .nullish(),
+        }),
+      )
+      .nullish(),
+  }),
+});
+
 export type MedusaConfig = { url: string; apiKey: string; timeoutMs: number };
 
 /** Medusa's amounts are in the currency's major unit; ours are minor units. */
-function minorUnits(amount: number, currency: string): number {
-  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
-    .maximumFractionDigits;
-  return Math.round(amount * 10 ** (digits ?? 2));
+function fractionDigits(currency: string): number {
+  return (
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2
+  );
 }
+function minorUnits(amount: number, currency: string): number {
+  return Math.round(amount * 10 ** fractionDigits(currency));
+}
+function majorUnits(amount: number, currency: string): number {
+  return amount / 10 ** fractionDigits(currency);
+}
+
+/** Our address as Medusa's: the recipient's last word is the last name. */
+function medusaAddress(a: StoreAddress) {
+  const name = a.name.trim();
+  const cut = name.lastIndexOf(" ");
+  return {
+    first_name: cut > 0 ? name.slice(0, cut) : name,
+    last_name: cut > 0 ? name.slice(cut + 1) : "",
+    address_1: a.line1,
+    address_2: a.line2 ?? "",
+    postal_code: a.postalCode,
+    city: a.city,
+    country_code: a.country.toLowerCase(),
+  };
+}
+
+/** A return that the store has requested (or already received): not a draft of one. */
+const REQUESTED = new Set(["requested", "received", "partially_received"]);
+const RECEIVED = new Set(["received", "partially_received"]);
 
 const latest = (dates: (string | null | undefined)[]) => {
   const times = dates.filter((d): d is string => !!d).map((d) => Date.parse(d));
@@ -168,11 +247,28 @@ function refused(err: unknown): string {
   return s === 404 ? "order_not_found_at_store" : `http_${s ?? "error"}`;
 }
 
+/** A write's failure: unknown (looked up before anything is sent again) or a refusal for good. */
+function failed(err: unknown): StoreWriteOutcome {
+  const reason = unanswered(err);
+  return reason
+    ? { kind: "indeterminate", code: reason }
+    : { kind: "definite", code: refused(err) };
+}
+
+/** A lookup that failed leaves the outcome unknown, even when refused: retried, then staff. */
+function lookupFailed(err: unknown): StoreLookupOutcome {
+  return { kind: "indeterminate", code: unanswered(err) ?? refused(err) };
+}
+
 export function medusaStore(config: MedusaConfig): Store {
   const sdk = new Medusa({ baseUrl: config.url, apiKey: config.apiKey });
   const call = <T>(
     path: string,
-    init: { method?: "GET" | "POST"; query?: Record<string, unknown>; body?: unknown } = {},
+    init: {
+      method?: "GET" | "POST" | "DELETE";
+      query?: Record<string, unknown>;
+      body?: unknown;
+    } = {},
   ) =>
     sdk.client.fetch<T>(path, {
       method: init.method ?? "GET",
@@ -220,6 +316,37 @@ export function medusaStore(config: MedusaConfig): Store {
     return { kind: "absent" };
   }
 
+  /** The return this operation made at the store (its id is in the return's metadata). */
+  async function ourReturn(orderRef: string, operationId: string): Promise<MedusaReturn | null> {
+    const body = await call("/admin/returns", {
+      query: { order_id: orderRef, fields: "id,status,metadata", limit: 100 },
+    });
+    return (
+      RETURNS.parse(body).returns.find(
+        (r) => r.metadata?.[RETURN_METADATA_KEY] === operationId && r.status !== "canceled",
+      ) ?? null
+    );
+  }
+
+  /** The refund this operation made at the store (its note carries our operation id). */
+  async function ourRefund(orderRef: string, operationId: string) {
+    const body = await call(`/admin/orders/${encodeURIComponent(orderRef)}`, {
+      query: {
+        fields:
+          "payment_collections.payments.id,payment_collections.payments.amount,payment_collections.payments.captured_at,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.note",
+      },
+    });
+    const payments = (PAYMENTS.parse(body).order.payment_collections ?? []).flatMap(
+      (c) => c.payments ?? [],
+    );
+    const note = refundNote(operationId);
+    const refund = payments.flatMap((p) => p.refunds ?? []).find((r) => r.note === note) ?? null;
+    return { refund, payments };
+  }
+
+  const post = (path: string, body: unknown = {}) => call(path, { method: "POST", body });
+  const returnPath = (id: string, tail = "") => `/admin/returns/${encodeURIComponent(id)}${tail}`;
+
   return {
     backend: "medusa",
     async findOrder(customer, orderId) {
@@ -234,8 +361,7 @@ export function medusaStore(config: MedusaConfig): Store {
       try {
         return cancelState(await order(op.storeOrderRef), op.operationId);
       } catch (err) {
-        // A lookup refused for good still leaves the outcome unknown: retried, then staff.
-        return { kind: "indeterminate", code: unanswered(err) ?? refused(err) };
+        return lookupFailed(err);
       }
     },
 
@@ -258,10 +384,158 @@ export function medusaStore(config: MedusaConfig): Store {
         await call(`/admin/orders/${encodeURIComponent(current.id)}/cancel`, { method: "POST" });
         return { kind: "succeeded", providerRef: current.id };
       } catch (err) {
-        const reason = unanswered(err);
-        return reason
-          ? { kind: "indeterminate", code: reason }
-          : { kind: "definite", code: refused(err) };
+        return failed(err);
+      }
+    },
+
+    async findReturn(op: StoreReturn): Promise<StoreLookupOutcome> {
+      try {
+        const mine = await ourReturn(op.storeOrderRef, op.operationId);
+        return mine && REQUESTED.has(mine.status)
+          ? { kind: "found", providerRef: mine.id }
+          : { kind: "absent" };
+      } catch (err) {
+        return lookupFailed(err);
+      }
+    },
+
+    /**
+     * Medusa's return is four requests (begin, items, request); the return carries our id in its
+     * metadata from the first, so a later attempt finds it. One of ours still a draft (an attempt
+     * that stopped half-way) is dropped and begun again: nothing of it took effect at the store.
+     */
+    async requestReturn(op: StoreReturn): Promise<StoreWriteOutcome> {
+      try {
+        let mine = await ourReturn(op.storeOrderRef, op.operationId);
+        if (mine && REQUESTED.has(mine.status)) return { kind: "succeeded", providerRef: mine.id };
+        if (mine) {
+          await call(returnPath(mine.id, "/request"), { method: "DELETE" });
+          mine = null;
+        }
+        const current = await order(op.storeOrderRef);
+        if (current.status === "canceled")
+          return { kind: "definite", code: "order_cancelled_at_store" };
+        if (current.updated_at !== op.expectedUpdatedAt)
+          return { kind: "definite", code: "order_changed_at_store" };
+        const created = z.object({ return: z.object({ id: z.string() }) }).parse(
+          await post("/admin/returns", {
+            order_id: current.id,
+            metadata: { [RETURN_METADATA_KEY]: op.operationId },
+          }),
+        ).return;
+        await post(returnPath(created.id, "/request-items"), {
+          items: (current.items ?? []).map((i) => ({
+            id: i.id,
+            quantity: i.quantity,
+            metadata: { [RETURN_METADATA_KEY]: op.operationId },
+          })),
+        });
+        await post(returnPath(created.id, "/request"));
+        return { kind: "succeeded", providerRef: created.id };
+      } catch (err) {
+        return failed(err);
+      }
+    },
+
+    async findReceipt(op: StoreReceipt): Promise<StoreLookupOutcome> {
+      try {
+        const mine = await ourReturn(op.storeOrderRef, op.operationId);
+        if (!mine) return { kind: "definite", code: "return_not_found_at_store" };
+        const { refund } = await ourRefund(op.storeOrderRef, op.operationId);
+        return RECEIVED.has(mine.status) && refund
+          ? { kind: "found", providerRef: refund.id }
+          : { kind: "absent" };
+      } catch (err) {
+        return lookupFailed(err);
+      }
+    },
+
+    /**
+     * Receive the return (unless the store shows it received), then refund its amount of the
+     * captured payment, unless a refund with our note is there already. A receive that an earlier
+     * attempt began and did not confirm is dropped and begun again.
+     */
+    async receiveReturn(op: StoreReceipt): Promise<StoreWriteOutcome> {
+      try {
+        const mine = await ourReturn(op.storeOrderRef, op.operationId);
+        if (!mine) return { kind: "definite", code: "return_not_found_at_store" };
+        if (!RECEIVED.has(mine.status)) {
+          const items = z
+            .object({
+              return: z.object({
+                items: z.array(z.object({ item_id: z.string(), quantity: z.number() })).nullish(),
+              }),
+            })
+            .parse(
+              await call(returnPath(mine.id), {
+                query: { fields: "items.item_id,items.quantity" },
+              }),
+            ).return.items;
+          try {
+            await call(returnPath(mine.id, "/receive"), { method: "DELETE" });
+          } catch (err) {
+            // No receive in progress: Medusa refuses to drop one, which is what we wanted.
+            if (unanswered(err)) throw err;
+          }
+          await post(returnPath(mine.id, "/receive"));
+          await post(returnPath(mine.id, "/receive-items"), {
+            items: (items ?? []).map((i) => ({ id: i.item_id, quantity: i.quantity })),
+          });
+          await post(returnPath(mine.id, "/receive/confirm"));
+        }
+        const { refund, payments } = await ourRefund(op.storeOrderRef, op.operationId);
+        if (refund) return { kind: "succeeded", providerRef: refund.id };
+        const amount = majorUnits(op.amountMinor, op.currency);
+        const payment = payments.find(
+          (p) =>
+            p.captured_at &&
+            p.amount - (p.refunds ?? []).reduce((a, r) => a + r.amount, 0) >= amount,
+        );
+        if (!payment) return { kind: "definite", code: "no_captured_payment_at_store" };
+        await post(`/admin/payments/${encodeURIComponent(payment.id)}/refund`, {
+          amount,
+          note: refundNote(op.operationId),
+        });
+        const after = await ourRefund(op.storeOrderRef, op.operationId);
+        return after.refund
+          ? { kind: "succeeded", providerRef: after.refund.id }
+          : { kind: "indeterminate", code: "refund_not_found_after_send" };
+      } catch (err) {
+        return failed(err);
+      }
+    },
+
+    async findAddressChange(op: StoreAddressChange): Promise<StoreLookupOutcome> {
+      try {
+        const current = await order(op.storeOrderRef);
+        return current.metadata?.[ADDRESS_METADATA_KEY] === op.operationId
+          ? { kind: "found", providerRef: current.id }
+          : { kind: "absent" };
+      } catch (err) {
+        return lookupFailed(err);
+      }
+    },
+
+    /**
+     * One request sets the address and our id in the order's metadata together, so the lookup
+     * that finds our id has found the address change too.
+     */
+    async changeAddress(op: StoreAddressChange): Promise<StoreWriteOutcome> {
+      try {
+        const current = await order(op.storeOrderRef);
+        if (current.metadata?.[ADDRESS_METADATA_KEY] === op.operationId)
+          return { kind: "succeeded", providerRef: current.id };
+        if (current.status === "canceled")
+          return { kind: "definite", code: "order_cancelled_at_store" };
+        if (current.updated_at !== op.expectedUpdatedAt)
+          return { kind: "definite", code: "order_changed_at_store" };
+        await post(`/admin/orders/${encodeURIComponent(current.id)}`, {
+          shipping_address: medusaAddress(op.address),
+          metadata: { ...current.metadata, [ADDRESS_METADATA_KEY]: op.operationId },
+        });
+        return { kind: "succeeded", providerRef: current.id };
+      } catch (err) {
+        return failed(err);
       }
     },
   };

@@ -18,6 +18,16 @@ export type StoreOrder = OrderWithItems & {
   store: { backend: string; ref: string; updatedAt: string } | null;
 };
 
+/** A delivery address in our terms (lib/orders/address.ts's stored shape). */
+export type StoreAddress = {
+  name: string;
+  line1: string;
+  line2: string | null;
+  postalCode: string;
+  city: string;
+  country: string;
+};
+
 /** A write the relay carries out at the store, under our operation id. */
 export type StoreCancel = {
   storeOrderRef: string;
@@ -25,6 +35,23 @@ export type StoreCancel = {
   /** The order's updated_at when the plan was made: if it moved, nothing is sent. */
   expectedUpdatedAt: string;
 };
+
+/** Request a return of the whole order at the store, under our operation id. */
+export type StoreReturn = StoreCancel;
+
+/**
+ * Staff received the parcel of a return made under `operationId`: receive it at the store, then
+ * refund `amountMinor` of the order's captured payment there.
+ */
+export type StoreReceipt = {
+  storeOrderRef: string;
+  operationId: string;
+  amountMinor: number;
+  currency: string;
+};
+
+/** Change the order's shipping address at the store, under our operation id. */
+export type StoreAddressChange = StoreCancel & { address: StoreAddress };
 
 /** The same outcomes as a payment provider's (lib/effects/providers/types.ts), by shape. */
 export type StoreWriteOutcome =
@@ -51,6 +78,15 @@ export type Store = {
   cancel?(op: StoreCancel): Promise<StoreWriteOutcome>;
   /** Whether the cancel of this operation happened at the store (after an unknown outcome). */
   findCancel?(op: StoreCancel): Promise<StoreLookupOutcome>;
+  /** Request a return of the order's items; `providerRef` is the store's return id. */
+  requestReturn?(op: StoreReturn): Promise<StoreWriteOutcome>;
+  findReturn?(op: StoreReturn): Promise<StoreLookupOutcome>;
+  /** Receive the return and refund its amount at the store; `providerRef` is the refund's id. */
+  receiveReturn?(op: StoreReceipt): Promise<StoreWriteOutcome>;
+  findReceipt?(op: StoreReceipt): Promise<StoreLookupOutcome>;
+  /** Change the shipping address; `providerRef` is the store's order id. */
+  changeAddress?(op: StoreAddressChange): Promise<StoreWriteOutcome>;
+  findAddressChange?(op: StoreAddressChange): Promise<StoreLookupOutcome>;
 };
 
 /**

@@ -22,15 +22,3 @@ export async function findCustomerOrder(
     throw err;
   }
 }
-
-/**
- * A write the connected store does not carry out yet (docs/stores.md): refused by the policy,
- * before any card, instead of acting on our own tables, which do not hold the store's orders.
- */
-export function refuseUnlessBuiltinStore(what: string): void {
-  if (store().backend === "builtin") return;
-  throw new ToolBusinessError(
-    "not_supported_by_store",
-    `${what} is not available for orders of this store yet. Tell the customer a member of staff will help, and offer a handoff.`,
-  );
-}

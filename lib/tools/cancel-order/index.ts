@@ -83,7 +83,8 @@ function toResult(row: CancellationRow | StoreOperationRow, createdNow: boolean)
     orderId: row.orderId,
     status: "cancelled",
     createdNow,
-    reason: row.reason,
+    // A store operation of kind "cancel" was written with a cancellation's reason.
+    reason: z.enum(CANCEL_REASONS).parse(row.reason),
     comment: row.comment,
     refund: {
       amount: row.refundAmountMinor,

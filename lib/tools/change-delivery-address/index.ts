@@ -16,6 +16,12 @@ import {
   insertAddressChangeIfAbsent,
 } from "@/db/queries/delivery-address-changes";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
+import {
+  getStoreOperationByOperationId,
+  insertStoreOperationIfAbsent,
+  type StoreOperationRow,
+  storeOperationKey,
+} from "@/db/queries/store-operations";
 import { ORDER_STATUSES } from "@/db/schema";
 import { env } from "@/lib/env";
 import {
@@ -33,7 +39,7 @@ import {
 } from "@/lib/orders/address";
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
-import { refuseUnlessBuiltinStore } from "../store-order";
+import { findCustomerOrder } from "../store-order";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -53,7 +59,15 @@ const PLAN = z.strictObject({
   eligible: z.literal(true),
   /** 1 when the warehouse will be told by webhook after the confirm, 0 when none is configured. */
   externalRequests: z.union([z.literal(0), z.literal(1)]),
+  /**
+   * The order at the connected store (STORE_BACKEND=medusa): the address is changed there,
+   * through the outbox, only if the order still has this updated_at. Absent for the built-in store.
+   */
+  store: z
+    .strictObject({ backend: z.literal("medusa"), ref: z.string(), updatedAt: z.string() })
+    .optional(),
 });
+type Plan = z.output<typeof PLAN>;
 
 const RESULT = z.strictObject({
   changeId: z.string(),
@@ -132,6 +146,76 @@ function refusal(order: OrderWithItems, to: Address | null): ToolBusinessError |
   return null;
 }
 
+/** A change recorded for an order at the store (its old address is the plan's, when known). */
+function storeResult(
+  row: StoreOperationRow,
+  from: ChangeResult["from"],
+  createdNow: boolean,
+): ChangeResult {
+  return {
+    changeId: row.id,
+    orderId: row.orderId,
+    createdNow,
+    from,
+    to: STORED_ADDRESS.parse(row.toAddress),
+    changedAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The commit for an order at the connected store. It may await only our database (it runs in
+ * the confirm's transaction): it records the change (one per action) and leaves the store's
+ * request to the outbox (`store.change_address`), whose relay compares the order's updated_at
+ * with the plan's before it writes, so an order that changed at the store since (it may have
+ * shipped) keeps its address.
+ */
+async function commitAtStore(
+  orderId: string,
+  ctx: { actionId: string; userId: string; plan: Plan; now: Date },
+  at: NonNullable<Plan["store"]>,
+) {
+  const businessKey = storeOperationKey(at.backend, at.ref, "address", ctx.actionId);
+  return await writeEffectOnce({
+    insert: () =>
+      insertStoreOperationIfAbsent({
+        id: newChangeId(),
+        businessKey,
+        backend: at.backend,
+        kind: "address",
+        storeOrderRef: at.ref,
+        orderId,
+        userId: ctx.userId,
+        reason: null,
+        comment: null,
+        // No money moves with an address ("XXX": ISO 4217's "no currency").
+        refundAmountMinor: 0,
+        refundCurrency: "XXX",
+        refundDestination: "",
+        toAddress: ctx.plan.to,
+        actionId: ctx.actionId,
+        operationId: ctx.actionId,
+        createdAt: ctx.now,
+      }),
+    winner: () => getStoreOperationByOperationId({ operationId: ctx.actionId }),
+    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
+    compareAndSet: async () => true,
+    toResult: (row, createdNow) => storeResult(row, ctx.plan.from, createdNow),
+    effects: (row) => [
+      {
+        kind: "store.change_address",
+        payload: {
+          backend: at.backend,
+          storeOrderRef: row.storeOrderRef,
+          orderId: row.orderId,
+          expectedUpdatedAt: at.updatedAt,
+          to: ctx.plan.to,
+        },
+      },
+    ],
+    moved: CHANGED,
+  });
+}
+
 /** The warehouse is told only when a webhook is configured; without one the change is still made. */
 const webhookConfigured = () => Boolean(env().WAREHOUSE_WEBHOOK_URL);
 
@@ -173,8 +257,8 @@ export const changeDeliveryAddress: WriteTool<
   },
 
   async plan({ orderId, address }, ctx) {
-    refuseUnlessBuiltinStore("Changing the delivery address");
-    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
+    // The store's facts (the built-in store: our own row); the policy is ours.
+    const order = await findCustomerOrder(orderId, ctx.userId);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",
@@ -192,12 +276,23 @@ export const changeDeliveryAddress: WriteTool<
         from: orderAddress(order),
         to,
         eligible: true,
-        externalRequests: webhookConfigured() ? 1 : 0,
+        // The store is the warehouse's source for an order it holds: no webhook of ours.
+        externalRequests: !order.store && webhookConfigured() ? 1 : 0,
+        ...(order.store
+          ? {
+              store: {
+                backend: "medusa" as const,
+                ref: order.store.ref,
+                updatedAt: order.store.updatedAt,
+              },
+            }
+          : {}),
       },
     };
   },
 
   async commit({ orderId, address }, ctx) {
+    if (ctx.plan.store) return commitAtStore(orderId, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -251,7 +346,9 @@ export const changeDeliveryAddress: WriteTool<
 
   async findEffect(operationId) {
     const row = await getAddressChangeByOperationId({ operationId });
-    return row ? toResult(row, true) : null;
+    if (row) return toResult(row, true);
+    const atStore = await getStoreOperationByOperationId({ operationId });
+    return atStore?.toAddress ? storeResult(atStore, null, true) : null;
   },
 
   offline,

@@ -12,11 +12,19 @@ import {
   getReturnRequestByOrderId,
   insertReturnRequestIfAbsent,
 } from "@/db/queries/return-requests";
+import {
+  getStoreOperationByKey,
+  getStoreOperationByOperationId,
+  getStoreOperationForUser,
+  insertStoreOperationIfAbsent,
+  type StoreOperationRow,
+  storeOperationKey,
+} from "@/db/queries/store-operations";
 import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
-import { refuseUnlessBuiltinStore } from "../store-order";
+import { findCustomerOrder } from "../store-order";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -47,6 +55,13 @@ export const RETURN_PLAN = z.strictObject({
   refund: REFUND,
   existingRequest: z.null(),
   externalRequests: z.literal(0),
+  /**
+   * The order at the connected store (STORE_BACKEND=medusa): the return is requested there,
+   * through the outbox, only if the order still has this updated_at. Absent for the built-in store.
+   */
+  store: z
+    .strictObject({ backend: z.literal("medusa"), ref: z.string(), updatedAt: z.string() })
+    .optional(),
 });
 export type ReturnPlan = z.output<typeof RETURN_PLAN>;
 
@@ -72,8 +87,8 @@ export const createReturnRequest: WriteTool<
   planSchema: RETURN_PLAN,
 
   async plan({ orderId }, ctx) {
-    refuseUnlessBuiltinStore("A return request");
-    const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
+    // The store's facts (the built-in store: our own row); the window is our policy's decision.
+    const order = await findCustomerOrder(orderId, ctx.userId);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",
@@ -107,6 +122,15 @@ export const createReturnRequest: WriteTool<
         },
         existingRequest: null,
         externalRequests: 0,
+        ...(order.store
+          ? {
+              store: {
+                backend: "medusa" as const,
+                ref: order.store.ref,
+                updatedAt: order.store.updatedAt,
+              },
+            }
+          : {}),
       },
     };
   },
@@ -116,10 +140,18 @@ export const createReturnRequest: WriteTool<
   // and the customer should hear "already requested" (createdNow: false), not "order changed".
   async findExisting({ orderId }, ctx) {
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
-    return order?.returnRequest ? toReturnRequestResult(order.returnRequest, false) : null;
+    if (order?.returnRequest) return toReturnRequestResult(order.returnRequest, false);
+    const atStore = await getStoreOperationForUser({
+      backend: "medusa",
+      orderId,
+      userId: ctx.userId,
+      kind: "return",
+    });
+    return atStore ? storeResult(atStore, false) : null;
   },
 
   async commit({ orderId, reason, comment }, ctx) {
+    if (ctx.plan.store) return commitAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -164,7 +196,9 @@ export const createReturnRequest: WriteTool<
   // The return row and its operation id commit together with the action's claim.
   async findEffect(operationId) {
     const row = await getReturnRequestByOperationId({ operationId });
-    return row ? toReturnRequestResult(row, true) : null;
+    if (row) return toReturnRequestResult(row, true);
+    const atStore = await getStoreOperationByOperationId({ operationId });
+    return atStore ? storeResult(atStore, true) : null;
   },
 
   offline,
@@ -280,6 +314,66 @@ export const createReturnRequest: WriteTool<
   },
 };
 
+/** A return recorded for an order at the store, as the tool's result. */
+function storeResult(row: StoreOperationRow, createdNow: boolean) {
+  return toReturnRequestResult(
+    // A store operation of kind "return" was written with a return's reason.
+    { ...row, reason: z.enum(RETURN_REASONS).parse(row.reason) },
+    createdNow,
+  );
+}
+
+/**
+ * The commit for an order at the connected store. It may await only our database (it runs in
+ * the confirm's transaction): it records the return under its business key (one per order at
+ * the store) and leaves the store's request to the outbox (`store.create_return`), whose relay
+ * compares the order's updated_at with the plan's before it asks, so an order that changed at
+ * the store since gets no return on a stale picture.
+ */
+async function commitAtStore(
+  { orderId, reason, comment }: CreateReturnArgs,
+  ctx: { actionId: string; userId: string; plan: ReturnPlan; now: Date },
+  at: NonNullable<ReturnPlan["store"]>,
+) {
+  const businessKey = storeOperationKey(at.backend, at.ref, "return");
+  return await writeEffectOnce({
+    insert: () =>
+      insertStoreOperationIfAbsent({
+        id: newReturnRequestId(),
+        businessKey,
+        backend: at.backend,
+        kind: "return",
+        storeOrderRef: at.ref,
+        orderId,
+        userId: ctx.userId,
+        reason,
+        comment,
+        refundAmountMinor: ctx.plan.refund.amount,
+        refundCurrency: ctx.plan.refund.currency,
+        refundDestination: ctx.plan.refund.destination,
+        actionId: ctx.actionId,
+        operationId: ctx.actionId,
+        createdAt: ctx.now,
+      }),
+    winner: () => getStoreOperationByKey({ businessKey }),
+    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
+    compareAndSet: async () => true,
+    toResult: storeResult,
+    effects: (row) => [
+      {
+        kind: "store.create_return",
+        payload: {
+          backend: at.backend,
+          storeOrderRef: row.storeOrderRef,
+          orderId: row.orderId,
+          expectedUpdatedAt: at.updatedAt,
+        },
+      },
+    ],
+    moved: { code: "order_changed", message: "The order changed at the store." },
+  });
+}
+
 /**
  * What a customer reads back to support on the phone: short, unambiguous (no 0/O, 1/I), and
  * random so ids reveal nothing about volume. 40 bits is plenty beside the UNIQUE order_id.
@@ -311,7 +405,10 @@ function returnOutcome(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
-  const refund = effects.find((e) => e.kind === "payment.refund");
+  // Ours, or the store's receipt and refund (an order at the connected store).
+  const refund = effects.find(
+    (e) => e.kind === "payment.refund" || e.kind === "store.receive_return",
+  );
   // Until staff receive the parcel there is no refund yet, but the note will change: awaiting.
   if (!refund) return { tone: "success", text: t("outcome.created", notes), awaiting: true };
   const phase = effectPhase(refund.status);

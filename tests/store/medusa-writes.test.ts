@@ -1,0 +1,383 @@
+/**
+ * The other writes at a REAL Medusa v2 server (the demo store of scripts/store-medusa.mjs):
+ * create_return_request requests a return there, staff's Mark received receives it there and
+ * refunds its amount of the captured payment, and change_delivery_address changes the order's
+ * shipping address there. Each exactly once: a repeated relay pass and the lookup after a lost
+ * answer or a 5xx send nothing twice, and an order changed at the store between the plan and
+ * the confirm gets nothing. Real SQLite, executor, confirm and relay; nothing of Medusa is faked.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
+import { setStoreCustomerId } from "@/db/queries/users";
+import { effects } from "@/db/schema";
+import { confirmAction } from "@/lib/actions/confirm";
+import { executeToolCall } from "@/lib/actions/executor";
+import { runDueEffects, stopRelay } from "@/lib/effects/relay";
+import { resetEnv } from "@/lib/env";
+import { markReturnReceived } from "@/lib/returns/receive";
+import { ADDRESS_METADATA_KEY, RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
+import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+
+const medusa = inject("medusa");
+const ENV = {
+  EFFECTS_LEASE_SECONDS: "60",
+  EFFECTS_RETRY_BASE_MS: "1",
+  EFFECTS_RETRY_MAX_MS: "5",
+  EFFECTS_MAX_ATTEMPTS: "10",
+  EFFECTS_POLL_SECONDS: "3600",
+  MEDUSA_TIMEOUT_MS: "10000",
+  APPROVAL_THRESHOLD_MINOR: "0",
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const auth = { authorization: `Basic ${Buffer.from(`${medusa.apiKey}:`).toString("base64")}` };
+let core: Core;
+
+/**
+ * A proxy in front of Medusa: counts the write requests that reach the store by route, and on
+ * command drops the answer of the next one matching a route after Medusa applied it (a reset
+ * connection), or answers 503 without passing it on.
+ */
+type Proxy = {
+  url: string;
+  writes: string[];
+  loseAnswerOf: RegExp | null;
+  failWith503: RegExp | null;
+  close(): Promise<void>;
+};
+async function startProxy(target: string): Promise<Proxy> {
+  const state: Omit<Proxy, "url" | "close"> = { writes: [], loseAnswerOf: null, failWith503: null };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const name of ["authorization", "content-type", "accept"]) {
+      const v = req.headers[name];
+      if (typeof v === "string") headers[name] = v;
+    }
+    const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
+    if (req.method !== "GET" && state.failWith503?.test(route)) {
+      state.failWith503 = null;
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end('{"message":"unavailable"}');
+      return;
+    }
+    if (req.method !== "GET") state.writes.push(route);
+    try {
+      const up = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await up.arrayBuffer());
+      if (req.method !== "GET" && state.loseAnswerOf?.test(route)) {
+        state.loseAnswerOf = null;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "" });
+      res.end(body);
+    } catch {
+      req.socket.destroy();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
+}
+let proxy: Proxy;
+const count = (re: RegExp) => proxy.writes.filter((w) => re.test(w)).length;
+
+/** Medusa's own answer, straight from its Admin API (not through the proxy). */
+async function admin<T>(path: string): Promise<T> {
+  const r = await fetch(`${medusa.url}${path}`, { headers: auth });
+  expect(r.ok).toBe(true);
+  return (await r.json()) as T;
+}
+type MedusaOrder = {
+  id: string;
+  display_id: number;
+  updated_at: string;
+  metadata: Record<string, unknown> | null;
+  shipping_address: { address_1: string; city: string; postal_code: string; first_name: string };
+  payment_collections: {
+    payments: { refunds: { id: string; amount: number; note: string }[] }[];
+  }[];
+};
+async function medusaOrder(displayId: string): Promise<MedusaOrder> {
+  const { orders } = await admin<{ orders: { id: string; display_id: number }[] }>(
+    "/admin/orders?fields=id,display_id&limit=100",
+  );
+  const o = orders.find((x) => String(x.display_id) === displayId);
+  if (!o) throw new Error(`no order ${displayId} at Medusa`);
+  return (
+    await admin<{ order: MedusaOrder }>(
+      `/admin/orders/${o.id}?fields=id,display_id,updated_at,metadata,*shipping_address,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.note`,
+    )
+  ).order;
+}
+async function medusaReturns(orderRef: string) {
+  return (
+    await admin<{ returns: { id: string; status: string; metadata: Record<string, unknown> }[] }>(
+      `/admin/returns?order_id=${orderRef}&fields=id,status,metadata`,
+    )
+  ).returns.filter((r) => r.status !== "canceled");
+}
+const refunds = (o: MedusaOrder) =>
+  o.payment_collections.flatMap((c) => c.payments.flatMap((p) => p.refunds ?? []));
+
+/** Someone at the store edits the order (its updated_at moves). */
+async function touchAtStore(displayId: string) {
+  const ref = (await medusaOrder(displayId)).id;
+  const r = await fetch(`${medusa.url}/admin/orders/${ref}`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ metadata: { packed_by: "warehouse" } }),
+  });
+  expect(r.ok).toBe(true);
+}
+
+const orders = (state: string) =>
+  medusa.orders
+    .filter((o) => o.customerEmail === "anna@example.com" && o.state === state)
+    .map((o) => o.displayId);
+
+async function effectOf(actionId: string, kind: string): Promise<EffectRow> {
+  const rows = (await listEffectsForAction({ actionId })).filter((e) => e.kind === kind);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+/** One relay pass, after the effect's backoff. */
+async function relayPass(actionId: string, kind: string): Promise<EffectRow> {
+  const before = await effectOf(actionId, kind);
+  const wait = before.nextAttemptAt.getTime() - Date.now();
+  if (wait > 0) await sleep(wait + 1);
+  await runDueEffects();
+  return effectOf(actionId, kind);
+}
+
+/** The effect as a relay that lost its record finds it: due again, from its first attempt. */
+async function forgetOutcome(effect: EffectRow) {
+  await core.db
+    .update(effects)
+    .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
+    .where(eq(effects.id, effect.id));
+}
+
+const ctx = async () => ({
+  userId: core.anna,
+  chatId: await newChat(core.db, core.anna),
+  promptVersion: "test-prompt-1",
+  model: "test-model",
+});
+
+async function confirmed(
+  tool: "create_return_request" | "change_delivery_address",
+  args: Record<string, unknown>,
+) {
+  const chatId = await newChat(core.db, core.anna);
+  const action = await proposeWith(tool, core.anna, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId: core.anna });
+  expect(done.action.status).toBe("executed");
+  return { actionId: action.id, result: done.action.result as Record<string, unknown> };
+}
+
+const returnArgs = (orderId: string) => ({ orderId, reason: "defective", comment: null });
+const NEW_ADDRESS = {
+  name: null,
+  line1: "Neue Straße 5",
+  line2: null,
+  postalCode: "20095",
+  city: "Hamburg",
+  country: "DE",
+};
+
+beforeAll(async () => {
+  proxy = await startProxy(medusa.url);
+  core = await setupCore({
+    ...ENV,
+    STORE_BACKEND: "medusa",
+    MEDUSA_URL: proxy.url,
+    MEDUSA_API_KEY: medusa.apiKey,
+  });
+  Object.assign(process.env, ENV, {
+    STORE_BACKEND: "medusa",
+    MEDUSA_URL: proxy.url,
+    MEDUSA_API_KEY: medusa.apiKey,
+  });
+  resetEnv();
+  for (const c of medusa.customers) {
+    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
+      true,
+    );
+  }
+});
+
+afterAll(async () => {
+  await stopRelay();
+  await proxy?.close();
+  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
+    delete process.env[k];
+  resetEnv();
+});
+
+describe("create_return_request at the store", () => {
+  it("our policy decides on the store's facts: shipped is not returnable yet, 45 days ago is past the window", async () => {
+    const shipped = await executeToolCall(
+      "create_return_request",
+      returnArgs(orders("shipped")[0]!),
+      await ctx(),
+    );
+    expect(shipped).toMatchObject({ kind: "error" });
+    expect(shipped).toMatchObject({ code: "not_delivered" });
+    const old = await executeToolCall(
+      "create_return_request",
+      returnArgs(orders("delivered_old")[0]!),
+      await ctx(),
+    );
+    expect(old).toMatchObject({ kind: "error", code: "return_window_passed" });
+  });
+
+  it("a confirmed return is requested at Medusa once with our operation id; Mark received receives it and refunds its amount there, once", async () => {
+    const id = orders("delivered_recent")[0]!;
+    const card = await executeToolCall("create_return_request", returnArgs(id), await ctx());
+    expect(card).toMatchObject({ kind: "proposal" });
+    const { actionId, result } = await confirmed("create_return_request", returnArgs(id));
+    expect(result).toMatchObject({ orderId: id, createdNow: true, refund: { amount: 11_700 } });
+    const ref = (await medusaOrder(id)).id;
+    expect(await medusaReturns(ref)).toHaveLength(0);
+
+    // A lost answer to the final request: the next attempt finds our return and sends nothing.
+    proxy.loseAnswerOf = /^POST \/admin\/returns\/[^/]+\/request$/;
+    const first = await relayPass(actionId, "store.create_return");
+    expect(first).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
+    const done = await relayPass(actionId, "store.create_return");
+    expect(done.status).toBe("succeeded");
+    const atStore = await medusaReturns(ref);
+    expect(atStore).toHaveLength(1);
+    expect(atStore[0]).toMatchObject({ id: done.providerRef, status: "requested" });
+    expect(atStore[0]!.metadata[RETURN_METADATA_KEY]).toBe(actionId);
+    expect(count(/^POST \/admin\/returns$/)).toBe(1);
+
+    // A relay that lost its record starts over: the store shows our return, nothing is sent.
+    await forgetOutcome(done);
+    expect((await relayPass(actionId, "store.create_return")).status).toBe("succeeded");
+    expect(await medusaReturns(ref)).toHaveLength(1);
+    expect(count(/^POST \/admin\/returns$/)).toBe(1);
+
+    // Asking again is the existing return, not a new card.
+    const again = await executeToolCall("create_return_request", returnArgs(id), await ctx());
+    expect(again).toMatchObject({ kind: "existing", data: { createdNow: false } });
+
+    // Staff: the parcel arrived. The refund's answer is lost once: looked up, not sent again.
+    const requestId = String(result.requestId);
+    const received = await markReturnReceived({ requestId, staffId: core.staff });
+    expect(received.return).toMatchObject({ id: requestId, state: "received" });
+    proxy.loseAnswerOf = /^POST \/admin\/payments\/[^/]+\/refund$/;
+    const lost = await relayPass(actionId, "store.receive_return");
+    expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
+    const refunded = await relayPass(actionId, "store.receive_return");
+    expect(refunded.status).toBe("succeeded");
+    const after = await medusaOrder(id);
+    const ours = refunds(after).filter((r) => r.note === refundNote(actionId));
+    expect(ours).toEqual([expect.objectContaining({ id: refunded.providerRef, amount: 117 })]);
+    expect((await medusaReturns(ref))[0]!.status).toBe("received");
+    expect(count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
+    expect(count(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/)).toBe(1);
+
+    await forgetOutcome(refunded);
+    expect((await relayPass(actionId, "store.receive_return")).status).toBe("succeeded");
+    expect(refunds(await medusaOrder(id))).toHaveLength(1);
+    expect(count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
+
+    // A second Mark received is a conflict, and nothing more is scheduled.
+    await expect(markReturnReceived({ requestId, staffId: core.staff })).rejects.toMatchObject({
+      code: "conflict",
+    });
+  });
+
+  it("Medusa answering 503 to the return's first request: retried, one return", async () => {
+    const id = orders("delivered_recent")[2]!;
+    const { actionId } = await confirmed("create_return_request", returnArgs(id));
+    const ref = (await medusaOrder(id)).id;
+    const before = count(/^POST \/admin\/returns$/);
+    proxy.failWith503 = /^POST \/admin\/returns$/;
+    const first = await relayPass(actionId, "store.create_return");
+    expect(first).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
+    expect(await medusaReturns(ref)).toHaveLength(0);
+    const done = await relayPass(actionId, "store.create_return");
+    expect(done.status).toBe("succeeded");
+    expect(await medusaReturns(ref)).toHaveLength(1);
+    expect(count(/^POST \/admin\/returns$/) - before).toBe(1);
+  });
+
+  it("an order changed at the store between the plan and the confirm gets no return", async () => {
+    const id = orders("delivered_recent")[1]!;
+    const chatId = await newChat(core.db, core.anna);
+    const action = await proposeWith("create_return_request", core.anna, chatId, returnArgs(id));
+    await touchAtStore(id);
+    expect((await confirmAction({ actionId: action.id, userId: core.anna })).action.status).toBe(
+      "executed",
+    );
+    const settled = await relayPass(action.id, "store.create_return");
+    expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
+    expect(await medusaReturns((await medusaOrder(id)).id)).toHaveLength(0);
+  });
+});
+
+describe("change_delivery_address at the store", () => {
+  it("a confirmed change sets the address at Medusa once, with our operation id; a lost answer is looked up", async () => {
+    const id = orders("processing")[2]!;
+    const { actionId } = await confirmed("change_delivery_address", {
+      orderId: id,
+      address: NEW_ADDRESS,
+    });
+    const path = new RegExp(`^POST /admin/orders/${(await medusaOrder(id)).id}$`);
+    proxy.loseAnswerOf = path;
+    const lost = await relayPass(actionId, "store.change_address");
+    expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
+    const done = await relayPass(actionId, "store.change_address");
+    expect(done.status).toBe("succeeded");
+    const at = await medusaOrder(id);
+    expect(at.shipping_address).toMatchObject({
+      address_1: "Neue Straße 5",
+      city: "Hamburg",
+      postal_code: "20095",
+      first_name: "Anna",
+    });
+    expect(at.metadata?.[ADDRESS_METADATA_KEY]).toBe(actionId);
+    expect(count(path)).toBe(1);
+    await forgetOutcome(done);
+    expect((await relayPass(actionId, "store.change_address")).status).toBe("succeeded");
+    expect(count(path)).toBe(1);
+    // The order reads with its new address, from the store.
+    const status = await executeToolCall("get_order_status", { orderId: id }, await ctx());
+    expect(status).toMatchObject({ data: { deliveryAddress: { city: "Hamburg" } } });
+  });
+
+  it("an order changed at the store between the plan and the confirm keeps its address", async () => {
+    const id = orders("processing")[3]!;
+    const chatId = await newChat(core.db, core.anna);
+    const action = await proposeWith("change_delivery_address", core.anna, chatId, {
+      orderId: id,
+      address: NEW_ADDRESS,
+    });
+    await touchAtStore(id);
+    expect((await confirmAction({ actionId: action.id, userId: core.anna })).action.status).toBe(
+      "executed",
+    );
+    const settled = await relayPass(action.id, "store.change_address");
+    expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
+    expect((await medusaOrder(id)).shipping_address.city).toBe("Berlin");
+  });
+});
