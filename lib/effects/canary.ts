@@ -17,7 +17,9 @@ import { ensureEffectCanary } from "@/db/queries/effect-canaries";
 import type { EffectCanaryStatus } from "@/db/schema";
 import { authSecret } from "@/lib/auth/secret";
 import { env } from "@/lib/env";
-import type { EffectKind } from "./kinds";
+import { EFFECT_KINDS, type EffectKind } from "./kinds";
+
+const STORE_KINDS = EFFECT_KINDS.filter((k) => k.startsWith("store."));
 
 /** A provider configuration of this process, as the secret material its fingerprint covers. */
 type ProviderConfig = { kind: EffectKind; provider: string; material: string[] };
@@ -38,12 +40,10 @@ export function providerConfigs(): ProviderConfig[] {
       provider: "warehouse_webhook",
       material: [e.WAREHOUSE_WEBHOOK_URL, e.WAREHOUSE_WEBHOOK_SECRET],
     });
+  // Every write at the store is its own kind: each gets its own first effects under watch.
   if (e.STORE_BACKEND === "medusa" && e.MEDUSA_URL && e.MEDUSA_API_KEY)
-    configs.push({
-      kind: "store.cancel_order",
-      provider: "medusa",
-      material: [e.MEDUSA_URL, e.MEDUSA_API_KEY],
-    });
+    for (const kind of STORE_KINDS)
+      configs.push({ kind, provider: "medusa", material: [e.MEDUSA_URL, e.MEDUSA_API_KEY] });
   return configs;
 }
 
