@@ -76,11 +76,13 @@ describe("a candidate profile as a canary", () => {
     vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
     window = Math.floor(Date.now() / WINDOW_MS) + 10;
     live = await startOpenAIServer(() => ({ type: "text", text: "Live answer." }));
-    // The candidate errs as "candidate-err", answers otherwise.
+    // The candidate errs as "candidate-err", never answers as "candidate-slow", answers otherwise.
     candidate = await startOpenAIServer((req) =>
       req.body.model === "candidate-err"
         ? { type: "error", status: 500, message: "candidate down" }
-        : { type: "text", text: "Candidate answer." },
+        : req.body.model === "candidate-slow"
+          ? { type: "hang" }
+          : { type: "text", text: "Candidate answer." },
     );
     sink = await startWebhookReceiver();
     Object.assign(vars, {
@@ -240,6 +242,32 @@ describe("a candidate profile as a canary", () => {
       await call(driftRoute, "/api/staff/drift", {}, { cookie: staffCookie })
     ).json()) as DriftResponse;
     expect(drift.alerts.map((a) => a.id)).toContain(raised[0]!.id);
+  });
+
+  it("a slow candidate: its step times out, live answers that turn, and the timeout counts against it", async () => {
+    // A 4 s turn deadline gives the candidate's step 1 s (a quarter of it).
+    process.env.CHAT_TURN_DEADLINE_SECONDS = "4";
+    switchCandidate("candidate-slow", "1");
+    try {
+      const fingerprint = candidateProfile()!.fingerprint;
+      nextWindow();
+      const before = candidate.requests.length;
+      const t = await firstTurn("Where is 8041?");
+      expect(candidate.requests.length).toBe(before + 1);
+      expect(t.servedBy).toBe("both");
+      expect(t.errors).toEqual([]);
+      expect(t.text).toBe("Live answer.");
+      const [mc] = await listModelCallsForChat({ chatId: t.chat });
+      expect(mc).toMatchObject({ canary: true, fingerprint, fallback: "timeout" });
+      const fellBack = await getDb()
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.chatId, t.chat), eq(auditEvents.tool, "model:fallback")));
+      expect(fellBack.map((e) => [e.status, e.errorCode])).toEqual([["timeout", "timeout"]]);
+    } finally {
+      delete process.env.CHAT_TURN_DEADLINE_SECONDS;
+      resetEnv();
+    }
   });
 
   it("the manual kill switch: staff only, audited with who, and new turns go live", async () => {
