@@ -100,9 +100,14 @@ function target(file: string): { url: string; params: Record<string, unknown> } 
   const params: Record<string, unknown> = {};
   const url = segments.map((s, i) => {
     if (s === "[id]") {
-      const id = { actions: actionId, chats: chatId, orders: "7718", effects: effectId }[
-        segments[i - 1] ?? ""
-      ];
+      // An alert: none exists in this world; its POST is refused before the id matters.
+      const id = {
+        actions: actionId,
+        chats: chatId,
+        orders: "7718",
+        effects: effectId,
+        alerts: "no-such-alert",
+      }[segments[i - 1] ?? ""];
       if (!id) throw new Error(`post-only.test.ts: which id fits ${file}? Add it to target().`);
       params.id = id;
       return id;
