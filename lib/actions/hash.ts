@@ -17,10 +17,13 @@ export function canonicalJson(value: unknown): string {
     return text;
   }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  const object = value as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, which is all a canonical order needs; the keys
+  // of one object are distinct, so no tie-break is needed either.
+  const keys = Object.keys(object)
+    .filter((k) => object[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(",")}}`;
 }
 
 /** SHA-256 (hex) of the canonical JSON of what confirm will execute and for whom. */

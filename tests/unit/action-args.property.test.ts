@@ -83,6 +83,30 @@ describe("canonical JSON and the payload hash", () => {
       ),
     );
   });
+  it("a stored hash stays the same: keys in UTF-16 order at every depth, integer-like keys too", () => {
+    // Pending actions keep this hash in the database, and confirm compares against it: any change
+    // to the canonical form would refuse every action proposed before the change. The value was
+    // computed by the code that wrote the stored hashes.
+    const payload = {
+      userId: "user-1",
+      tool: "cancel_order",
+      arguments: {
+        reason: "changed_mind",
+        orderId: "1001",
+        Zeta: 1,
+        ä: [{ b: 2, a: 1, B: null }],
+        comment: undefined,
+        "10": true,
+        "9": false,
+      },
+    };
+    expect(canonicalJson(payload)).toBe(
+      '{"arguments":{"10":true,"9":false,"Zeta":1,"orderId":"1001","reason":"changed_mind","ä":[{"B":null,"a":1,"b":2}]},"tool":"cancel_order","userId":"user-1"}',
+    );
+    expect(payloadHash(payload)).toBe(
+      "2d7ee39864b9964ecb7fc42934de0965b2ff5d1a88cf6508d5f552777ada24f6",
+    );
+  });
 });
 
 describe("create_return_request argument normalization", () => {
