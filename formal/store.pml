@@ -182,18 +182,20 @@ inline cancel_op() {
            if
            :: !r_md ->
               crash_point();
-              /* POST /admin/orders/{id} with our id in the metadata (it moves updated_at). */
+              /* POST /admin/orders/{id} with our id in the metadata (it moves updated_at);
+                 Medusa's update workflow refuses a cancelled order (a 400: definite). */
               atomic {
                 if
-                :: md_ours = 1; landed(); out = O_NONE
-                :: md_ours = 1; landed(); out = O_INDET
+                :: cancelled -> out = O_DEF
+                :: !cancelled -> md_ours = 1; landed(); out = O_NONE
+                :: !cancelled -> md_ours = 1; landed(); out = O_INDET
                 :: out = O_INDET
                 fi
               }
            :: else -> skip
            fi;
            if
-           :: out == O_INDET -> skip
+           :: out == O_INDET || out == O_DEF -> skip
            :: else -> crash_point(); cancel_post()
            fi
         fi
