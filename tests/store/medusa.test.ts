@@ -16,11 +16,19 @@ import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
+import { actionDetail } from "@/lib/chat/action-detail";
+import { presentAction } from "@/lib/chat/present";
 import { runDueEffects, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { store } from "@/lib/store";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
-import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+import {
+  auditFor,
+  type Core,
+  newChat,
+  proposeWith,
+  setupCore,
+} from "../integration/action-core/fixtures";
 
 const medusa = inject("medusa");
 
@@ -307,7 +315,7 @@ describe("cancel_order at the store, exactly once", () => {
     expect((await medusaOrder(id)).canceled_at).toBe(applied.canceled_at);
   });
 
-  it("an order that changed at the store after the plan is not cancelled", async () => {
+  it("an order that changed at the store after the plan is not cancelled; the customer is told, and asking again is a fresh proposal", async () => {
     const id = orderOf("boris@example.com", "processing");
     const chatId = await newChat(core.db, core.boris);
     const action = await proposeWith("cancel_order", core.boris, chatId, {
@@ -331,6 +339,58 @@ describe("cancel_order at the store, exactly once", () => {
     const settled = await relayPass(action.id);
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect((await medusaOrder(id)).status).not.toBe("canceled");
+
+    // The attempt's audit says the order's business key was freed.
+    const audit = (await auditFor(core.db, action.id)).filter(
+      (e) => e.tool === "effect:store.cancel_order",
+    );
+    expect(audit.map((e) => e.result)).toEqual([
+      expect.objectContaining({ outcome: "failed", releasedBusinessKey: true }),
+    ]);
+    // The customer's card says nothing was done and how to go on, in English and in Russian.
+    const detail = await actionDetail({
+      actionId: action.id,
+      user: { id: core.boris, role: "customer" },
+    });
+    expect(detail.view.outcome).toMatchObject({
+      tone: "warning",
+      settled: true,
+      text: expect.stringContaining("changed at the store"),
+    });
+    const ru = presentAction(done.action, "ru", detail.effects);
+    expect(ru.view.outcome?.text).toContain("изменился в магазине");
+
+    // Asking again is a fresh proposal (not "already cancelled"), and its confirm cancels at
+    // Medusa once; the store's refund of the captured payment is mailed to Boris.
+    const again = await executeToolCall(
+      "cancel_order",
+      { orderId: id, reason: "changed_mind", comment: null },
+      {
+        userId: core.boris,
+        chatId: await newChat(core.db, core.boris),
+        promptVersion: "test-prompt-1",
+        model: "test-model",
+      },
+    );
+    expect(again).toMatchObject({ kind: "proposal" });
+    const cancelsBefore = proxy.cancels;
+    const fresh = await confirmedCancel(core.boris, id);
+    expect((await relayPass(fresh)).status).toBe("succeeded");
+    expect((await medusaOrder(id)).status).toBe("canceled");
+    expect(proxy.cancels - cancelsBefore).toBe(1);
+    await runDueEffects();
+    const mail = (await listEffectsForAction({ actionId: fresh })).find(
+      (e) => e.kind === "mail.refund_succeeded",
+    );
+    expect(mail).toMatchObject({
+      status: "succeeded",
+      payload: expect.objectContaining({
+        to: "boris@example.com",
+        orderId: id,
+        amount: 4900,
+        currency: "EUR",
+      }),
+    });
   });
 });
 
