@@ -1,8 +1,8 @@
 /**
  * What the three writes at the connected store (cancel, return, address change) share: the
  * confirm's commit, which records the operation under its business key and leaves the store's
- * request to the outbox, and the card's note when the store refused it because the order had
- * changed there since the plan.
+ * request to the outbox, and whether the store refused it because the order had changed there
+ * since the plan.
  */
 import {
   getStoreOperationByKey,
@@ -14,8 +14,7 @@ import {
 } from "@/db/queries/store-operations";
 import type { EffectRequest } from "@/lib/effects/kinds";
 import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
-import type { Translate } from "./types";
-import type { EffectState, OutcomeNote } from "./view";
+import type { EffectState } from "./view";
 import { writeEffectOnce } from "./write-effect";
 
 /** Where the plan saw the order at the store: its backend, its id there, its updated_at. */
@@ -80,17 +79,11 @@ export async function commitAtStore<Result>({
 }
 
 /**
- * The card's note when the store refused the write because the order changed there after the
- * plan: nothing was done, and asking again makes a fresh proposal (the relay freed the order's
- * business key). Null for every other state, which the tool's own note describes.
+ * Whether the store refused the write because the order changed there after the plan: nothing
+ * was done, and asking again makes a fresh proposal (the relay freed the order's business key).
+ * The tool's card then says so (its outcome.storeChanged) instead of its usual note.
  */
-export function storeChangedNote(
-  effects: readonly EffectState[],
-  kind: StoreWriteKind,
-  values: Record<string, string>,
-  t: Translate,
-): OutcomeNote | null {
+export function changedAtStore(effects: readonly EffectState[], kind: StoreWriteKind): boolean {
   const write = effects.find((e) => e.kind === kind);
-  if (write?.status !== "failed" || write.lastErrorCode !== ORDER_CHANGED_AT_STORE) return null;
-  return { tone: "warning", text: t("outcome.storeChanged", values) };
+  return write?.status === "failed" && write.lastErrorCode === ORDER_CHANGED_AT_STORE;
 }

@@ -25,7 +25,7 @@ import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { commitAtStore, storeChangedNote } from "../store-write";
+import { changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -416,8 +416,9 @@ function outcomeNote(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
-  const changed = storeChangedNote(effects, "store.cancel_order", notes, t);
-  if (changed) return changed;
+  // The store refused it: the order changed there after the plan (nothing was done).
+  if (changedAtStore(effects, "store.cancel_order"))
+    return { tone: "warning", text: t("outcome.storeChanged", notes) };
   const refund = effects.find((e) => e.kind === "payment.refund");
   if (!refund) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(refund.status);

@@ -38,7 +38,7 @@ import {
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { commitAtStore, storeChangedNote } from "../store-write";
+import { changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -423,8 +423,9 @@ function outcomeNote(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
-  const changed = storeChangedNote(effects, "store.change_address", notes, t);
-  if (changed) return changed;
+  // The store refused it: the order changed there after the plan (nothing was done).
+  if (changedAtStore(effects, "store.change_address"))
+    return { tone: "warning", text: t("outcome.storeChanged", notes) };
   const webhook = effects.find((e) => e.kind === "warehouse.address_changed");
   if (!webhook) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(webhook.status);

@@ -22,7 +22,7 @@ import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { commitAtStore, storeChangedNote } from "../store-write";
+import { changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -381,8 +381,9 @@ function returnOutcome(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
-  const changed = storeChangedNote(effects, "store.create_return", notes, t);
-  if (changed) return changed;
+  // The store refused it: the order changed there after the plan (nothing was done).
+  if (changedAtStore(effects, "store.create_return"))
+    return { tone: "warning", text: t("outcome.storeChanged", notes) };
   // Ours, or the store's receipt and refund (an order at the connected store).
   const refund = effects.find(
     (e) => e.kind === "payment.refund" || e.kind === "store.receive_return",
