@@ -31,9 +31,6 @@ export type FaultProxy = {
   /** Listening again after a `stop` (on the same port). */
   start(): Promise<void>;
   close(): Promise<void>;
-  /** The compatibility knobs of the earlier proxies: lose or 503 the next matching write. */
-  loseAnswerOf: RegExp | null;
-  failWith503: RegExp | null;
 };
 
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
@@ -57,14 +54,6 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     }
     const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
     const write = req.method !== "GET";
-    if (write && proxy.failWith503?.test(route)) {
-      proxy.failWith503 = null;
-      faults.unshift({ route: /.*/, mode: "503" });
-    }
-    if (write && proxy.loseAnswerOf?.test(route)) {
-      proxy.loseAnswerOf = null;
-      faults.unshift({ route: /.*/, mode: "lose" });
-    }
     const fault = take(route);
     if (fault?.mode === "503") {
       res.writeHead(503, { "content-type": "application/json" });
@@ -120,8 +109,6 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const proxy: FaultProxy = {
     url: `http://127.0.0.1:${port}`,
     writes,
-    loseAnswerOf: null,
-    failWith503: null,
     fault: (route, mode, onApplied) => faults.push({ route, mode, onApplied }),
     count: (route) => writes.filter((w) => route.test(w)).length,
     start: () => (server.listening ? Promise.resolve() : listen()),
