@@ -142,6 +142,20 @@ const ORDERS = [
     state: "processing",
     items: [{ title: "Bike Lock", unit_price: 39, quantity: 1 }],
   },
+  // Boris's orders for the fault tests (tests/store/medusa-faults.test.ts and medusa-kill), each
+  // test its own order, so no test depends on another's leftovers. After Anna's, so her orders
+  // keep their display ids.
+  ...["Bike Bell", "Saddle Bag", "Chain Oil"].map((title) => ({
+    customer: "boris",
+    state: "processing",
+    items: [{ title, unit_price: 19, quantity: 1 }],
+  })),
+  ...["Bike Pump", "Bottle Cage", "Tyre Levers"].map((title) => ({
+    customer: "boris",
+    state: "delivered_recent",
+    deliveredDaysAgo: 4,
+    items: [{ title, unit_price: 29, quantity: 1 }],
+  })),
 ];
 
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@
 import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { first, getDb } from "../index";
-import { effects, orderCancellations, orders, returnRequests } from "../schema";
+import { effects, orderCancellations, orders, returnRequests, storeOperations } from "../schema";
 
 export type ReturnRow = typeof returnRequests.$inferSelect;
 
@@ -29,10 +29,17 @@ export async function refundSubjectOf({
     .where(eq(returnRequests.operationId, operationId))
     .then(first);
   if (ret) return ret;
-  return getDb()
+  const cancellation = await getDb()
     .select({ userId: orderCancellations.userId, reference: orderCancellations.id })
     .from(orderCancellations)
     .where(eq(orderCancellations.operationId, operationId))
+    .then(first);
+  if (cancellation) return cancellation;
+  // A return or cancellation at the connected store, whose refund the store made.
+  return getDb()
+    .select({ userId: storeOperations.userId, reference: storeOperations.id })
+    .from(storeOperations)
+    .where(eq(storeOperations.operationId, operationId))
     .then(first);
 }
 

@@ -3,7 +3,7 @@
  * kind under the business key, through the shared write-once helpers.
  */
 import "server-only";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, notLike, sql } from "drizzle-orm";
 import { first, getDb } from "../index";
 import { effects, storeOperations } from "../schema";
 import { findByOperationId, insertOnce } from "./write-once";
@@ -20,6 +20,12 @@ export const storeOperationKey = (
   kind: StoreOperationKind,
   actionId?: string,
 ) => `${backend}:${storeOrderRef}:${kind}${kind === "address" ? `:${actionId}` : ""}`;
+
+/**
+ * A released operation's business key starts with this: the store refused it (the order changed
+ * there after the plan), so the key is free for a fresh proposal and the row stays as the record.
+ */
+const RELEASED = "released:";
 
 /** The new operation, or null when its business key already had one. */
 export const insertStoreOperationIfAbsent = (row: NewStoreOperation) =>
@@ -58,11 +64,36 @@ export async function getStoreOperationForUser({
         eq(storeOperations.orderId, orderId),
         eq(storeOperations.userId, userId),
         eq(storeOperations.kind, kind),
+        notLike(storeOperations.businessKey, `${RELEASED}%`),
       ),
     )
     .orderBy(desc(storeOperations.createdAt))
     .limit(1)
     .then(first);
+}
+
+/**
+ * Frees the business key of the operation whose store write was refused because the order had
+ * changed there (nothing was done): the customer's next request for the order makes a fresh
+ * proposal instead of finding this one. The row keeps its id, action and audit. True when this
+ * call released it.
+ */
+export async function releaseStoreOperationKey({
+  operationId,
+}: {
+  operationId: string;
+}): Promise<boolean> {
+  const rows = await getDb()
+    .update(storeOperations)
+    .set({ businessKey: sql`${sql.raw(`'${RELEASED}'`)} || ${storeOperations.businessKey}` })
+    .where(
+      and(
+        eq(storeOperations.operationId, operationId),
+        notLike(storeOperations.businessKey, `${RELEASED}%`),
+      ),
+    )
+    .returning({ id: storeOperations.id });
+  return rows.length > 0;
 }
 
 export async function getStoreOperationById({

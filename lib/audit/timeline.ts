@@ -144,6 +144,7 @@ export async function staffActionSummary(
       const states: EffectState[] = effects.map((e) => ({
         kind: e.kind as EffectKind,
         status: e.status,
+        lastErrorCode: e.lastErrorCode,
       }));
       const described = describeAction(tool, action, lang, states);
       shownAs = described.summary;

@@ -78,7 +78,7 @@ export async function withCurrentActions<M extends StoredChatMessage>(
   const effects = new Map<string, EffectState[]>();
   for (const e of await listEffectsForActions({ actionIds: executed })) {
     const list = effects.get(e.actionId) ?? [];
-    list.push({ kind: e.kind as EffectKind, status: e.status });
+    list.push({ kind: e.kind as EffectKind, status: e.status, lastErrorCode: e.lastErrorCode });
     effects.set(e.actionId, list);
   }
   return messages.map((m) => ({

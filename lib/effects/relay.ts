@@ -44,12 +44,14 @@ import {
   nextDueAt,
   recordEffectOutcome,
 } from "@/db/queries/effects";
+import { releaseStoreOperationKey } from "@/db/queries/store-operations";
 import { writeTransaction } from "@/db/queries/tx";
 import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit-log/record";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { store } from "@/lib/store";
+import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
 import { type CanaryGate, canaryGates } from "./canary";
 import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
 import { mailAfterRefund } from "./mail/compose";
@@ -342,6 +344,29 @@ function token<T extends string | null | undefined>(value: T, max = 100): T | st
   return value.replace(/[^A-Za-z0-9_.:-]/g, "").slice(0, max) || "unknown";
 }
 
+const isStoreWrite = (kind: string) =>
+  kind === "store.cancel_order" ||
+  kind === "store.create_return" ||
+  kind === "store.change_address";
+
+/**
+ * Whether this outcome ended a refund the customer is told of by mail: ours (succeeded or
+ * failed), a received store return's refund at the store (succeeded or failed), or a store cancel
+ * that went through (Medusa's cancel refunds the captured payment; a refused cancel refunded
+ * nothing, so no mail says it failed).
+ */
+async function refundEnded(row: EffectRow): Promise<boolean> {
+  switch (row.kind) {
+    case "payment.refund":
+    case "store.receive_return":
+      return row.status === "succeeded" || row.status === "failed";
+    case "store.cancel_order":
+      return row.status === "succeeded";
+    default:
+      return false;
+  }
+}
+
 /** One attempt at one claimed effect: the provider call(s), then the record and its audit. */
 async function attempt(
   effect: EffectRow,
@@ -373,10 +398,21 @@ async function attempt(
     const action = await getActionById({ id: effect.actionId });
     // A refund that ended tells the customer, in this same transaction: the mail exists if and
     // only if the outcome was recorded (one per action and kind, whoever records it).
-    const followUps =
-      effect.kind === "payment.refund" && (row.status === "succeeded" || row.status === "failed")
-        ? await mailAfterRefund({ effect: row, action, outcome: row.status })
-        : [];
+    const followUps = (await refundEnded(row))
+      ? await mailAfterRefund({
+          effect: row,
+          action,
+          outcome: row.status as "succeeded" | "failed",
+        })
+      : [];
+    // The store refused the write because the order changed there after the plan: nothing was
+    // done, so the order's business key is freed and the customer's next request is a fresh
+    // proposal (their card says so). Proposing it here would make the relay depend on the tools.
+    const releasedBusinessKey =
+      isStoreWrite(effect.kind) &&
+      row.status === "failed" &&
+      row.lastErrorCode === ORDER_CHANGED_AT_STORE &&
+      (await releaseStoreOperationKey({ operationId: effect.actionId }));
     const enqueued = await enqueueFollowUps({
       actionId: effect.actionId,
       effects: followUps,
@@ -405,6 +441,7 @@ async function attempt(
         // instances.
         relay: RELAY_ID,
         ...(enqueued.length > 0 ? { followUps: enqueued } : {}),
+        ...(releasedBusinessKey ? { releasedBusinessKey: true } : {}),
         ...(gate
           ? {
               canary: {

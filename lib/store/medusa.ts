@@ -17,6 +17,7 @@ import Medusa, { FetchError } from "@medusajs/js-sdk";
 import { z } from "zod";
 import type { OrderStatus } from "@/db/schema";
 import {
+  ORDER_CHANGED_AT_STORE,
   type Store,
   type StoreAddress,
   type StoreAddressChange,
@@ -375,7 +376,7 @@ export function medusaStore(config: MedusaConfig): Store {
         // lost); otherwise the order must be as the customer saw it when they confirmed.
         if (current.metadata?.[OPERATION_METADATA_KEY] !== op.operationId) {
           if (current.updated_at !== op.expectedUpdatedAt)
-            return { kind: "definite", code: "order_changed_at_store" };
+            return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
           await call(`/admin/orders/${encodeURIComponent(current.id)}`, {
             method: "POST",
             body: { metadata: { [OPERATION_METADATA_KEY]: op.operationId } },
@@ -416,7 +417,7 @@ export function medusaStore(config: MedusaConfig): Store {
         if (current.status === "canceled")
           return { kind: "definite", code: "order_cancelled_at_store" };
         if (current.updated_at !== op.expectedUpdatedAt)
-          return { kind: "definite", code: "order_changed_at_store" };
+          return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
         const created = z.object({ return: z.object({ id: z.string() }) }).parse(
           await post("/admin/returns", {
             order_id: current.id,
@@ -528,7 +529,7 @@ export function medusaStore(config: MedusaConfig): Store {
         if (current.status === "canceled")
           return { kind: "definite", code: "order_cancelled_at_store" };
         if (current.updated_at !== op.expectedUpdatedAt)
-          return { kind: "definite", code: "order_changed_at_store" };
+          return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
         await post(`/admin/orders/${encodeURIComponent(current.id)}`, {
           shipping_address: medusaAddress(op.address),
           metadata: { ...current.metadata, [ADDRESS_METADATA_KEY]: op.operationId },

@@ -53,6 +53,12 @@ export type StoreReceipt = {
 /** Change the order's shipping address at the store, under our operation id. */
 export type StoreAddressChange = StoreCancel & { address: StoreAddress };
 
+/**
+ * A write's refusal when the store's order moved between the plan and the confirm: nothing was
+ * sent; the customer's card says so and the relay frees the order for a fresh proposal.
+ */
+export const ORDER_CHANGED_AT_STORE = "order_changed_at_store";
+
 /** The same outcomes as a payment provider's (lib/effects/providers/types.ts), by shape. */
 export type StoreWriteOutcome =
   | { kind: "succeeded"; providerRef: string }

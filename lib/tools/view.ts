@@ -59,9 +59,14 @@ export type OutcomeNote = Omit<NonNullable<ActionView["outcome"]>, "settled"> & 
 
 /**
  * An effect of the action as describe() sees it: its kind and where the relay has got
- * (docs/effects.md). Only the action's own effects; none before it executed.
+ * (docs/effects.md), and why it ended as it did (the store refused a write because the order
+ * changed there: the card says so). Only the action's own effects; none before it executed.
  */
-export type EffectState = { kind: EffectKind; status: EffectStatus };
+export type EffectState = {
+  kind: EffectKind;
+  status: EffectStatus;
+  lastErrorCode?: string | null;
+};
 
 /**
  * Where an effect stands for the customer: `processing` until the relay settles it (pending

@@ -1,21 +1,29 @@
 /**
- * Our process is SIGKILLed after Medusa applied a cancel and before the relay recorded it: the
- * relay runs in a child process, a proxy in front of the REAL Medusa server lets the cancel
- * through and, once Medusa has answered, kills that process before the answer reaches it. The
- * effect stays in flight; after its lease lapses, the next relay's attempt looks the order up,
- * finds it cancelled with our operation id and records it (`reconciled`): exactly one cancel.
+ * Our process is SIGKILLed after Medusa applied a write and before the relay recorded it, for
+ * each of the four writes at the store at once: a cancel, a return request, a received return's
+ * refund and an address change. The relay runs in a child process; the fault proxy in front of
+ * the REAL Medusa server lets each final request through, holds Medusa's answer, and once all
+ * four are applied kills that process. The effects stay in flight; when their lease has lapsed,
+ * the next relay's attempt looks each up, finds it with our operation id and records it
+ * (`reconciled`): exactly one of each at Medusa, checked through its Admin API.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { listEffectsForAction } from "@/db/queries/effects";
+import { inArray } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
+import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { runDueEffects, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
-import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
+import { markReturnReceived } from "@/lib/returns/receive";
+import {
+  ADDRESS_METADATA_KEY,
+  OPERATION_METADATA_KEY,
+  RETURN_METADATA_KEY,
+  refundNote,
+} from "@/lib/store/medusa";
 import { workerEnv } from "../helpers/db";
 import {
   auditFor,
@@ -24,58 +32,36 @@ import {
   proposeWith,
   setupCore,
 } from "../integration/action-core/fixtures";
+import {
+  adminOrder,
+  adminRefunds,
+  adminReturns,
+  type FaultProxy,
+  medusaStore,
+  ordersOf,
+  startFaultProxy,
+} from "./harness";
 
-const medusa = inject("medusa");
-const auth = { authorization: `Basic ${Buffer.from(`${medusa.apiKey}:`).toString("base64")}` };
-// The lease must outlast four store requests (lib/env.ts checks it): the wait for it to lapse is
-// the test's cost, so both are small.
+const medusa = medusaStore();
+const BORIS = "boris@example.com";
+// The timeout leaves the four writes (a receipt is nine requests) time to reach Medusa before
+// the first held answer would time out; the lease outlasts an attempt (lib/env.ts checks it).
+// The test does not wait for the lease: it lapses it in our database once the relay is dead.
 const ENV = {
-  EFFECTS_LEASE_SECONDS: "8",
+  EFFECTS_LEASE_SECONDS: "30",
   EFFECTS_RETRY_BASE_MS: "1",
   EFFECTS_RETRY_MAX_MS: "5",
   EFFECTS_POLL_SECONDS: "3600",
-  MEDUSA_TIMEOUT_MS: "1900",
+  MEDUSA_TIMEOUT_MS: "6000",
   STRIPE_TIMEOUT_MS: "1000",
+  APPROVAL_THRESHOLD_MINOR: "0",
 };
 let core: Core;
-let server: http.Server;
-let proxyUrl: string;
-let cancels = 0;
-/** Called once Medusa has answered a cancel, before the answer is passed on. */
-let onCancelApplied: (() => void) | null = null;
+let proxy: FaultProxy;
 
 beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers: Record<string, string> = {};
-    for (const name of ["authorization", "content-type", "accept"]) {
-      const v = req.headers[name];
-      if (typeof v === "string") headers[name] = v;
-    }
-    const isCancel = req.method === "POST" && /\/admin\/orders\/[^/]+\/cancel$/.test(req.url ?? "");
-    if (isCancel) cancels++;
-    try {
-      const up = await fetch(`${medusa.url}${req.url}`, {
-        method: req.method,
-        headers,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-      });
-      const body = Buffer.from(await up.arrayBuffer());
-      if (isCancel && onCancelApplied) {
-        onCancelApplied();
-        onCancelApplied = null;
-        return;
-      }
-      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "" });
-      res.end(body);
-    } catch {
-      req.socket.destroy();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const store = { STORE_BACKEND: "medusa", MEDUSA_URL: proxyUrl, MEDUSA_API_KEY: medusa.apiKey };
+  proxy = await startFaultProxy(medusa.url);
+  const store = { STORE_BACKEND: "medusa", MEDUSA_URL: proxy.url, MEDUSA_API_KEY: medusa.apiKey };
   core = await setupCore({ ...ENV, ...store });
   Object.assign(process.env, ENV, store);
   resetEnv();
@@ -88,30 +74,79 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopRelay();
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await proxy?.close();
   for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
     delete process.env[k];
   resetEnv();
 });
 
-it("SIGKILL after Medusa cancelled, before we recorded it: the lookup finds it, one cancel", async () => {
-  const boris = medusa.orders.filter(
-    (o) => o.customerEmail === "boris@example.com" && o.state === "processing",
-  );
-  const id = boris.at(-1)!.displayId;
+async function confirmed(tool: string, args: Record<string, unknown>) {
   const chatId = await newChat(core.db, core.boris);
-  const action = await proposeWith("cancel_order", core.boris, chatId, {
-    orderId: id,
+  const action = await proposeWith(tool, core.boris, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId: core.boris });
+  expect(done.action.status).toBe("executed");
+  return { actionId: action.id, result: done.action.result as Record<string, unknown> };
+}
+
+async function effectOf(actionId: string, kind: string): Promise<EffectRow> {
+  const rows = (await listEffectsForAction({ actionId })).filter((e) => e.kind === kind);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+it("SIGKILL after Medusa applied a cancel, a return, a refund and an address change, before we recorded them: each found by lookup, one of each", async () => {
+  const processing = ordersOf(BORIS, "processing");
+  const [cancelOrderId, addressId] = [processing[1]!, processing[4]!];
+  const [, returnId, receiptId] = ordersOf(BORIS, "delivered_recent") as [string, string, string];
+
+  // The receipt's return exists at Medusa and its parcel has arrived: its refund is due.
+  const receipt = await confirmed("create_return_request", {
+    orderId: receiptId,
+    reason: "defective",
+    comment: null,
+  });
+  await runDueEffects();
+  expect((await effectOf(receipt.actionId, "store.create_return")).status).toBe("succeeded");
+  await markReturnReceived({ requestId: String(receipt.result.requestId), staffId: core.staff });
+
+  const cancel = await confirmed("cancel_order", {
+    orderId: cancelOrderId,
     reason: "changed_mind",
     comment: null,
   });
-  expect((await confirmAction({ actionId: action.id, userId: core.boris })).action.status).toBe(
-    "executed",
-  );
+  const ret = await confirmed("create_return_request", {
+    orderId: returnId,
+    reason: "defective",
+    comment: null,
+  });
+  const address = await confirmed("change_delivery_address", {
+    orderId: addressId,
+    address: {
+      name: null,
+      line1: "Praterstraße 1",
+      line2: null,
+      postalCode: "1020",
+      city: "Wien",
+      country: "AT",
+    },
+  });
+  const cancelRef = (await adminOrder(cancelOrderId)).id;
+  const addressRef = (await adminOrder(addressId)).id;
+  const routes = {
+    cancel: new RegExp(`^POST /admin/orders/${cancelRef}/cancel$`),
+    request: /^POST \/admin\/returns\/[^/]+\/request$/,
+    refund: /^POST \/admin\/payments\/[^/]+\/refund$/,
+    address: new RegExp(`^POST /admin/orders/${addressRef}$`),
+  };
 
+  // Medusa applies each; its answer is held; once all four are applied the relay dies.
   let child: ChildProcess | undefined;
-  onCancelApplied = () => child?.kill("SIGKILL");
+  let applied = 0;
+  const onApplied = () => {
+    applied++;
+    if (applied === 4) child?.kill("SIGKILL");
+  };
+  for (const route of Object.values(routes)) proxy.fault(route, "applied", onApplied);
   child = spawn(
     process.execPath,
     [
@@ -130,33 +165,61 @@ it("SIGKILL after Medusa cancelled, before we recorded it: the lookup finds it, 
     child!.on("exit", (_code, s) => r(s)),
   );
   expect(signal).toBe("SIGKILL");
+  expect(applied).toBe(4);
 
-  const effectOf = async () =>
-    (await listEffectsForAction({ actionId: action.id })).find(
-      (e) => e.kind === "store.cancel_order",
-    )!;
-  const killed = await effectOf();
-  expect(killed).toMatchObject({ status: "in_flight", attempts: 1 });
-  const r = await fetch(
-    `${medusa.url}/admin/orders?fields=id,display_id,status,canceled_at,metadata&limit=100`,
-    { headers: auth },
-  );
-  const { orders } = (await r.json()) as {
-    orders: { display_id: number; status: string; metadata: Record<string, unknown> | null }[];
-  };
-  const at = orders.find((o) => String(o.display_id) === id)!;
-  expect(at.status).toBe("canceled");
-  expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(action.id);
+  const writes = [
+    [cancel.actionId, "store.cancel_order"],
+    [ret.actionId, "store.create_return"],
+    [receipt.actionId, "store.receive_return"],
+    [address.actionId, "store.change_address"],
+  ] as const;
+  const killed = await Promise.all(writes.map(([a, k]) => effectOf(a, k)));
+  for (const e of killed) expect(e).toMatchObject({ status: "in_flight", attempts: 1 });
 
-  // The killed relay's lease lapses; the next relay takes the effect over and looks it up first.
-  const wait = killed.leaseUntil!.getTime() - Date.now();
-  if (wait > 0) await new Promise((res) => setTimeout(res, wait + 5));
+  // What Medusa holds now: each write applied, with our operation id.
+  const cancelled = await adminOrder(cancelOrderId);
+  expect(cancelled.status).toBe("canceled");
+  expect(cancelled.metadata?.[OPERATION_METADATA_KEY]).toBe(cancel.actionId);
+  const returnRef = (await adminOrder(returnId)).id;
+  expect(await adminReturns(returnRef)).toEqual([
+    expect.objectContaining({
+      status: "requested",
+      metadata: expect.objectContaining({ [RETURN_METADATA_KEY]: ret.actionId }),
+    }),
+  ]);
+  expect(
+    adminRefunds(await adminOrder(receiptId)).filter(
+      (r) => r.note === refundNote(receipt.actionId),
+    ),
+  ).toHaveLength(1);
+  expect((await adminOrder(addressId)).metadata?.[ADDRESS_METADATA_KEY]).toBe(address.actionId);
+
+  // The dead relay's lease lapses (set in the past rather than waited for); the next relay takes
+  // each effect over and looks it up first.
+  await core.db
+    .update(effects)
+    .set({ leaseUntil: new Date(Date.now() - 1000) })
+    .where(
+      inArray(
+        effects.id,
+        killed.map((e) => e.id),
+      ),
+    );
   await runDueEffects();
-  const after = await effectOf();
-  expect(after).toMatchObject({ status: "succeeded", attempts: 2 });
-  expect(cancels).toBe(1);
-  const outcomes = (await auditFor(core.db, action.id))
-    .filter((e) => e.tool === "effect:store.cancel_order")
-    .map((e) => (e.result as { outcome?: string } | null)?.outcome);
-  expect(outcomes).toEqual(["reconciled"]);
+  for (const [actionId, kind] of writes) {
+    expect(await effectOf(actionId, kind)).toMatchObject({ status: "succeeded", attempts: 2 });
+    const outcomes = (await auditFor(core.db, actionId))
+      .filter((e) => e.tool === `effect:${kind}`)
+      .map((e) => (e.result as { outcome?: string } | null)?.outcome);
+    expect(outcomes).toEqual(["reconciled"]);
+  }
+  // Exactly one of each reached Medusa (the receipt's own return was requested before the kill).
+  expect(Object.values(routes).map((r) => proxy.count(r))).toEqual([1, 2, 1, 1]);
+  expect(await adminReturns(returnRef)).toHaveLength(1);
+  expect(adminRefunds(await adminOrder(receiptId))).toHaveLength(1);
+  // The refund found by lookup is mailed too.
+  await runDueEffects();
+  expect(await effectOf(receipt.actionId, "mail.refund_succeeded")).toMatchObject({
+    status: "succeeded",
+  });
 });

@@ -6,10 +6,8 @@
  * answer or a 5xx send nothing twice, and an order changed at the store between the plan and
  * the confirm gets nothing. Real SQLite, executor, confirm and relay; nothing of Medusa is faked.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
@@ -20,8 +18,17 @@ import { resetEnv } from "@/lib/env";
 import { markReturnReceived } from "@/lib/returns/receive";
 import { ADDRESS_METADATA_KEY, RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
 import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+import {
+  adminOrder,
+  adminRefunds,
+  adminReturns,
+  type FaultProxy,
+  medusaStore,
+  startFaultProxy,
+  touchAtStore,
+} from "./harness";
 
-const medusa = inject("medusa");
+const medusa = medusaStore();
 const ENV = {
   EFFECTS_LEASE_SECONDS: "60",
   EFFECTS_RETRY_BASE_MS: "1",
@@ -32,119 +39,8 @@ const ENV = {
   APPROVAL_THRESHOLD_MINOR: "0",
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const auth = { authorization: `Basic ${Buffer.from(`${medusa.apiKey}:`).toString("base64")}` };
 let core: Core;
-
-/**
- * A proxy in front of Medusa: counts the write requests that reach the store by route, and on
- * command drops the answer of the next one matching a route after Medusa applied it (a reset
- * connection), or answers 503 without passing it on.
- */
-type Proxy = {
-  url: string;
-  writes: string[];
-  loseAnswerOf: RegExp | null;
-  failWith503: RegExp | null;
-  close(): Promise<void>;
-};
-async function startProxy(target: string): Promise<Proxy> {
-  const state: Omit<Proxy, "url" | "close"> = { writes: [], loseAnswerOf: null, failWith503: null };
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers: Record<string, string> = {};
-    for (const name of ["authorization", "content-type", "accept"]) {
-      const v = req.headers[name];
-      if (typeof v === "string") headers[name] = v;
-    }
-    const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
-    if (req.method !== "GET" && state.failWith503?.test(route)) {
-      state.failWith503 = null;
-      res.writeHead(503, { "content-type": "application/json" });
-      res.end('{"message":"unavailable"}');
-      return;
-    }
-    if (req.method !== "GET") state.writes.push(route);
-    try {
-      const up = await fetch(`${target}${req.url}`, {
-        method: req.method,
-        headers,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-      });
-      const body = Buffer.from(await up.arrayBuffer());
-      if (req.method !== "GET" && state.loseAnswerOf?.test(route)) {
-        state.loseAnswerOf = null;
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "" });
-      res.end(body);
-    } catch {
-      req.socket.destroy();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  });
-}
-let proxy: Proxy;
-const count = (re: RegExp) => proxy.writes.filter((w) => re.test(w)).length;
-
-/** Medusa's own answer, straight from its Admin API (not through the proxy). */
-async function admin<T>(path: string): Promise<T> {
-  const r = await fetch(`${medusa.url}${path}`, { headers: auth });
-  expect(r.ok).toBe(true);
-  return (await r.json()) as T;
-}
-type MedusaOrder = {
-  id: string;
-  display_id: number;
-  updated_at: string;
-  metadata: Record<string, unknown> | null;
-  shipping_address: { address_1: string; city: string; postal_code: string; first_name: string };
-  payment_collections: {
-    payments: { refunds: { id: string; amount: number; note: string }[] }[];
-  }[];
-};
-async function medusaOrder(displayId: string): Promise<MedusaOrder> {
-  const { orders } = await admin<{ orders: { id: string; display_id: number }[] }>(
-    "/admin/orders?fields=id,display_id&limit=100",
-  );
-  const o = orders.find((x) => String(x.display_id) === displayId);
-  if (!o) throw new Error(`no order ${displayId} at Medusa`);
-  return (
-    await admin<{ order: MedusaOrder }>(
-      `/admin/orders/${o.id}?fields=id,display_id,updated_at,metadata,*shipping_address,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.note`,
-    )
-  ).order;
-}
-async function medusaReturns(orderRef: string) {
-  return (
-    await admin<{ returns: { id: string; status: string; metadata: Record<string, unknown> }[] }>(
-      `/admin/returns?order_id=${orderRef}&fields=id,status,metadata`,
-    )
-  ).returns.filter((r) => r.status !== "canceled");
-}
-const refunds = (o: MedusaOrder) =>
-  o.payment_collections.flatMap((c) => c.payments.flatMap((p) => p.refunds ?? []));
-
-/** Someone at the store edits the order (its updated_at moves). */
-async function touchAtStore(displayId: string) {
-  const ref = (await medusaOrder(displayId)).id;
-  const r = await fetch(`${medusa.url}/admin/orders/${ref}`, {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify({ metadata: { packed_by: "warehouse" } }),
-  });
-  expect(r.ok).toBe(true);
-}
+let proxy: FaultProxy;
 
 const orders = (state: string) =>
   medusa.orders
@@ -203,7 +99,7 @@ const NEW_ADDRESS = {
 };
 
 beforeAll(async () => {
-  proxy = await startProxy(medusa.url);
+  proxy = await startFaultProxy(medusa.url);
   core = await setupCore({
     ...ENV,
     STORE_BACKEND: "medusa",
@@ -254,26 +150,26 @@ describe("create_return_request at the store", () => {
     expect(card).toMatchObject({ kind: "proposal" });
     const { actionId, result } = await confirmed("create_return_request", returnArgs(id));
     expect(result).toMatchObject({ orderId: id, createdNow: true, refund: { amount: 11_700 } });
-    const ref = (await medusaOrder(id)).id;
-    expect(await medusaReturns(ref)).toHaveLength(0);
+    const ref = (await adminOrder(id)).id;
+    expect(await adminReturns(ref)).toHaveLength(0);
 
     // A lost answer to the final request: the next attempt finds our return and sends nothing.
-    proxy.loseAnswerOf = /^POST \/admin\/returns\/[^/]+\/request$/;
+    proxy.fault(/^POST \/admin\/returns\/[^/]+\/request$/, "lose");
     const first = await relayPass(actionId, "store.create_return");
     expect(first).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     const done = await relayPass(actionId, "store.create_return");
     expect(done.status).toBe("succeeded");
-    const atStore = await medusaReturns(ref);
+    const atStore = await adminReturns(ref);
     expect(atStore).toHaveLength(1);
     expect(atStore[0]).toMatchObject({ id: done.providerRef, status: "requested" });
     expect(atStore[0]!.metadata[RETURN_METADATA_KEY]).toBe(actionId);
-    expect(count(/^POST \/admin\/returns$/)).toBe(1);
+    expect(proxy.count(/^POST \/admin\/returns$/)).toBe(1);
 
     // A relay that lost its record starts over: the store shows our return, nothing is sent.
     await forgetOutcome(done);
     expect((await relayPass(actionId, "store.create_return")).status).toBe("succeeded");
-    expect(await medusaReturns(ref)).toHaveLength(1);
-    expect(count(/^POST \/admin\/returns$/)).toBe(1);
+    expect(await adminReturns(ref)).toHaveLength(1);
+    expect(proxy.count(/^POST \/admin\/returns$/)).toBe(1);
 
     // Asking again is the existing return, not a new card.
     const again = await executeToolCall("create_return_request", returnArgs(id), await ctx());
@@ -283,22 +179,22 @@ describe("create_return_request at the store", () => {
     const requestId = String(result.requestId);
     const received = await markReturnReceived({ requestId, staffId: core.staff });
     expect(received.return).toMatchObject({ id: requestId, state: "received" });
-    proxy.loseAnswerOf = /^POST \/admin\/payments\/[^/]+\/refund$/;
+    proxy.fault(/^POST \/admin\/payments\/[^/]+\/refund$/, "lose");
     const lost = await relayPass(actionId, "store.receive_return");
     expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     const refunded = await relayPass(actionId, "store.receive_return");
     expect(refunded.status).toBe("succeeded");
-    const after = await medusaOrder(id);
-    const ours = refunds(after).filter((r) => r.note === refundNote(actionId));
+    const after = await adminOrder(id);
+    const ours = adminRefunds(after).filter((r) => r.note === refundNote(actionId));
     expect(ours).toEqual([expect.objectContaining({ id: refunded.providerRef, amount: 117 })]);
-    expect((await medusaReturns(ref))[0]!.status).toBe("received");
-    expect(count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
-    expect(count(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/)).toBe(1);
+    expect((await adminReturns(ref))[0]!.status).toBe("received");
+    expect(proxy.count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
+    expect(proxy.count(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/)).toBe(1);
 
     await forgetOutcome(refunded);
     expect((await relayPass(actionId, "store.receive_return")).status).toBe("succeeded");
-    expect(refunds(await medusaOrder(id))).toHaveLength(1);
-    expect(count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
+    expect(adminRefunds(await adminOrder(id))).toHaveLength(1);
+    expect(proxy.count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
 
     // A second Mark received is a conflict, and nothing more is scheduled.
     await expect(markReturnReceived({ requestId, staffId: core.staff })).rejects.toMatchObject({
@@ -309,16 +205,16 @@ describe("create_return_request at the store", () => {
   it("Medusa answering 503 to the return's first request: retried, one return", async () => {
     const id = orders("delivered_recent")[2]!;
     const { actionId } = await confirmed("create_return_request", returnArgs(id));
-    const ref = (await medusaOrder(id)).id;
-    const before = count(/^POST \/admin\/returns$/);
-    proxy.failWith503 = /^POST \/admin\/returns$/;
+    const ref = (await adminOrder(id)).id;
+    const before = proxy.count(/^POST \/admin\/returns$/);
+    proxy.fault(/^POST \/admin\/returns$/, "503");
     const first = await relayPass(actionId, "store.create_return");
     expect(first).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
-    expect(await medusaReturns(ref)).toHaveLength(0);
+    expect(await adminReturns(ref)).toHaveLength(0);
     const done = await relayPass(actionId, "store.create_return");
     expect(done.status).toBe("succeeded");
-    expect(await medusaReturns(ref)).toHaveLength(1);
-    expect(count(/^POST \/admin\/returns$/) - before).toBe(1);
+    expect(await adminReturns(ref)).toHaveLength(1);
+    expect(proxy.count(/^POST \/admin\/returns$/) - before).toBe(1);
   });
 
   it("an order changed at the store between the plan and the confirm gets no return", async () => {
@@ -331,7 +227,7 @@ describe("create_return_request at the store", () => {
     );
     const settled = await relayPass(action.id, "store.create_return");
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
-    expect(await medusaReturns((await medusaOrder(id)).id)).toHaveLength(0);
+    expect(await adminReturns((await adminOrder(id)).id)).toHaveLength(0);
   });
 });
 
@@ -342,13 +238,13 @@ describe("change_delivery_address at the store", () => {
       orderId: id,
       address: NEW_ADDRESS,
     });
-    const path = new RegExp(`^POST /admin/orders/${(await medusaOrder(id)).id}$`);
-    proxy.loseAnswerOf = path;
+    const path = new RegExp(`^POST /admin/orders/${(await adminOrder(id)).id}$`);
+    proxy.fault(path, "lose");
     const lost = await relayPass(actionId, "store.change_address");
     expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     const done = await relayPass(actionId, "store.change_address");
     expect(done.status).toBe("succeeded");
-    const at = await medusaOrder(id);
+    const at = await adminOrder(id);
     expect(at.shipping_address).toMatchObject({
       address_1: "Neue Straße 5",
       city: "Hamburg",
@@ -356,10 +252,10 @@ describe("change_delivery_address at the store", () => {
       first_name: "Anna",
     });
     expect(at.metadata?.[ADDRESS_METADATA_KEY]).toBe(actionId);
-    expect(count(path)).toBe(1);
+    expect(proxy.count(path)).toBe(1);
     await forgetOutcome(done);
     expect((await relayPass(actionId, "store.change_address")).status).toBe("succeeded");
-    expect(count(path)).toBe(1);
+    expect(proxy.count(path)).toBe(1);
     // The order reads with its new address, from the store.
     const status = await executeToolCall("get_order_status", { orderId: id }, await ctx());
     expect(status).toMatchObject({ data: { deliveryAddress: { city: "Hamburg" } } });
@@ -378,6 +274,6 @@ describe("change_delivery_address at the store", () => {
     );
     const settled = await relayPass(action.id, "store.change_address");
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
-    expect((await medusaOrder(id)).shipping_address.city).toBe("Berlin");
+    expect((await adminOrder(id)).shipping_address.city).toBe("Berlin");
   });
 });

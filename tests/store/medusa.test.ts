@@ -16,11 +16,20 @@ import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
+import { actionDetail } from "@/lib/chat/action-detail";
+import { presentAction } from "@/lib/chat/present";
 import { runDueEffects, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { store } from "@/lib/store";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
-import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+import {
+  auditFor,
+  type Core,
+  newChat,
+  proposeWith,
+  setupCore,
+} from "../integration/action-core/fixtures";
+import { type FaultProxy, startFaultProxy } from "./harness";
 
 const medusa = inject("medusa");
 
@@ -38,54 +47,9 @@ const RELAY_ENV = {
 let core: Core;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * A proxy in front of Medusa: counts the cancel requests that reach the store and, on command,
- * drops the answer of one after Medusa applied it (the relay sees a reset connection).
- */
-type Proxy = { url: string; cancels: number; loseCancelAnswer: boolean; close(): Promise<void> };
-async function startProxy(target: string): Promise<Proxy> {
-  const state = { cancels: 0, loseCancelAnswer: false };
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers: Record<string, string> = {};
-    for (const name of ["authorization", "content-type", "accept"]) {
-      const v = req.headers[name];
-      if (typeof v === "string") headers[name] = v;
-    }
-    const isCancel = req.method === "POST" && /\/admin\/orders\/[^/]+\/cancel$/.test(req.url ?? "");
-    if (isCancel) state.cancels++;
-    try {
-      const up = await fetch(`${target}${req.url}`, {
-        method: req.method,
-        headers,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-      });
-      const body = Buffer.from(await up.arrayBuffer());
-      if (isCancel && state.loseCancelAnswer) {
-        state.loseCancelAnswer = false;
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "" });
-      res.end(body);
-    } catch {
-      req.socket.destroy();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  });
-}
-
-let proxy: Proxy;
+/** Medusa's cancel, as the fault proxy (./harness.ts) sees it. */
+const CANCEL = /^POST \/admin\/orders\/[^/]+\/cancel$/;
+let proxy: FaultProxy;
 
 /** An address where nothing listens: a port that was free a moment ago. */
 async function deadUrl(): Promise<string> {
@@ -172,7 +136,7 @@ const status = async (userId: string, orderId: string) =>
   );
 
 beforeAll(async () => {
-  proxy = await startProxy(medusa.url);
+  proxy = await startFaultProxy(medusa.url);
   core = await setupCore({
     ...RELAY_ENV,
     STORE_BACKEND: "medusa",
@@ -251,7 +215,7 @@ describe("reads come from the store", () => {
 describe("cancel_order at the store, exactly once", () => {
   it("confirm stores the effect; the relay cancels at Medusa with our operation id; a repeated pass sends no second cancel", async () => {
     const id = annaOrders().filter((o) => o.state === "processing")[0]!.displayId;
-    const cancelsBefore = proxy.cancels;
+    const cancelsBefore = proxy.count(CANCEL);
     const actionId = await confirmedCancel(core.anna, id);
     // The confirm did not call the store: the effect waits in the outbox.
     expect(await storeEffect(actionId)).toMatchObject({ status: "pending", attempts: 0 });
@@ -263,7 +227,7 @@ describe("cancel_order at the store, exactly once", () => {
     expect(at.status).toBe("canceled");
     expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
     expect(done.providerRef).toBe(at.id);
-    expect(proxy.cancels - cancelsBefore).toBe(1);
+    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
 
     // A second relay that took the effect over (its record lost) sends it again from scratch:
     // the store already shows our cancel, so nothing more is sent.
@@ -273,7 +237,7 @@ describe("cancel_order at the store, exactly once", () => {
       .where(eq(effects.id, done.id));
     const again = await relayPass(actionId);
     expect(again.status).toBe("succeeded");
-    expect(proxy.cancels - cancelsBefore).toBe(1);
+    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
     const after = await medusaOrder(id);
     expect(after.canceled_at).toBe(at.canceled_at);
 
@@ -291,9 +255,9 @@ describe("cancel_order at the store, exactly once", () => {
 
   it("a lost answer (Medusa cancelled, the relay never heard): the next attempt looks it up and sends nothing", async () => {
     const id = annaOrders().filter((o) => o.state === "processing")[1]!.displayId;
-    const cancelsBefore = proxy.cancels;
+    const cancelsBefore = proxy.count(CANCEL);
     const actionId = await confirmedCancel(core.anna, id);
-    proxy.loseCancelAnswer = true;
+    proxy.fault(CANCEL, "lose");
     const first = await relayPass(actionId);
     expect(first.status).toBe("pending");
     expect(first.lastErrorCode).toBe("connection_error");
@@ -303,11 +267,11 @@ describe("cancel_order at the store, exactly once", () => {
 
     const second = await relayPass(actionId);
     expect(second.status).toBe("succeeded");
-    expect(proxy.cancels - cancelsBefore).toBe(1);
+    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
     expect((await medusaOrder(id)).canceled_at).toBe(applied.canceled_at);
   });
 
-  it("an order that changed at the store after the plan is not cancelled", async () => {
+  it("an order that changed at the store after the plan is not cancelled; the customer is told, and asking again is a fresh proposal", async () => {
     const id = orderOf("boris@example.com", "processing");
     const chatId = await newChat(core.db, core.boris);
     const action = await proposeWith("cancel_order", core.boris, chatId, {
@@ -331,6 +295,58 @@ describe("cancel_order at the store, exactly once", () => {
     const settled = await relayPass(action.id);
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect((await medusaOrder(id)).status).not.toBe("canceled");
+
+    // The attempt's audit says the order's business key was freed.
+    const audit = (await auditFor(core.db, action.id)).filter(
+      (e) => e.tool === "effect:store.cancel_order",
+    );
+    expect(audit.map((e) => e.result)).toEqual([
+      expect.objectContaining({ outcome: "failed", releasedBusinessKey: true }),
+    ]);
+    // The customer's card says nothing was done and how to go on, in English and in Russian.
+    const detail = await actionDetail({
+      actionId: action.id,
+      user: { id: core.boris, role: "customer" },
+    });
+    expect(detail.view.outcome).toMatchObject({
+      tone: "warning",
+      settled: true,
+      text: expect.stringContaining("changed at the store"),
+    });
+    const ru = presentAction(done.action, "ru", detail.effects);
+    expect(ru.view.outcome?.text).toContain("изменился в магазине");
+
+    // Asking again is a fresh proposal (not "already cancelled"), and its confirm cancels at
+    // Medusa once; the store's refund of the captured payment is mailed to Boris.
+    const again = await executeToolCall(
+      "cancel_order",
+      { orderId: id, reason: "changed_mind", comment: null },
+      {
+        userId: core.boris,
+        chatId: await newChat(core.db, core.boris),
+        promptVersion: "test-prompt-1",
+        model: "test-model",
+      },
+    );
+    expect(again).toMatchObject({ kind: "proposal" });
+    const cancelsBefore = proxy.count(CANCEL);
+    const fresh = await confirmedCancel(core.boris, id);
+    expect((await relayPass(fresh)).status).toBe("succeeded");
+    expect((await medusaOrder(id)).status).toBe("canceled");
+    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    await runDueEffects();
+    const mail = (await listEffectsForAction({ actionId: fresh })).find(
+      (e) => e.kind === "mail.refund_succeeded",
+    );
+    expect(mail).toMatchObject({
+      status: "succeeded",
+      payload: expect.objectContaining({
+        to: "boris@example.com",
+        orderId: id,
+        amount: 4900,
+        currency: "EUR",
+      }),
+    });
   });
 });
 
@@ -347,7 +363,7 @@ describe("the store does not answer", () => {
 
   it("a confirmed cancel waits in the outbox while the store is down, and is cancelled once it is back", async () => {
     const id = orderOf("anna@example.com", "large");
-    const cancelsBefore = proxy.cancels;
+    const cancelsBefore = proxy.count(CANCEL);
     const actionId = await confirmedCancel(core.anna, id);
     pointAt(await deadUrl());
     let effect: EffectRow;
@@ -362,7 +378,7 @@ describe("the store does not answer", () => {
     // Back: the next attempt looks the order up (absent), then cancels it.
     effect = await relayPass(actionId);
     expect(effect.status).toBe("succeeded");
-    expect(proxy.cancels - cancelsBefore).toBe(1);
+    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
     const at = await medusaOrder(id);
     expect(at.status).toBe("canceled");
     expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);

@@ -12,9 +12,16 @@ import type { ActionRow } from "@/db/queries/actions";
 import { lastUserMessage } from "@/db/queries/chats";
 import type { EffectRow } from "@/db/queries/effects";
 import { refundSubjectOf } from "@/db/queries/return-receipts";
+import { getStoreOperationByOperationId } from "@/db/queries/store-operations";
 import { getUserContact } from "@/db/queries/users";
 import { detectLanguage, type Locale as Lang } from "@/lib/text/language";
-import { type EffectRequest, MAIL_PAYLOAD, type MailKind, REFUND_PAYLOAD } from "../kinds";
+import {
+  type EffectRequest,
+  MAIL_PAYLOAD,
+  type MailKind,
+  REFUND_PAYLOAD,
+  STORE_RECEIVE_PAYLOAD,
+} from "../kinds";
 
 /** The language of the chat's latest customer message with letters; null when it has none. */
 async function chatLanguage(chatId: string | null): Promise<Lang | null> {
@@ -85,7 +92,35 @@ export async function mailAfterConfirm({
   );
 }
 
-/** The mail when a refund ended: succeeded or failed at the provider. */
+/** What was refunded, by the kind of effect that refunded it (ours, or the store's). */
+async function refundFacts(
+  effect: EffectRow,
+): Promise<{ orderId: string; amount: number; currency: string } | null> {
+  switch (effect.kind) {
+    case "payment.refund": {
+      const p = REFUND_PAYLOAD.safeParse(effect.payload);
+      return p.success ? p.data : null;
+    }
+    case "store.receive_return": {
+      const p = STORE_RECEIVE_PAYLOAD.safeParse(effect.payload);
+      return p.success ? p.data : null;
+    }
+    case "store.cancel_order": {
+      // Medusa's cancel refunds what it captured: the amount the plan showed the customer.
+      const op = await getStoreOperationByOperationId({ operationId: effect.actionId });
+      return op && op.refundAmountMinor > 0
+        ? { orderId: op.orderId, amount: op.refundAmountMinor, currency: op.refundCurrency }
+        : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The mail when a refund ended: succeeded or failed, ours at the payment provider or the store's
+ * (a received store return's refund, a store cancel that refunds the captured payment).
+ */
 export async function mailAfterRefund({
   effect,
   action,
@@ -95,8 +130,8 @@ export async function mailAfterRefund({
   action: ActionRow | null;
   outcome: "succeeded" | "failed";
 }): Promise<EffectRequest[]> {
-  const refund = REFUND_PAYLOAD.safeParse(effect.payload);
-  if (!refund.success) return [];
+  const refund = await refundFacts(effect);
+  if (!refund) return [];
   // The refund's business record, by its operation id (the action's id): a return or a
   // cancellation. Its customer is the one to tell, also when no chat action made it.
   const subject = await refundSubjectOf({ operationId: effect.actionId });
@@ -106,10 +141,10 @@ export async function mailAfterRefund({
     outcome === "succeeded" ? "mail.refund_succeeded" : "mail.refund_failed",
     { userId, chatId: action?.chatId ?? null },
     {
-      orderId: refund.data.orderId,
-      reference: subject?.reference ?? refund.data.orderId,
-      amount: refund.data.amount,
-      currency: refund.data.currency,
+      orderId: refund.orderId,
+      reference: subject?.reference ?? refund.orderId,
+      amount: refund.amount,
+      currency: refund.currency,
     },
   );
 }

@@ -16,18 +16,16 @@ import {
 } from "@/db/queries/cancellations";
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
 import {
-  getStoreOperationByKey,
   getStoreOperationByOperationId,
   getStoreOperationForUser,
-  insertStoreOperationIfAbsent,
   type StoreOperationRow,
-  storeOperationKey,
 } from "@/db/queries/store-operations";
 import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND } from "../shapes";
 import { findCustomerOrder } from "../store-order";
+import { changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -201,7 +199,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
   },
 
   async commit({ orderId, reason, comment }, ctx) {
-    if (ctx.plan.store) return commitAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
+    if (ctx.plan.store) return cancelAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -368,54 +366,32 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
 type Plan = z.output<typeof PLAN>;
 
 /**
- * The commit for an order at the connected store. It may await only our database (it runs in
- * the confirm's transaction): it records the cancellation under its business key (one per order
- * at the store) and leaves the store's request to the outbox (`store.cancel_order`), whose relay
- * compares the order's updated_at with the plan's before it cancels, so an order that changed at
- * the store since is not cancelled on a stale picture. The store refunds what it captured itself;
- * no refund of ours is sent.
+ * The commit for an order at the connected store (./store-write.ts): one cancellation per order
+ * there, cancelled by the outbox's `store.cancel_order`. The store refunds what it captured
+ * itself; no refund of ours is sent.
  */
-async function commitAtStore(
+function cancelAtStore(
   { orderId, reason, comment }: z.output<typeof args>,
   ctx: { actionId: string; userId: string; plan: Plan; now: Date },
   at: NonNullable<Plan["store"]>,
 ) {
-  const businessKey = storeOperationKey(at.backend, at.ref, "cancel");
-  return await writeEffectOnce({
-    insert: () =>
-      insertStoreOperationIfAbsent({
-        id: newCancellationId(),
-        businessKey,
-        backend: at.backend,
-        kind: "cancel",
-        storeOrderRef: at.ref,
-        orderId,
-        userId: ctx.userId,
-        reason,
-        comment,
-        refundAmountMinor: ctx.plan.refund.amount,
-        refundCurrency: ctx.plan.refund.currency,
-        refundDestination: ctx.plan.refund.destination,
-        actionId: ctx.actionId,
-        operationId: ctx.actionId,
-        createdAt: ctx.now,
-      }),
-    winner: () => getStoreOperationByKey({ businessKey }),
-    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
-    compareAndSet: async () => true,
+  return commitAtStore({
+    at,
+    actionId: ctx.actionId,
+    row: {
+      id: newCancellationId(),
+      kind: "cancel",
+      orderId,
+      userId: ctx.userId,
+      reason,
+      comment,
+      refundAmountMinor: ctx.plan.refund.amount,
+      refundCurrency: ctx.plan.refund.currency,
+      refundDestination: ctx.plan.refund.destination,
+      createdAt: ctx.now,
+    },
+    effect: { kind: "store.cancel_order" },
     toResult,
-    effects: (row) => [
-      {
-        kind: "store.cancel_order",
-        payload: {
-          backend: at.backend,
-          storeOrderRef: row.storeOrderRef,
-          orderId: row.orderId,
-          expectedUpdatedAt: at.updatedAt,
-        },
-      },
-    ],
-    moved: { code: "order_changed", message: "The order changed at the store." },
   });
 }
 
@@ -440,6 +416,9 @@ function outcomeNote(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
+  // The store refused it: the order changed there after the plan (nothing was done).
+  if (changedAtStore(effects, "store.cancel_order"))
+    return { tone: "warning", text: t("outcome.storeChanged", notes) };
   const refund = effects.find((e) => e.kind === "payment.refund");
   if (!refund) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(refund.status);

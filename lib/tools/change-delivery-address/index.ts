@@ -18,9 +18,7 @@ import {
 import { getOrderForUser, type OrderWithItems } from "@/db/queries/orders";
 import {
   getStoreOperationByOperationId,
-  insertStoreOperationIfAbsent,
   type StoreOperationRow,
-  storeOperationKey,
 } from "@/db/queries/store-operations";
 import { ORDER_STATUSES } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -40,6 +38,7 @@ import {
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
 import { findCustomerOrder } from "../store-order";
+import { changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -163,56 +162,34 @@ function storeResult(
 }
 
 /**
- * The commit for an order at the connected store. It may await only our database (it runs in
- * the confirm's transaction): it records the change (one per action) and leaves the store's
- * request to the outbox (`store.change_address`), whose relay compares the order's updated_at
- * with the plan's before it writes, so an order that changed at the store since (it may have
- * shipped) keeps its address.
+ * The commit for an order at the connected store (../store-write.ts): one change per action,
+ * written by the outbox's `store.change_address`. An order that changed at the store since the
+ * plan (it may have shipped) keeps its address.
  */
-async function commitAtStore(
+function changeAtStore(
   orderId: string,
   ctx: { actionId: string; userId: string; plan: Plan; now: Date },
   at: NonNullable<Plan["store"]>,
 ) {
-  const businessKey = storeOperationKey(at.backend, at.ref, "address", ctx.actionId);
-  return await writeEffectOnce({
-    insert: () =>
-      insertStoreOperationIfAbsent({
-        id: newChangeId(),
-        businessKey,
-        backend: at.backend,
-        kind: "address",
-        storeOrderRef: at.ref,
-        orderId,
-        userId: ctx.userId,
-        reason: null,
-        comment: null,
-        // No money moves with an address ("XXX": ISO 4217's "no currency").
-        refundAmountMinor: 0,
-        refundCurrency: "XXX",
-        refundDestination: "",
-        toAddress: ctx.plan.to,
-        actionId: ctx.actionId,
-        operationId: ctx.actionId,
-        createdAt: ctx.now,
-      }),
-    winner: () => getStoreOperationByOperationId({ operationId: ctx.actionId }),
-    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
-    compareAndSet: async () => true,
+  return commitAtStore({
+    at,
+    actionId: ctx.actionId,
+    row: {
+      id: newChangeId(),
+      kind: "address",
+      orderId,
+      userId: ctx.userId,
+      reason: null,
+      comment: null,
+      // No money moves with an address ("XXX": ISO 4217's "no currency").
+      refundAmountMinor: 0,
+      refundCurrency: "XXX",
+      refundDestination: "",
+      toAddress: ctx.plan.to,
+      createdAt: ctx.now,
+    },
+    effect: { kind: "store.change_address", extra: { to: ctx.plan.to } },
     toResult: (row, createdNow) => storeResult(row, ctx.plan.from, createdNow),
-    effects: (row) => [
-      {
-        kind: "store.change_address",
-        payload: {
-          backend: at.backend,
-          storeOrderRef: row.storeOrderRef,
-          orderId: row.orderId,
-          expectedUpdatedAt: at.updatedAt,
-          to: ctx.plan.to,
-        },
-      },
-    ],
-    moved: CHANGED,
   });
 }
 
@@ -292,7 +269,7 @@ export const changeDeliveryAddress: WriteTool<
   },
 
   async commit({ orderId, address }, ctx) {
-    if (ctx.plan.store) return commitAtStore(orderId, ctx, ctx.plan.store);
+    if (ctx.plan.store) return changeAtStore(orderId, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -446,6 +423,9 @@ function outcomeNote(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
+  // The store refused it: the order changed there after the plan (nothing was done).
+  if (changedAtStore(effects, "store.change_address"))
+    return { tone: "warning", text: t("outcome.storeChanged", notes) };
   const webhook = effects.find((e) => e.kind === "warehouse.address_changed");
   if (!webhook) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(webhook.status);

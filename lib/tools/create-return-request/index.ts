@@ -13,18 +13,16 @@ import {
   insertReturnRequestIfAbsent,
 } from "@/db/queries/return-requests";
 import {
-  getStoreOperationByKey,
   getStoreOperationByOperationId,
   getStoreOperationForUser,
-  insertStoreOperationIfAbsent,
   type StoreOperationRow,
-  storeOperationKey,
 } from "@/db/queries/store-operations";
 import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
 import { findCustomerOrder } from "../store-order";
+import { changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -151,7 +149,7 @@ export const createReturnRequest: WriteTool<
   },
 
   async commit({ orderId, reason, comment }, ctx) {
-    if (ctx.plan.store) return commitAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
+    if (ctx.plan.store) return returnAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -324,53 +322,31 @@ function storeResult(row: StoreOperationRow, createdNow: boolean) {
 }
 
 /**
- * The commit for an order at the connected store. It may await only our database (it runs in
- * the confirm's transaction): it records the return under its business key (one per order at
- * the store) and leaves the store's request to the outbox (`store.create_return`), whose relay
- * compares the order's updated_at with the plan's before it asks, so an order that changed at
- * the store since gets no return on a stale picture.
+ * The commit for an order at the connected store (../store-write.ts): one return per order
+ * there, requested by the outbox's `store.create_return`.
  */
-async function commitAtStore(
+function returnAtStore(
   { orderId, reason, comment }: CreateReturnArgs,
   ctx: { actionId: string; userId: string; plan: ReturnPlan; now: Date },
   at: NonNullable<ReturnPlan["store"]>,
 ) {
-  const businessKey = storeOperationKey(at.backend, at.ref, "return");
-  return await writeEffectOnce({
-    insert: () =>
-      insertStoreOperationIfAbsent({
-        id: newReturnRequestId(),
-        businessKey,
-        backend: at.backend,
-        kind: "return",
-        storeOrderRef: at.ref,
-        orderId,
-        userId: ctx.userId,
-        reason,
-        comment,
-        refundAmountMinor: ctx.plan.refund.amount,
-        refundCurrency: ctx.plan.refund.currency,
-        refundDestination: ctx.plan.refund.destination,
-        actionId: ctx.actionId,
-        operationId: ctx.actionId,
-        createdAt: ctx.now,
-      }),
-    winner: () => getStoreOperationByKey({ businessKey }),
-    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
-    compareAndSet: async () => true,
+  return commitAtStore({
+    at,
+    actionId: ctx.actionId,
+    row: {
+      id: newReturnRequestId(),
+      kind: "return",
+      orderId,
+      userId: ctx.userId,
+      reason,
+      comment,
+      refundAmountMinor: ctx.plan.refund.amount,
+      refundCurrency: ctx.plan.refund.currency,
+      refundDestination: ctx.plan.refund.destination,
+      createdAt: ctx.now,
+    },
+    effect: { kind: "store.create_return" },
     toResult: storeResult,
-    effects: (row) => [
-      {
-        kind: "store.create_return",
-        payload: {
-          backend: at.backend,
-          storeOrderRef: row.storeOrderRef,
-          orderId: row.orderId,
-          expectedUpdatedAt: at.updatedAt,
-        },
-      },
-    ],
-    moved: { code: "order_changed", message: "The order changed at the store." },
   });
 }
 
@@ -405,6 +381,9 @@ function returnOutcome(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", notes) };
+  // The store refused it: the order changed there after the plan (nothing was done).
+  if (changedAtStore(effects, "store.create_return"))
+    return { tone: "warning", text: t("outcome.storeChanged", notes) };
   // Ours, or the store's receipt and refund (an order at the connected store).
   const refund = effects.find(
     (e) => e.kind === "payment.refund" || e.kind === "store.receive_return",

@@ -69,7 +69,6 @@ export const en: Replies = {
     const order = id ? `order ${id}` : "that order";
     const known: Record<string, string> = {
       order_not_found: `I couldn't find ${order} in your account. Could you check the number?`,
-      not_supported_by_store: `I can't do that for ${order} here yet: this store doesn't support it through me. A member of our team can help you with it.`,
       store_unreachable: `I can't reach the store right now, so I couldn't check ${order}. Please try again in a few minutes.`,
       invalid_arguments:
         "Sorry, I couldn't process that request. Could you tell me the order number and the reason again?",

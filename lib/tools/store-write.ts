@@ -1,0 +1,89 @@
+/**
+ * What the three writes at the connected store (cancel, return, address change) share: the
+ * confirm's commit, which records the operation under its business key and leaves the store's
+ * request to the outbox, and whether the store refused it because the order had changed there
+ * since the plan.
+ */
+import {
+  getStoreOperationByKey,
+  getStoreOperationByOperationId,
+  insertStoreOperationIfAbsent,
+  type NewStoreOperation,
+  type StoreOperationRow,
+  storeOperationKey,
+} from "@/db/queries/store-operations";
+import type { EffectRequest } from "@/lib/effects/kinds";
+import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
+import type { EffectState } from "./view";
+import { writeEffectOnce } from "./write-effect";
+
+/** Where the plan saw the order at the store: its backend, its id there, its updated_at. */
+export type StoreAt = { backend: "medusa"; ref: string; updatedAt: string };
+
+type StoreWriteKind = "store.cancel_order" | "store.create_return" | "store.change_address";
+
+/**
+ * The commit for an order at the connected store. It may await only our database (it runs in
+ * the confirm's transaction): it records the operation under its business key (one cancellation
+ * and one return per order, one address change per action) and leaves the store's request to the
+ * outbox, whose relay compares the order's updated_at with the plan's before it sends, so an
+ * order that changed at the store since is not written on a stale picture.
+ */
+export async function commitAtStore<Result>({
+  at,
+  actionId,
+  row,
+  effect,
+  toResult,
+}: {
+  at: StoreAt;
+  actionId: string;
+  /** The operation's own columns (its id, kind, who, why, the refund or the new address). */
+  row: Omit<NewStoreOperation, "businessKey" | "backend" | "storeOrderRef" | "operationId">;
+  effect: { kind: StoreWriteKind; extra?: Record<string, unknown> };
+  toResult: (row: StoreOperationRow, createdNow: boolean) => Result;
+}) {
+  const businessKey = storeOperationKey(at.backend, at.ref, row.kind, actionId);
+  return await writeEffectOnce({
+    insert: () =>
+      insertStoreOperationIfAbsent({
+        ...row,
+        businessKey,
+        backend: at.backend,
+        storeOrderRef: at.ref,
+        actionId,
+        operationId: actionId,
+      }),
+    // An address change's key is its action's; the others' are the order's.
+    winner: () =>
+      row.kind === "address"
+        ? getStoreOperationByOperationId({ operationId: actionId })
+        : getStoreOperationByKey({ businessKey }),
+    // The order's state is the store's: the relay's send checks it (updated_at), not our tables.
+    compareAndSet: async () => true,
+    toResult,
+    effects: (saved) => [
+      {
+        kind: effect.kind,
+        payload: {
+          backend: at.backend,
+          storeOrderRef: saved.storeOrderRef,
+          orderId: saved.orderId,
+          expectedUpdatedAt: at.updatedAt,
+          ...effect.extra,
+        },
+      } as EffectRequest,
+    ],
+    moved: { code: "order_changed", message: "The order changed at the store." },
+  });
+}
+
+/**
+ * Whether the store refused the write because the order changed there after the plan: nothing
+ * was done, and asking again makes a fresh proposal (the relay freed the order's business key).
+ * The tool's card then says so (its outcome.storeChanged) instead of its usual note.
+ */
+export function changedAtStore(effects: readonly EffectState[], kind: StoreWriteKind): boolean {
+  const write = effects.find((e) => e.kind === kind);
+  return write?.status === "failed" && write.lastErrorCode === ORDER_CHANGED_AT_STORE;
+}

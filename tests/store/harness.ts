@@ -1,0 +1,193 @@
+/**
+ * The store-backed tests' harness: a fault proxy in front of the REAL Medusa server, and the
+ * Admin API reads the tests check the store with (straight to Medusa, never through the proxy).
+ *
+ * The proxy passes every request on and logs the writes (method and path) that reached Medusa.
+ * A fault is armed for the next request whose route (`METHOD /path`) matches, and fires once:
+ * - `lose`: Medusa applies the request; its answer is dropped (the connection is reset).
+ * - `503`: answered 503 at once; Medusa never sees the request.
+ * - `late`: Medusa applies the request; the answer is held until the client gives up
+ *   (MEDUSA_TIMEOUT_MS), so our side sees a timeout.
+ * - `stop`: the proxy stops at that request: the request is dropped unseen by Medusa, and every
+ *   later connection is refused until `start()`. Medusa stopped, as our side sees it.
+ * - `applied`: Medusa applies the request; the answer is held and `onApplied` is called (the
+ *   SIGKILL test kills the relay's process there).
+ */
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { expect, inject } from "vitest";
+
+export type FaultMode = "lose" | "503" | "late" | "stop" | "applied";
+type Fault = { route: RegExp; mode: FaultMode; onApplied?: () => void };
+
+export type FaultProxy = {
+  url: string;
+  /** Every write (`POST /admin/...`) that reached Medusa, in order. */
+  writes: string[];
+  /** Arms a fault for the next request matching `route` (several may be armed at once). */
+  fault(route: RegExp, mode: FaultMode, onApplied?: () => void): void;
+  /** How many writes matching `route` reached Medusa. */
+  count(route: RegExp): number;
+  /** Listening again after a `stop` (on the same port). */
+  start(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+  const faults: Fault[] = [];
+  const writes: string[] = [];
+  const sockets = new Set<Socket>();
+  let port = 0;
+
+  const take = (route: string): Fault | undefined => {
+    const i = faults.findIndex((f) => f.route.test(route));
+    return i < 0 ? undefined : faults.splice(i, 1)[0];
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const name of ["authorization", "content-type", "accept"]) {
+      const v = req.headers[name];
+      if (typeof v === "string") headers[name] = v;
+    }
+    const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
+    const write = req.method !== "GET";
+    const fault = take(route);
+    if (fault?.mode === "503") {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end('{"message":"unavailable"}');
+      return;
+    }
+    if (fault?.mode === "stop") {
+      await stopListening();
+      return;
+    }
+    if (write) writes.push(route);
+    try {
+      const up = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await up.arrayBuffer());
+      if (fault?.mode === "lose") {
+        req.socket.destroy();
+        return;
+      }
+      if (fault?.mode === "late" || fault?.mode === "applied") {
+        // Held until the client gives up (its timeout) or its process dies.
+        fault.onApplied?.();
+        await new Promise<void>((r) =>
+          req.socket.destroyed ? r() : req.socket.once("close", () => r()),
+        );
+        return;
+      }
+      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "" });
+      res.end(body);
+    } catch {
+      req.socket.destroy();
+    }
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.once("close", () => sockets.delete(s));
+  });
+
+  async function listen() {
+    await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+    port = (server.address() as AddressInfo).port;
+  }
+  async function stopListening() {
+    const closed = new Promise<void>((r) => server.close(() => r()));
+    for (const s of sockets) s.destroy();
+    await closed;
+  }
+
+  await listen();
+  const proxy: FaultProxy = {
+    url: `http://127.0.0.1:${port}`,
+    writes,
+    fault: (route, mode, onApplied) => faults.push({ route, mode, onApplied }),
+    count: (route) => writes.filter((w) => route.test(w)).length,
+    start: () => (server.listening ? Promise.resolve() : listen()),
+    close: async () => {
+      faults.length = 0;
+      if (server.listening) await stopListening();
+    },
+  };
+  return proxy;
+}
+
+/** The store the global setup started (its URL, key, customers and orders). */
+export const medusaStore = () => inject("medusa");
+
+const authOf = () => ({
+  authorization: `Basic ${Buffer.from(`${medusaStore().apiKey}:`).toString("base64")}`,
+});
+
+/** Medusa's own answer, straight from its Admin API (not through the proxy). */
+export async function admin<T>(path: string, init: { method?: string; body?: unknown } = {}) {
+  const r = await fetch(`${medusaStore().url}${path}`, {
+    method: init.method ?? "GET",
+    headers: { ...authOf(), "content-type": "application/json" },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  expect(r.ok).toBe(true);
+  return (await r.json()) as T;
+}
+
+export type AdminOrder = {
+  id: string;
+  display_id: number;
+  status: string;
+  canceled_at: string | null;
+  updated_at: string;
+  metadata: Record<string, unknown> | null;
+  shipping_address: { address_1: string; city: string; postal_code: string; first_name: string };
+  payment_collections: {
+    payments: { refunds: { id: string; amount: number; note: string }[] | null }[];
+  }[];
+};
+
+/** The order at Medusa by its display id, with its status, metadata, address and refunds. */
+export async function adminOrder(displayId: string): Promise<AdminOrder> {
+  const { orders } = await admin<{ orders: { id: string; display_id: number }[] }>(
+    "/admin/orders?fields=id,display_id&limit=100",
+  );
+  const o = orders.find((x) => String(x.display_id) === displayId);
+  if (!o) throw new Error(`no order ${displayId} at Medusa`);
+  return (
+    await admin<{ order: AdminOrder }>(
+      `/admin/orders/${o.id}?fields=id,display_id,status,canceled_at,updated_at,metadata,*shipping_address,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.note`,
+    )
+  ).order;
+}
+
+/** The order's returns at Medusa that are not cancelled. */
+export async function adminReturns(orderRef: string) {
+  return (
+    await admin<{ returns: { id: string; status: string; metadata: Record<string, unknown> }[] }>(
+      `/admin/returns?order_id=${orderRef}&fields=id,status,metadata`,
+    )
+  ).returns.filter((r) => r.status !== "canceled");
+}
+
+export const adminRefunds = (o: AdminOrder) =>
+  o.payment_collections.flatMap((c) => c.payments.flatMap((p) => p.refunds ?? []));
+
+/** Someone at the store edits the order (its updated_at moves). */
+export async function touchAtStore(displayId: string) {
+  const ref = (await adminOrder(displayId)).id;
+  await admin(`/admin/orders/${ref}`, {
+    method: "POST",
+    body: { metadata: { packed_by: "warehouse" } },
+  });
+}
+
+/** The demo store's orders of one customer in one state, in display-id order. */
+export const ordersOf = (email: string, state: string) =>
+  medusaStore()
+    .orders.filter((o) => o.customerEmail === email && o.state === state)
+    .map((o) => o.displayId);
