@@ -81,6 +81,15 @@ async function expectStatusOnOrdersPage(page: Page, displayId: string, status: s
   }).toPass({ timeout: 60_000 });
 }
 
+/** The orders page shows "Return requested" once the store has the return (the relay's write). */
+async function expectReturnBadge(page: Page, displayId: string) {
+  const orders = new OrdersPage(page);
+  await expect(async () => {
+    await orders.goto();
+    await expect(orders.returnBadge(displayId)).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
 test("Anna, in English: a Medusa order's status, Boris's order not found, a cancel and a return", async ({
   page,
 }) => {
@@ -122,7 +131,18 @@ test("Anna, in English: a Medusa order's status, Boris's order not found, a canc
   );
   await expect(ret).toContainText(returnEn);
   await expect(chat.card.getByTestId("confirm-order")).toContainText(returnEn);
-  await expect(await confirm(chat, "return", returnEn)).toContainText(/RR-\S+/);
+  const outcome = await confirm(chat, "return", returnEn);
+  await expect(outcome).toContainText(/RR-\S+/);
+  const requestId = /RR-[A-Z0-9]+/.exec((await outcome.textContent()) ?? "")?.[0];
+  expect(requestId).toBeTruthy();
+
+  // Once the store has the return, her orders page shows it (read from Medusa, labelled with our
+  // request), and get_order_status mentions it; the cancelled order has none.
+  await expectReturnBadge(page, returnEn);
+  await expect(orders.returnBadge(cancelEn)).toHaveCount(0);
+  await chat.startNewChat();
+  const after = await chat.ask(`Where is my order ${returnEn}?`);
+  await expect(after).toContainText(`It already has a return request (${requestId})`);
 });
 
 test("Anna, in Russian: a status, a cancel with «Подтвердить» and a return", async ({ page }) => {
@@ -148,6 +168,12 @@ test("Anna, in Russian: a status, a cancel with «Подтвердить» and a
   const ret = await chat.ask(`Оформите возврат заказа ${returnRu}, товар пришёл повреждённым.`);
   await expect(ret).toContainText(`Я подготовил заявку на возврат по заказу ${returnRu}`);
   await expect(await confirm(chat, "return", returnRu)).toContainText(/RR-\S+/);
+  // Asked again once the store has it: the existing request, no second card.
+  await expectReturnBadge(page, returnRu);
+  await chat.startNewChat();
+  const again = await chat.ask(`Оформите возврат заказа ${returnRu}, товар пришёл повреждённым.`);
+  await expect(again).toContainText(`По заказу ${returnRu} уже есть заявка на возврат`);
+  await expect(chat.cards).toHaveCount(0);
 });
 
 test("Medusa's Admin API shows each change with our operation id; staff's action page names the store", async ({
