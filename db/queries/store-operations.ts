@@ -3,7 +3,7 @@
  * kind under the business key, through the shared write-once helpers.
  */
 import "server-only";
-import { and, desc, eq, isNull, notLike, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, notLike, sql } from "drizzle-orm";
 import { first, getDb } from "../index";
 import { effects, storeOperations } from "../schema";
 import { findByOperationId, insertOnce } from "./write-once";
@@ -41,6 +41,27 @@ export async function getStoreOperationByKey({
     .from(storeOperations)
     .where(eq(storeOperations.businessKey, businessKey))
     .then(first);
+}
+
+/** The customer's returns at the store with these operation ids (the ids the store shows). */
+export async function storeReturnsByOperationIds({
+  userId,
+  operationIds,
+}: {
+  userId: string;
+  operationIds: string[];
+}): Promise<StoreOperationRow[]> {
+  if (operationIds.length === 0) return [];
+  return getDb()
+    .select()
+    .from(storeOperations)
+    .where(
+      and(
+        eq(storeOperations.userId, userId),
+        eq(storeOperations.kind, "return"),
+        inArray(storeOperations.operationId, operationIds),
+      ),
+    );
 }
 
 /** The customer's operation of this kind on the order they name (by its number at the store). */

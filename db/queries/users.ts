@@ -61,6 +61,26 @@ export async function getStoreCustomerId({ userId }: { userId: string }): Promis
   return rows[0]?.storeCustomerId ?? null;
 }
 
+/** An account by its (lower-case) email, with its role and store link; null if there is none. */
+export async function accountByEmail({ email }: { email: string }): Promise<{
+  id: string;
+  email: string;
+  role: string;
+  storeCustomerId: string | null;
+} | null> {
+  const rows = await getDb()
+    .select({
+      id: user.id,
+      email: user.email,
+      role: user.role,
+      storeCustomerId: user.storeCustomerId,
+    })
+    .from(user)
+    .where(eq(user.email, email))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
 /** Links an account to its store customer (the demo store's seed, an operator's import). */
 export async function setStoreCustomerId({
   email,

@@ -3,6 +3,7 @@
  * Built once per configuration (tests switch the environment between files).
  */
 import "server-only";
+import { storeReturnsByOperationIds } from "@/db/queries/store-operations";
 import { getStoreCustomerId } from "@/db/queries/users";
 import { env } from "@/lib/env";
 import { builtinStore } from "./builtin";
@@ -38,12 +39,57 @@ export async function storeCustomer(userId: string): Promise<StoreCustomer> {
 }
 
 /**
+ * Each store order's return requested through us, as the orders page and get_order_status show a
+ * built-in order's: only when the store itself has that return now (its operation id in the
+ * return's metadata, requested or received, read with the order), labelled from our record (its
+ * RR- request id, reason and refund). Our record alone is not enough: it exists from the confirm
+ * on, before the relay has made the return at the store, and stays when the store refused it.
+ */
+export async function withStoreReturns<T extends StoreOrder | null>(
+  userId: string,
+  orders: T[],
+): Promise<T[]> {
+  const operationIds = orders.flatMap((o) => o?.store?.returnOperationIds ?? []);
+  if (operationIds.length === 0) return orders;
+  const rows = await storeReturnsByOperationIds({ userId, operationIds });
+  return orders.map((o) => {
+    if (!o?.store) return o;
+    const row = rows.find(
+      (r) =>
+        r.backend === o.store?.backend &&
+        r.storeOrderRef === o.store.ref &&
+        o.store.returnOperationIds.includes(r.operationId),
+    );
+    if (!row) return o;
+    return {
+      ...o,
+      returnRequest: {
+        id: row.id,
+        orderId: row.orderId,
+        userId: row.userId,
+        // A return's row holds a return reason (create_return_request's commit writes it).
+        reason: row.reason as NonNullable<StoreOrder["returnRequest"]>["reason"],
+        comment: row.comment,
+        refundAmountMinor: row.refundAmountMinor,
+        refundCurrency: row.refundCurrency,
+        refundDestination: row.refundDestination,
+        actionId: row.actionId,
+        operationId: row.operationId,
+        createdAt: row.createdAt,
+        receivedAt: row.receivedAt,
+        receivedBy: row.receivedBy,
+      },
+    };
+  });
+}
+
+/**
  * The customer's orders for the orders page, newest first, from the store at the time of asking;
  * null when the store does not answer (the page says so rather than showing none).
  */
 export async function listCustomerOrders(userId: string): Promise<StoreOrder[] | null> {
   try {
-    return await store().listOrders(await storeCustomer(userId));
+    return await withStoreReturns(userId, await store().listOrders(await storeCustomer(userId)));
   } catch (err) {
     if (err instanceof StoreUnreachableError) return null;
     throw err;

@@ -60,6 +60,11 @@ const FIELDS = [
   "*shipping_address",
   "fulfillments.shipped_at",
   "fulfillments.delivered_at",
+  // The order's returns at the store, for "Return requested" on the orders page and in
+  // get_order_status: read with the order itself, no second request.
+  "returns.id",
+  "returns.status",
+  "returns.metadata",
 ].join(",");
 
 const when = z.string().nullish();
@@ -100,6 +105,15 @@ const MEDUSA_ORDER = z.object({
     })
     .nullish(),
   fulfillments: z.array(z.object({ shipped_at: when, delivered_at: when })).nullish(),
+  returns: z
+    .array(
+      z.object({
+        id: z.string(),
+        status: z.string(),
+        metadata: z.record(z.string(), z.unknown()).nullish(),
+      }),
+    )
+    .nullish(),
 });
 type MedusaOrder = z.output<typeof MEDUSA_ORDER>;
 
@@ -227,8 +241,17 @@ export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
       quantity: i.quantity,
       unitPriceMinor: minorUnits(i.unit_price, currency),
     })),
+    // Our record of the return is joined on by lib/store/index.ts, from these operation ids.
     returnRequest: null,
-    store: { backend: "medusa", ref: o.id, updatedAt: o.updated_at },
+    store: {
+      backend: "medusa",
+      ref: o.id,
+      updatedAt: o.updated_at,
+      returnOperationIds: (o.returns ?? [])
+        .filter((r) => REQUESTED.has(r.status))
+        .map((r) => r.metadata?.[RETURN_METADATA_KEY])
+        .filter((id): id is string => typeof id === "string"),
+    },
   };
 }
 

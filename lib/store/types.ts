@@ -15,7 +15,17 @@ export type StoreCustomer = { userId: string; storeCustomerId: string | null };
  * for an order at an external store, its own reference and when it last changed there.
  */
 export type StoreOrder = OrderWithItems & {
-  store: { backend: string; ref: string; updatedAt: string } | null;
+  store: {
+    backend: string;
+    ref: string;
+    updatedAt: string;
+    /**
+     * The operation ids of the returns the store has requested (or received) for this order that
+     * carry ours in their metadata, i.e. the returns requested through us that the store really
+     * has. lib/store/index.ts turns them into the order's `returnRequest` from our records.
+     */
+    returnOperationIds: string[];
+  } | null;
 };
 
 /** A delivery address in our terms (lib/orders/address.ts's stored shape). */

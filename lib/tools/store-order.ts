@@ -3,7 +3,13 @@
  * is `store_unreachable` to the customer ("I can't reach the store right now"), never an invented
  * status and never a 500.
  */
-import { type StoreOrder, StoreUnreachableError, store, storeCustomer } from "@/lib/store";
+import {
+  type StoreOrder,
+  StoreUnreachableError,
+  store,
+  storeCustomer,
+  withStoreReturns,
+} from "@/lib/store";
 import { ToolBusinessError } from "./types";
 
 export async function findCustomerOrder(
@@ -11,7 +17,10 @@ export async function findCustomerOrder(
   userId: string,
 ): Promise<StoreOrder | null> {
   try {
-    return await store().findOrder(await storeCustomer(userId), orderId);
+    const [order] = await withStoreReturns(userId, [
+      await store().findOrder(await storeCustomer(userId), orderId),
+    ]);
+    return order ?? null;
   } catch (err) {
     if (err instanceof StoreUnreachableError) {
       throw new ToolBusinessError(

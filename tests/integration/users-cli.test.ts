@@ -8,6 +8,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
 import { getStoreCustomerId } from "@/db/queries/users";
+import {
+  AccountError,
+  createAccount,
+  linkStoreCustomer,
+  unlinkStoreCustomer,
+} from "@/lib/auth/accounts";
 import { userIdOf, useTestDatabase } from "../helpers/db";
 import { request } from "../helpers/http";
 
@@ -76,6 +82,97 @@ describe("npm run users", () => {
     );
     expect(staff.code).toBe(2);
   });
+
+  it("link and unlink set and clear an existing customer's store customer, refusing what would mislink", async () => {
+    const link = (email: string, id: string, extra: string[] = []) =>
+      users(file, ["link", "--email", email, "--store-customer", id, ...extra], "");
+    const linkOf = async (email: string) => getStoreCustomerId({ userId: await userIdOf(email) });
+    // Accounts made in-process (each CLI run costs seconds); the CLI is run where its own
+    // handling is what is tested: parsing, messages, exit codes.
+    for (const [email, role] of [
+      ["lena@shop.example", "customer"],
+      ["omar@shop.example", "customer"],
+      ["ops@shop.example", "staff"],
+    ] as const)
+      await createAccount({ email, role, name: email.split("@")[0]!, password: PASSWORD });
+
+    // The email as typed by hand (capitals, blanks) finds the account.
+    const r = await link(" Lena@Shop.example ", "cus_LENA");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("Linked lena@shop.example to store customer cus_LENA.\n");
+    expect(await linkOf("lena@shop.example")).toBe("cus_LENA");
+    // Again with the same id: nothing to do.
+    expect(
+      await linkStoreCustomer({ email: "lena@shop.example", storeCustomerId: "cus_LENA" }),
+    ).toEqual({ email: "lena@shop.example", previous: "cus_LENA" });
+
+    // Another id moves the account's orders: only with --replace.
+    const moved = await link("lena@shop.example", "cus_OTHER");
+    expect(moved.code).toBe(1);
+    expect(moved.err).toMatch(/already linked to store customer cus_LENA; add --replace/);
+    expect(moved.out).toBe("");
+    expect(await linkOf("lena@shop.example")).toBe("cus_LENA");
+    await linkStoreCustomer({
+      email: "lena@shop.example",
+      storeCustomerId: "cus_LENA2",
+      replace: true,
+    });
+    expect(await linkOf("lena@shop.example")).toBe("cus_LENA2");
+
+    // One account per store customer: Omar cannot take Lena's, not even with replace.
+    await expect(
+      linkStoreCustomer({
+        email: "omar@shop.example",
+        storeCustomerId: "cus_LENA2",
+        replace: true,
+      }),
+    ).rejects.toThrow(/cus_LENA2 is already linked to lena@shop\.example/);
+    // Nor can a new account: refused before anything is written.
+    await expect(
+      createAccount({
+        email: "nia@shop.example",
+        role: "customer",
+        name: "Nia",
+        password: PASSWORD,
+        storeCustomerId: "cus_LENA2",
+      }),
+    ).rejects.toThrow(/already linked to lena@shop\.example/);
+    expect((await signIn("nia@shop.example", PASSWORD)).status).not.toBe(200);
+
+    for (const [email, id, message] of [
+      ["nobody@shop.example", "cus_X", /No account with the email nobody@shop\.example/],
+      ["ops@shop.example", "cus_X", /staff account; only a customer/],
+      ["omar@shop.example", "cus 1", /printable characters, no spaces/],
+      ["omar@shop.example", "  ", /empty/],
+      ["omar@shop.example", "x".repeat(201), /longer than 200/],
+    ] as const) {
+      const refused = linkStoreCustomer({ email, storeCustomerId: id });
+      await expect(refused, `${email} ${id}`).rejects.toThrow(AccountError);
+      await expect(refused).rejects.toThrow(message);
+    }
+    expect(await linkOf("omar@shop.example")).toBeNull();
+    expect(await linkOf("ops@shop.example")).toBeNull();
+
+    // A usage error: what a command does not take.
+    const unlinkWithId = await users(
+      file,
+      ["unlink", "--email", "lena@shop.example", "--store-customer", "cus_LENA2"],
+      "",
+    );
+    expect(unlinkWithId.code).toBe(2);
+    expect(unlinkWithId.err).toMatch(/unlink does not take --store-customer/);
+    expect(await linkOf("lena@shop.example")).toBe("cus_LENA2");
+
+    const unlinked = await users(file, ["unlink", "--email", "lena@shop.example"], "");
+    expect(unlinked.code).toBe(0);
+    expect(unlinked.out).toBe("Unlinked lena@shop.example from store customer cus_LENA2.\n");
+    expect(await linkOf("lena@shop.example")).toBeNull();
+    expect(await unlinkStoreCustomer({ email: "lena@shop.example" })).toBeNull();
+    // Unlinked, the store customer is free for another account.
+    await linkStoreCustomer({ email: "omar@shop.example", storeCustomerId: "cus_LENA2" });
+    expect(await linkOf("omar@shop.example")).toBe("cus_LENA2");
+  }, 120_000);
 
   it("adds a staff account whose password comes from stdin; it signs in as staff", async () => {
     const r = await users(
