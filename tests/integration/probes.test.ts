@@ -6,10 +6,11 @@
  * new set. SQLite, and PostgreSQL in the postgres project.
  */
 
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { messages, probeSets, turnProfiles, user } from "@/db/schema";
+import { raiseAlert } from "@/lib/alerts";
 import { liveProfile } from "@/lib/chat/candidate/profile";
 import { scenarioKey, TurnProfile } from "@/lib/chat/probes/mix";
 import { recordTurnProfile, turnProfilesSettled } from "@/lib/chat/probes/record";
@@ -159,13 +160,55 @@ describe("probes from live load", () => {
     try {
       const after = await probeStatus();
       expect(after.liveFingerprint).not.toBe(before.liveFingerprint);
-      expect(after).toMatchObject({ stale: true, set: { fingerprint: before.liveFingerprint } });
+      expect(after).toMatchObject({
+        stale: true,
+        reason: "fingerprint",
+        set: { fingerprint: before.liveFingerprint },
+      });
       await rebuildProbeSet({ candidates: probeCandidates(), size: 20 });
       expect((await probeStatus()).stale).toBe(false);
     } finally {
       process.env.OPENAI_MODEL = model;
       resetEnv();
     }
+  });
+
+  it("a drift alert on the live profile after the set was built marks it stale until it is rebuilt", async () => {
+    const built = await rebuildProbeSet({ candidates: probeCandidates(), size: 20 });
+    const live = liveProfile().fingerprint;
+    const later = (ms: number) => new Date(built.builtAt.getTime() + ms);
+    // Another profile's drift (the candidate's, an old model's) says nothing of live load.
+    await raiseAlert({
+      kind: "drift.breach",
+      dedupeKey: `drift:other:${built.id}`,
+      fingerprint: "another-profile",
+      at: later(1000),
+      detail: {},
+    });
+    expect(await probeStatus()).toMatchObject({ stale: false, reason: null });
+    await raiseAlert({
+      kind: "drift.breach",
+      dedupeKey: `drift:${live}:${built.id}`,
+      fingerprint: live,
+      at: later(2000),
+      detail: {},
+    });
+    expect(await probeStatus()).toMatchObject({
+      stale: true,
+      reason: "drift",
+      driftSince: later(2000),
+      set: { id: built.id, fingerprint: live },
+    });
+    const rebuilt = await rebuildProbeSet({
+      candidates: probeCandidates(),
+      size: 20,
+      now: later(3000),
+    });
+    expect(await probeStatus()).toMatchObject({ stale: false, reason: null });
+    // The rebuilt set is dated ahead of the clock: out of the way of the next test's sets.
+    await getDb()
+      .delete(probeSets)
+      .where(inArray(probeSets.id, [built.id, rebuilt.id]));
   });
 
   it("the new set runs next to the previous one: a scenario that left the recent sample is still tried", async () => {
