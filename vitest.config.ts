@@ -28,6 +28,8 @@ const POSTGRES_SUITES = [
   "tests/integration/effects.test.ts",
   // The integration canary: one at a time across relays on PostgreSQL's concurrent transactions.
   "tests/integration/effects-canary.test.ts",
+  // The same canary for the warehouse's webhook, whose 2xx is its confirmation.
+  "tests/integration/warehouse-canary.test.ts",
   // The protocol against its model (docs/formal.md), and its races.
   "tests/integration/model-based.test.ts",
   "tests/integration/mail-and-receive.test.ts",
