@@ -73,7 +73,10 @@ async function confirmedChange(): Promise<{ actionId: string; changeId: string }
   );
   const done = await confirmAction({ actionId: action.id, userId: core.anna });
   expect(done.action.status).toBe("executed");
-  return { actionId: action.id, changeId: (done.result as unknown as { changeId: string }).changeId };
+  return {
+    actionId: action.id,
+    changeId: (done.result as unknown as { changeId: string }).changeId,
+  };
 }
 
 async function webhookOf(actionId: string): Promise<EffectRow> {
