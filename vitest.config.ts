@@ -46,6 +46,8 @@ const POSTGRES_SUITES = [
   "tests/integration/candidate-shadow.test.ts",
   // Probes from live load: profiles and probe sets stored, no customer text in either.
   "tests/integration/probes.test.ts",
+  // A probe set run dry through both profiles: nothing stored, nothing sent.
+  "tests/integration/probes-shadow.test.ts",
   // Canary, rollback and the drift alert: state in the database, on both databases.
   "tests/integration/candidate-canary.test.ts",
   "tests/system/multi-instance.test.ts",
