@@ -4,14 +4,17 @@
  * status and never a 500.
  */
 import { type StoreOrder, StoreUnreachableError, store, storeCustomer } from "@/lib/store";
-import { ToolBusinessError } from "./types";
+import { ToolBusinessError, type ToolContext } from "./types";
 
+/** The order as the store answers; the context's onOrderRead hears the answer. */
 export async function findCustomerOrder(
   orderId: string,
-  userId: string,
+  ctx: Pick<ToolContext, "userId" | "onOrderRead">,
 ): Promise<StoreOrder | null> {
   try {
-    return await store().findOrder(await storeCustomer(userId), orderId);
+    const order = await store().findOrder(await storeCustomer(ctx.userId), orderId);
+    ctx.onOrderRead?.(orderId, order);
+    return order;
   } catch (err) {
     if (err instanceof StoreUnreachableError) {
       throw new ToolBusinessError(

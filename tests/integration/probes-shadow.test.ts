@@ -23,6 +23,7 @@ import { recordTurnProfile } from "@/lib/chat/probes/record";
 import { probesToRun, rebuildProbeSet } from "@/lib/chat/probes/sets";
 import { runProbesInShadow } from "@/lib/chat/probes/shadow";
 import { resetEnv } from "@/lib/env";
+import { store, storeCustomer } from "@/lib/store";
 import { toolDescriptors } from "@/lib/tools/registry";
 import { probeCandidates } from "../../eval/probes";
 import { useTestDatabase } from "../helpers/db";
@@ -81,7 +82,7 @@ afterAll(async () => {
   resetEnv();
 });
 
-function facts(lang: "en" | "ru", tool: string, orderId: string) {
+async function facts(lang: "en" | "ru", tool: string, orderId: string) {
   return {
     userId: annaId,
     at: new Date(),
@@ -91,6 +92,8 @@ function facts(lang: "en" | "ru", tool: string, orderId: string) {
     messageChars: 10,
     answerChars: 10,
     calls: [{ tool, args: { orderId } }],
+    // What the tool read at the real store, as a live turn hears it (ToolContext.onOrderRead).
+    orderReads: new Map([[orderId, await store().findOrder(await storeCustomer(annaId), orderId)]]),
     outcome: WRITE_TOOLS.has(tool) ? ("proposed" as const) : ("answered" as const),
   };
 }
@@ -107,12 +110,14 @@ describe("a probe set in shadow", () => {
   it("runs the new set and the previous set's lost scenarios through both profiles, dry, and records each difference", async () => {
     const rare = "ru|create_return_request|delivered_within_window";
     // A first set from a mix with a rare Russian return (7718 is Anna's, delivered in the window).
-    for (let i = 0; i < 3; i++) await recordTurnProfile(facts("en", "get_order_status", "8041"));
-    await recordTurnProfile(facts("ru", "create_return_request", "7718"));
+    for (let i = 0; i < 3; i++)
+      await recordTurnProfile(await facts("en", "get_order_status", "8041"));
+    await recordTurnProfile(await facts("ru", "create_return_request", "7718"));
     const older = await rebuildProbeSet({ candidates: probeCandidates(), size: 12 });
     expect(older.probes.some((p) => p.scenario === rare)).toBe(true);
     // Recent load is all status questions: the rare scenario leaves the newest set.
-    for (let i = 0; i < 5; i++) await recordTurnProfile(facts("en", "get_order_status", "8041"));
+    for (let i = 0; i < 5; i++)
+      await recordTurnProfile(await facts("en", "get_order_status", "8041"));
     await rebuildProbeSet({ candidates: probeCandidates(), size: 12, sample: 5 });
     const toRun = await probesToRun();
 
