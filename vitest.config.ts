@@ -28,6 +28,8 @@ const POSTGRES_SUITES = [
   "tests/integration/effects.test.ts",
   // The integration canary: one at a time across relays on PostgreSQL's concurrent transactions.
   "tests/integration/effects-canary.test.ts",
+  // The same canary for the warehouse's webhook, whose 2xx is its confirmation.
+  "tests/integration/warehouse-canary.test.ts",
   // The protocol against its model (docs/formal.md), and its races.
   "tests/integration/model-based.test.ts",
   "tests/integration/mail-and-receive.test.ts",
@@ -44,6 +46,8 @@ const POSTGRES_SUITES = [
   "tests/integration/candidate-shadow.test.ts",
   // Probes from live load: profiles and probe sets stored, no customer text in either.
   "tests/integration/probes.test.ts",
+  // A probe set run dry through both profiles: nothing stored, nothing sent.
+  "tests/integration/probes-shadow.test.ts",
   // Canary, rollback and the drift alert: state in the database, on both databases.
   "tests/integration/candidate-canary.test.ts",
   "tests/system/multi-instance.test.ts",

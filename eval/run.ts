@@ -10,12 +10,20 @@
  * (DATABASE_URL or DATABASE_PATH, as the server uses them) from the tables' own utterances, stores
  * it under the live fingerprint (the staff pages stop calling the set stale), then runs the new
  * set and, next to it, the previous set's probes of scenarios the new one lost.
+ *
+ * --probes --shadow: builds the set the same way, then runs those probes in shadow instead of
+ * judging them: each is run dry (the dry run shadow mode uses on live turns) by the live profile
+ * and by the candidate (CANDIDATE_*; CANDIDATE_MODE must not be off), on a throwaway demo
+ * database as the eval's customer, and the two trajectories are compared. Prints the comparison
+ * and writes it as JSON; nothing is stored and no provider is asked for anything.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { closeDb } from "@/db";
 import { initDatabase } from "@/db/init";
 import { probesToRun, rebuildProbeSet } from "@/lib/chat/probes/sets";
+import { runProbesInShadow } from "@/lib/chat/probes/shadow";
+import { useTestDatabase as freshDatabase, userIdOf } from "../harness/db";
 import { runEval } from "./core";
 import { HELDOUT } from "./heldout.table";
 import { HELDOUT_FRESH } from "./heldout-fresh.table";
@@ -35,8 +43,8 @@ function commit(): string | null {
   }
 }
 
-/** Builds and stores the probe set, and returns the rows to run: the new set's, then the carried. */
-async function probeRows() {
+/** Builds and stores the probe set, and returns what to run: the new set's, then the carried. */
+async function buildProbes() {
   await initDatabase();
   const set = await rebuildProbeSet({ candidates: probeCandidates() });
   const toRun = await probesToRun();
@@ -48,8 +56,43 @@ async function probeRows() {
     console.error(`  ${s.scenario}: ${(s.share * 100).toFixed(1)}% -> ${s.probes} (${s.matched})`);
   const carried = toRun.filter((p) => p.set === "previous").length;
   if (carried > 0) console.error(`  + ${carried} probes of the previous set (scenarios it lost)`);
-  return toRun.flatMap((p) => rowOfProbe(p.probe.source) ?? []);
+  return toRun;
 }
+
+async function probeRows() {
+  return (await buildProbes()).flatMap((p) => rowOfProbe(p.probe.source) ?? []);
+}
+
+/** --probes --shadow: the probes through both profiles, dry, on a throwaway demo database. */
+async function probesInShadow(): Promise<never> {
+  const toRun = await buildProbes();
+  await freshDatabase();
+  const report = await runProbesInShadow({
+    probes: toRun,
+    userId: await userIdOf("anna@example.com"),
+  });
+  fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  const s = report.summary;
+  const pct = (v: number | null) => (v === null ? "–" : `${(v * 100).toFixed(1)}%`);
+  console.log(`Probes in shadow: live ${report.live}, candidate ${report.candidate}`);
+  console.log(`  probes: ${s.probes} (${s.previous} of the previous set)`);
+  console.log(
+    `  tool agreement: ${pct(s.toolAgreement)}, argument agreement: ${pct(s.argsAgreement)}`,
+  );
+  console.log(
+    `  writes only the candidate proposed: ${s.candidateOnlyWrites}, only live: ${s.liveOnlyWrites}`,
+  );
+  console.log(`  errors: candidate ${s.candidateErrors}, live ${s.liveErrors}`);
+  for (const r of report.runs.filter((x) => !x.argsAgree))
+    console.log(
+      `  ${r.set} ${r.scenario} (${r.source}): live [${r.live.tools.join(", ")}]${r.live.error ? ` ${r.live.error}` : ""}, candidate [${r.candidate.tools.join(", ")}]${r.candidate.error ? ` ${r.candidate.error}` : ""}`,
+    );
+  console.error(`JSON report: ${jsonPath}`);
+  await closeDb();
+  process.exit(0);
+}
+
+if (flag("probes") && flag("shadow")) await probesInShadow();
 
 // --table=heldout or --table=fresh: a held-out set instead of the utterance table (phrasings
 // written before the model was tuned on them; "fresh" is the one nobody has looked at yet).

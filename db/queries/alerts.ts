@@ -1,6 +1,6 @@
 /** Operational alerts (lib/alerts): raised once per dedupe key, acknowledged by staff. */
 import "server-only";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { first, getDb } from "../index";
 import { alerts } from "../schema";
 
@@ -23,6 +23,26 @@ export async function listOpenAlerts(limit = 20): Promise<AlertRow[]> {
 
 export async function listRecentAlerts(limit = 50): Promise<AlertRow[]> {
   return getDb().select().from(alerts).orderBy(desc(alerts.at)).limit(limit);
+}
+
+/** The newest alert of a kind for a fingerprint raised after `after`, or null. */
+export async function latestAlertAfter({
+  kind,
+  fingerprint,
+  after,
+}: {
+  kind: string;
+  fingerprint: string;
+  after: Date;
+}): Promise<AlertRow | null> {
+  return first(
+    await getDb()
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.kind, kind), eq(alerts.fingerprint, fingerprint), gt(alerts.at, after)))
+      .orderBy(desc(alerts.at))
+      .limit(1),
+  );
 }
 
 export async function getAlert(id: string): Promise<AlertRow | null> {

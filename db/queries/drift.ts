@@ -15,6 +15,7 @@ export type TurnSignalRow = {
   fallback: string | null;
   latencyMs: number;
   inputTokens: number | null;
+  payloadBytes: number | null;
   toolCalls: string[];
   refusals: number;
   /** The status of the write the turn proposed, if it proposed one. */
@@ -39,6 +40,7 @@ export async function turnSignals({
       fallback: m.fallback,
       latencyMs: m.latencyMs,
       inputTokens: m.inputTokens,
+      payloadBytes: m.payloadBytes,
       toolCalls: m.toolCalls,
       refusals: m.refusals,
       actionStatus: pendingActions.status,

@@ -681,6 +681,11 @@ export const modelCalls = pgTable(
     canary: boolean("canary").notNull().default(false),
     /** A canary turn the candidate failed (model_error, timeout) and the live profile answered. */
     fallback: text("fallback"),
+    /**
+     * The bytes (UTF-8 JSON) of a turn's tool arguments and results: the drift corridor's payload
+     * size. Null for rows from before it was measured and for calls without tools to speak of.
+     */
+    payloadBytes: integer("payload_bytes"),
   },
   (t) => [
     index("model_calls_at_idx").on(t.at),

@@ -15,6 +15,7 @@ import { getTool, type ToolRegistry, toolRegistry } from "@/lib/tools/registry";
 import {
   type AnyTool,
   DEFAULT_TOOL_TIMEOUT_MS,
+  type OrderReadHook,
   ToolBusinessError,
   type WriteResult,
   type WriteTool,
@@ -31,6 +32,8 @@ export type ExecutorContext = {
   /** `canary` when the candidate profile serves the chat: every audit event says so. */
   profile?: string | null;
   now?: Date;
+  /** Hears every order a tool read at the store (the turn's profile classifies them). */
+  onOrderRead?: OrderReadHook;
 };
 
 export type ToolIssue = { path: string; message: string };
@@ -169,7 +172,12 @@ export async function executeToolCall(
   // Model output: `\u0000` in its JSON parses to a NUL, which must reach neither the tool, the
   // payload hash nor storage (lib/text/nul.ts).
   rawArgs = withoutNul(rawArgs);
-  const ctx = { userId: ctxIn.userId, chatId: ctxIn.chatId, now: ctxIn.now ?? new Date() };
+  const ctx = {
+    userId: ctxIn.userId,
+    chatId: ctxIn.chatId,
+    now: ctxIn.now ?? new Date(),
+    onOrderRead: ctxIn.onOrderRead,
+  };
   const tool = getTool(name, registry);
   let outcome: ToolCallOutcome;
   if (!tool) {

@@ -30,6 +30,8 @@ export type ModelCallRecord = {
   finishReason?: string | null;
   steps: number;
   toolCalls: string[];
+  /** The bytes of the turn's tool arguments and results (JSON): a drift signal. */
+  payloadBytes?: number | null;
   error?: ModelCallError | null;
   /** The turn's profile (provider, model, prompt, tool schemas hashed); none for summaries. */
   fingerprint?: string | null;
@@ -62,13 +64,29 @@ export class ModelCallMeter {
   }
 }
 
+/** The size of what the tools exchanged with the model: every call's input and result as JSON. */
+export function toolPayloadBytes(steps: readonly StepResult<ToolSet>[]): number {
+  let n = 0;
+  for (const s of steps) {
+    for (const c of s.toolCalls) n += Buffer.byteLength(JSON.stringify(c.input ?? null) ?? "");
+    for (const r of s.toolResults) n += Buffer.byteLength(JSON.stringify(r.output ?? null) ?? "");
+  }
+  return n;
+}
+
 /** What the SDK's steps say about a finished call. */
 export function describeSteps(
   steps: readonly StepResult<ToolSet>[],
   usage: LanguageModelUsage | undefined,
 ): Pick<
   ModelCallRecord,
-  "responseId" | "finishReason" | "steps" | "toolCalls" | "inputTokens" | "outputTokens"
+  | "responseId"
+  | "finishReason"
+  | "steps"
+  | "toolCalls"
+  | "inputTokens"
+  | "outputTokens"
+  | "payloadBytes"
 > {
   const last = steps.at(-1);
   return {
@@ -76,6 +94,7 @@ export function describeSteps(
     finishReason: last?.finishReason ?? null,
     steps: steps.length,
     toolCalls: steps.flatMap((s) => s.toolCalls.map((c) => c.toolName)),
+    payloadBytes: toolPayloadBytes(steps),
     inputTokens: usage?.inputTokens ?? null,
     outputTokens: usage?.outputTokens ?? null,
   };
@@ -133,6 +152,7 @@ export async function recordModelCall(r: ModelCallRecord): Promise<void> {
       finishReason: r.finishReason ?? null,
       steps: r.steps,
       toolCalls: r.toolCalls,
+      payloadBytes: r.payloadBytes ?? null,
       error: r.error ?? null,
       fingerprint: r.fingerprint ?? null,
       refusals: r.refusals ?? 0,

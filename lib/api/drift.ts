@@ -13,6 +13,9 @@ export const DRIFT_SIGNALS = [
   "latencyP95Ms",
   "contextP50Tokens",
   "contextP95Tokens",
+  "payloadP50Bytes",
+  "payloadP95Bytes",
+  "toolMixDivergence",
 ] as const;
 export type DriftSignal = (typeof DRIFT_SIGNALS)[number];
 
@@ -27,6 +30,9 @@ function perSignal<T extends z.ZodType>(value: T) {
     latencyP95Ms: value,
     contextP50Tokens: value,
     contextP95Tokens: value,
+    payloadP50Bytes: value,
+    payloadP95Bytes: value,
+    toolMixDivergence: value,
   });
 }
 const Signals = perSignal(z.number().nullable());
@@ -38,13 +44,13 @@ export const DriftWindowView = z
     turns: z.number().int(),
     signals: Signals.meta({
       description:
-        "Shares from 0 to 1; latency in milliseconds; context in input tokens. null where the window has no figure (no tokens reported).",
+        "Shares from 0 to 1; latency in milliseconds; context in input tokens; payload in bytes of the turn's tool arguments and results (JSON); toolMixDivergence is the Jensen-Shannon divergence in bits (0 to 1) of the window's tool calls from the baseline windows' pooled. null where the window has no figure (no tokens reported, no tool calls, too short a baseline).",
     }),
     corridor: perSignal(z.object({ low: z.number(), high: z.number() }).nullable())
       .nullable()
       .meta({
         description:
-          "From the DRIFT_BASELINE_WINDOWS windows with turns before this one: median ± 3 × 1.4826 × MAD, at least ± a floor per signal. null with fewer than 3 such windows.",
+          "From the DRIFT_BASELINE_WINDOWS windows with turns before this one: median ± 3 × 1.4826 × MAD, at least ± a floor per signal. toolMixDivergence is one-sided (low 0): the median + 3 × 1.4826 × MAD of each baseline window's divergence from the others pooled, at least median + 0.05. null with fewer than 3 such windows.",
       }),
     breached: z
       .array(z.enum(DRIFT_SIGNALS))

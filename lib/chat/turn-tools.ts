@@ -11,6 +11,7 @@ import { modelView, PROPOSAL_NOTE } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit-log/record";
 import { REQUEST_HUMAN } from "@/lib/chat/handoff/names";
 import { getTool, toolDescriptors } from "@/lib/tools/registry";
+import type { OrderReadHook } from "@/lib/tools/types";
 import type { DroppedCalls, RejectedCall } from "./output-guard";
 
 export type TurnToolHooks = {
@@ -21,6 +22,8 @@ export type TurnToolHooks = {
    * off when the turn is saved (lib/chat/handoff), so a failed turn hands nothing off.
    */
   onHandoff(toolCallId: string): void;
+  /** Every order a tool read at the store, as the store answered (the turn's profile). */
+  onOrderRead?: OrderReadHook;
 };
 
 /** `request_human` takes no arguments: asking for a person needs no confirmation. */
@@ -96,7 +99,11 @@ export function buildAiTools(
           return { ok: false, error };
         }
         if (d.access === "write") writeSlotTaken = true;
-        const outcome = await executeToolCall(d.name, input, { ...ctx, toolCallId });
+        const outcome = await executeToolCall(d.name, input, {
+          ...ctx,
+          toolCallId,
+          onOrderRead: hooks.onOrderRead,
+        });
         if (outcome.kind === "proposal") hooks.onProposal(outcome.action);
         // A write that proposed nothing (rejected, refused by policy) frees the slot: the model
         // may correct itself in the next step.

@@ -39,6 +39,7 @@ import { env } from "@/lib/env";
 import { rateLimit } from "@/lib/http/rate-limit";
 import { drainedUIMessageStreamResponse } from "@/lib/http/ui-stream";
 import { errorFields, log } from "@/lib/log";
+import type { StoreOrder } from "@/lib/store";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
@@ -215,6 +216,8 @@ async function runChatTurn({
   let measured: ModelCallRecord | undefined;
   /** The live trajectory, for a shadow run of the candidate profile once the turn is saved. */
   let trace: ReturnType<typeof traceSteps> | undefined;
+  /** Every order a tool of this turn read at the store, as the store answered. */
+  const orderReads = new Map<string, StoreOrder | null>();
   const meter = new ModelCallMeter();
   const call = (): ModelCallRecord => ({
     kind: "turn",
@@ -264,6 +267,10 @@ async function runChatTurn({
           },
           onHandoff: (toolCallId) => {
             handoffCall ??= toolCallId;
+          },
+          // The turn's profile classifies its orders from these reads, not a second request.
+          onOrderRead: (orderId, order) => {
+            orderReads.set(orderId, order);
           },
         },
         { visitor },
@@ -438,6 +445,7 @@ async function runChatTurn({
           messageChars: text.length,
           answerChars: trace.answerChars,
           calls: trace.calls,
+          orderReads,
           outcome: handoff
             ? "handed_off"
             : proposed

@@ -10,17 +10,19 @@ import {
   storeCustomer,
   withStoreReturns,
 } from "@/lib/store";
-import { ToolBusinessError } from "./types";
+import { ToolBusinessError, type ToolContext } from "./types";
 
+/** The order as the store answers; the context's onOrderRead hears the answer. */
 export async function findCustomerOrder(
   orderId: string,
-  userId: string,
+  ctx: Pick<ToolContext, "userId" | "onOrderRead">,
 ): Promise<StoreOrder | null> {
   try {
-    const [order] = await withStoreReturns(userId, [
-      await store().findOrder(await storeCustomer(userId), orderId),
+    const [order = null] = await withStoreReturns(ctx.userId, [
+      await store().findOrder(await storeCustomer(ctx.userId), orderId),
     ]);
-    return order ?? null;
+    ctx.onOrderRead?.(orderId, order);
+    return order;
   } catch (err) {
     if (err instanceof StoreUnreachableError) {
       throw new ToolBusinessError(

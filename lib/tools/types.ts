@@ -12,6 +12,7 @@
 import type { z } from "zod";
 import type { ActionStatus } from "@/db/constants";
 import type { EffectRequest, MailKind } from "@/lib/effects/kinds";
+import type { StoreOrder } from "@/lib/store/types";
 import type { Locale } from "@/lib/text/language";
 import type { ToolTriageCategory } from "./manifests";
 import type { OfflineRead, OfflineWriteRows } from "./offline-types";
@@ -23,7 +24,15 @@ export type ToolContext = {
   chatId: string;
   /** "Now" for policy decisions; injectable so tests need no clock tricks. */
   now: Date;
+  /**
+   * Told of every order a tool read at the store, as the store answered (null: not the
+   * customer's, or no such order), so a turn's profile can classify the orders it touched from
+   * the tool's own read instead of asking the store again.
+   */
+  onOrderRead?: OrderReadHook;
 };
+
+export type OrderReadHook = (orderId: string, order: StoreOrder | null) => void;
 
 /** The record a write compare-and-sets against at confirm. */
 export type ActionTarget = { type: string; id: string; version: number };

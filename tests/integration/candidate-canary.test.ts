@@ -305,6 +305,55 @@ describe("a candidate profile as a canary", () => {
     ).toHaveLength(2);
   });
 
+  it("drift: the tool mix and the payload size are signals of their own, through the route", async () => {
+    const fingerprint = "drift-mix-profile";
+    const turn = (start: number, i: number, toolCalls: string[], payloadBytes: number) =>
+      recordModelCall({
+        kind: "turn",
+        startedAt: new Date(start * WINDOW_MS + 1000 + i * 100),
+        provider: "openai",
+        model: "m",
+        promptVersion: "support-v2",
+        latencyMs: 1000,
+        inputTokens: 400,
+        outputTokens: 20,
+        steps: 1,
+        toolCalls,
+        payloadBytes,
+        fingerprint,
+      });
+    const first = window + 1;
+    // Five windows of mostly order lookups, now and then a cancel, payloads around 600 bytes.
+    for (let w = 0; w < 5; w++)
+      for (let i = 0; i < 6; i++)
+        await turn(
+          first + w,
+          i,
+          i === w % 6 ? ["get_order_status", "cancel_order"] : ["get_order_status"],
+          600 + ((w + i) % 3) * 10,
+        );
+    // Then a window where the model reaches for returns, with payloads three times the size.
+    const moved = first + 5;
+    for (let i = 0; i < 6; i++) await turn(moved, i, ["request_return"], 1800);
+    window = moved;
+    vi.setSystemTime(new Date((moved + 1) * WINDOW_MS + 500));
+    const drift = (await (
+      await call(driftRoute, "/api/staff/drift", {}, { cookie: staffCookie })
+    ).json()) as DriftResponse;
+    const p = drift.profiles.find((x) => x.fingerprint === fingerprint)!;
+    const inside = p.windows.at(-2)!;
+    expect(inside.signals.toolMixDivergence).not.toBeNull();
+    expect(inside.corridor!.toolMixDivergence!.low).toBe(0);
+    expect(inside.breached).toEqual([]);
+    const last = p.windows.at(-1)!;
+    expect(last.signals.payloadP95Bytes).toBe(1800);
+    expect(last.signals.toolMixDivergence).toBe(1);
+    expect(last.breached).toEqual(
+      expect.arrayContaining(["toolMixDivergence", "payloadP50Bytes", "payloadP95Bytes"]),
+    );
+    expect(p.breachRun).toBe(1);
+  });
+
   it("drift: inside the corridor, then out for 1, 2 and 3 windows; the alert fires on the third, once, signed", async () => {
     const fingerprint = "drift-test-profile";
     const turn = (start: number, i: number, latencyMs: number) =>

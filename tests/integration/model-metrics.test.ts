@@ -53,6 +53,8 @@ describe("model calls with the offline model", () => {
     expect(row!.outputTokens).toBeGreaterThan(0);
     expect(row!.ttftMs).not.toBeNull();
     expect(row!.ttftMs!).toBeLessThanOrEqual(row!.latencyMs);
+    // The tool's arguments and its answer, as JSON: the drift corridor's payload size.
+    expect(row!.payloadBytes).toBeGreaterThan(JSON.stringify({ orderId: "" }).length);
     expect(JSON.stringify(row)).not.toContain("zebra-quartz");
   });
 

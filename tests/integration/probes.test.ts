@@ -6,15 +6,17 @@
  * new set. SQLite, and PostgreSQL in the postgres project.
  */
 
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { messages, probeSets, turnProfiles, user } from "@/db/schema";
+import { raiseAlert } from "@/lib/alerts";
 import { liveProfile } from "@/lib/chat/candidate/profile";
 import { scenarioKey, TurnProfile } from "@/lib/chat/probes/mix";
-import { recordTurnProfile, turnProfilesSettled } from "@/lib/chat/probes/record";
+import { profileOf, recordTurnProfile, turnProfilesSettled } from "@/lib/chat/probes/record";
 import { probeStatus, probesToRun, rebuildProbeSet } from "@/lib/chat/probes/sets";
 import { resetEnv } from "@/lib/env";
+import { store, storeCustomer } from "@/lib/store";
 import { toolDescriptors } from "@/lib/tools/registry";
 import { probeCandidates, rowOfProbe } from "../../eval/probes";
 import { Customer } from "../helpers/chat";
@@ -48,7 +50,7 @@ const storedProfiles = async () =>
   (await getDb().select().from(turnProfiles)).map((r) => TurnProfile.parse(r.profile));
 
 /** A turn's facts as a stored profile would come from it (the live turn test covers the path). */
-function facts(lang: "en" | "ru", tool: string | null, orderId: string | null) {
+async function facts(lang: "en" | "ru", tool: string | null, orderId: string | null) {
   return {
     userId: annaId,
     at: new Date(),
@@ -58,6 +60,10 @@ function facts(lang: "en" | "ru", tool: string | null, orderId: string | null) {
     messageChars: SECRET.length,
     answerChars: 10,
     calls: tool ? [{ tool, args: { orderId, reason: "other", comment: SECRET } }] : [],
+    // What the tool read at the real store, as a live turn hears it (ToolContext.onOrderRead).
+    orderReads: new Map(
+      orderId ? [[orderId, await store().findOrder(await storeCustomer(annaId), orderId)]] : [],
+    ),
     outcome: tool && WRITE_TOOLS.has(tool) ? ("proposed" as const) : ("answered" as const),
   };
 }
@@ -100,6 +106,18 @@ describe("probes from live load", () => {
       expect(stored).not.toContain(s);
   });
 
+  it("classifies an order from the tool's own read only: one no tool read is unknown", async () => {
+    const base = await facts("en", "get_order_status", "8041");
+    const unread = profileOf({ ...base, orderReads: new Map() });
+    expect((await unread).orders).toEqual(["unknown"]);
+    // The same order as the store showed it to the tool: shipped.
+    expect((await profileOf(base)).orders).toEqual(["shipped"]);
+    // Not shown to her (null) but known to our own tables: someone else's.
+    expect((await profileOf({ ...base, orderReads: new Map([["8041", null]]) })).orders).toEqual([
+      "foreign",
+    ]);
+  });
+
   it("the probe set matches the stored profile mix, from the eval's own utterances only", async () => {
     // A mix of 20 turns: 10 shipped-order status questions, 6 cancellations of a processing
     // order, 3 Russian returns of a delivered order within the window, the live turn above.
@@ -109,7 +127,7 @@ describe("probes from live load", () => {
       [3, "ru", "create_return_request", "7718"],
     ];
     for (const [n, lang, tool, order] of plan)
-      for (let i = 0; i < n; i++) await recordTurnProfile(facts(lang, tool, order));
+      for (let i = 0; i < n; i++) await recordTurnProfile(await facts(lang, tool, order));
     const profiles = await storedProfiles();
     expect(profiles).toHaveLength(20);
     // The comment's text became "string": no value is kept.
@@ -159,7 +177,11 @@ describe("probes from live load", () => {
     try {
       const after = await probeStatus();
       expect(after.liveFingerprint).not.toBe(before.liveFingerprint);
-      expect(after).toMatchObject({ stale: true, set: { fingerprint: before.liveFingerprint } });
+      expect(after).toMatchObject({
+        stale: true,
+        reason: "fingerprint",
+        set: { fingerprint: before.liveFingerprint },
+      });
       await rebuildProbeSet({ candidates: probeCandidates(), size: 20 });
       expect((await probeStatus()).stale).toBe(false);
     } finally {
@@ -168,12 +190,51 @@ describe("probes from live load", () => {
     }
   });
 
+  it("a drift alert on the live profile after the set was built marks it stale until it is rebuilt", async () => {
+    const built = await rebuildProbeSet({ candidates: probeCandidates(), size: 20 });
+    const live = liveProfile().fingerprint;
+    const later = (ms: number) => new Date(built.builtAt.getTime() + ms);
+    // Another profile's drift (the candidate's, an old model's) says nothing of live load.
+    await raiseAlert({
+      kind: "drift.breach",
+      dedupeKey: `drift:other:${built.id}`,
+      fingerprint: "another-profile",
+      at: later(1000),
+      detail: {},
+    });
+    expect(await probeStatus()).toMatchObject({ stale: false, reason: null });
+    await raiseAlert({
+      kind: "drift.breach",
+      dedupeKey: `drift:${live}:${built.id}`,
+      fingerprint: live,
+      at: later(2000),
+      detail: {},
+    });
+    expect(await probeStatus()).toMatchObject({
+      stale: true,
+      reason: "drift",
+      driftSince: later(2000),
+      set: { id: built.id, fingerprint: live },
+    });
+    const rebuilt = await rebuildProbeSet({
+      candidates: probeCandidates(),
+      size: 20,
+      now: later(3000),
+    });
+    expect(await probeStatus()).toMatchObject({ stale: false, reason: null });
+    // The rebuilt set is dated ahead of the clock: out of the way of the next test's sets.
+    await getDb()
+      .delete(probeSets)
+      .where(inArray(probeSets.id, [built.id, rebuilt.id]));
+  });
+
   it("the new set runs next to the previous one: a scenario that left the recent sample is still tried", async () => {
     const rare = "ru|create_return_request|delivered_within_window";
     const before = await rebuildProbeSet({ candidates: probeCandidates(), size: 20 });
     expect(before.probes.some((p) => p.scenario === rare)).toBe(true);
     // Recent load is all status questions: the rare scenario leaves the sample.
-    for (let i = 0; i < 5; i++) await recordTurnProfile(facts("en", "get_order_status", "8041"));
+    for (let i = 0; i < 5; i++)
+      await recordTurnProfile(await facts("en", "get_order_status", "8041"));
     const now = await rebuildProbeSet({ candidates: probeCandidates(), size: 20, sample: 5 });
     expect(now.probes.some((p) => p.scenario === rare)).toBe(false);
     const run = await probesToRun();

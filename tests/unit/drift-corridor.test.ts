@@ -7,8 +7,13 @@ import { canaryBreaches } from "@/lib/chat/candidate/canary";
 import {
   breaches,
   corridorOf,
+  jsDivergence,
   quantile,
   type Signals,
+  type ToolMix,
+  type TurnSignal,
+  toolMixCorridor,
+  toolMixDivergence,
   windowSignals,
 } from "@/lib/chat/candidate/corridor";
 
@@ -21,6 +26,9 @@ const signals = (over: Partial<Signals>): Signals => ({
   latencyP95Ms: 1000,
   contextP50Tokens: 400,
   contextP95Tokens: 600,
+  payloadP50Bytes: 300,
+  payloadP95Bytes: 900,
+  toolMixDivergence: null,
   ...over,
 });
 
@@ -60,18 +68,20 @@ describe("the drift corridor", () => {
         failed: true,
         refusals: 0,
         declined: false,
-        toolCalls: 1,
+        tools: ["get_order_status"],
         latencyMs: 100,
         inputTokens: 10,
+        payloadBytes: 200,
       },
       {
         at,
         failed: false,
         refusals: 2,
         declined: true,
-        toolCalls: 0,
+        tools: [],
         latencyMs: 300,
         inputTokens: null,
+        payloadBytes: 0,
       },
     ]);
     expect(s).toMatchObject({
@@ -81,7 +91,81 @@ describe("the drift corridor", () => {
       toolCallShare: 0.5,
       latencyP95Ms: 300,
       contextP95Tokens: 10,
+      payloadP50Bytes: 0,
+      payloadP95Bytes: 200,
+      // No baseline to diverge from.
+      toolMixDivergence: null,
     });
+  });
+
+  it("leaves a payload within its floor alone, and breaches a doubled one", () => {
+    const c = corridorOf([signals({}), signals({}), signals({})])!;
+    // A tenth of 900 is under the 100-byte floor.
+    expect(c.payloadP95Bytes).toEqual({ low: 800, high: 1000 });
+    expect(breaches(signals({ payloadP95Bytes: 950 }), c)).toEqual([]);
+    expect(breaches(signals({ payloadP95Bytes: 1800 }), c)).toEqual(["payloadP95Bytes"]);
+  });
+});
+
+describe("the tool mix", () => {
+  const mix = (counts: Record<string, number>): ToolMix => new Map(Object.entries(counts));
+
+  it("diverges 0 for the same shares, 1 with no tool in common, in between otherwise", () => {
+    expect(jsDivergence(mix({ a: 2, b: 2 }), mix({ a: 5, b: 5 }))).toBe(0);
+    expect(jsDivergence(mix({ a: 3 }), mix({ b: 3 }))).toBe(1);
+    const d = jsDivergence(mix({ a: 3, b: 1 }), mix({ a: 1, b: 3 }))!;
+    expect(d).toBeGreaterThan(0.15);
+    expect(d).toBeLessThan(0.2);
+    expect(jsDivergence(mix({}), mix({ a: 1 }))).toBeNull();
+  });
+
+  it("has a one-sided corridor from the baseline, leave-one-out, with a floor", () => {
+    const baseline = [
+      mix({ get_order_status: 6, cancel_order: 1 }),
+      mix({ get_order_status: 5, cancel_order: 2 }),
+      mix({ get_order_status: 6, cancel_order: 1 }),
+      mix({ get_order_status: 7, cancel_order: 1 }),
+    ];
+    const band = toolMixCorridor(baseline)!;
+    expect(band.low).toBe(0);
+    expect(band.high).toBeGreaterThanOrEqual(0.05);
+    expect(band.high).toBeLessThan(0.2);
+    expect(toolMixCorridor(baseline.slice(0, 2))).toBeNull();
+
+    const turn = (tools: string[]): TurnSignal => ({
+      at: new Date(0),
+      failed: false,
+      refusals: 0,
+      declined: false,
+      tools,
+      latencyMs: 100,
+      inputTokens: 10,
+      payloadBytes: 10,
+    });
+    const corridor = corridorOf(
+      baseline.map(() => signals({})),
+      baseline,
+    );
+    // The same mix as the baseline: inside.
+    const same = windowSignals(
+      [
+        turn(["get_order_status", "get_order_status", "get_order_status"]),
+        turn(["get_order_status", "get_order_status", "get_order_status", "cancel_order"]),
+      ],
+      baseline,
+    );
+    expect(same.toolMixDivergence!).toBeLessThan(band.high);
+    expect(breaches(same, corridor)).not.toContain("toolMixDivergence");
+    // The model turns to a tool the baseline hardly used: outside.
+    const moved = windowSignals(
+      [turn(["request_return", "request_return"]), turn(["get_order_status"])],
+      baseline,
+    );
+    expect(breaches(moved, corridor)).toContain("toolMixDivergence");
+    // Identical baseline windows: the floor keeps a small move inside.
+    const flat = [mix({ a: 9, b: 1 }), mix({ a: 9, b: 1 }), mix({ a: 9, b: 1 })];
+    expect(toolMixCorridor(flat)).toEqual({ low: 0, high: 0.05 });
+    expect(toolMixDivergence(mix({ a: 8, b: 2 }), flat)!).toBeLessThan(0.05);
   });
 });
 

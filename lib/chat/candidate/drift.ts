@@ -12,7 +12,15 @@ import { type TurnSignalRow, turnSignals } from "@/db/queries/drift";
 import { alertView, raiseAlert } from "@/lib/alerts";
 import type { DriftResponse, DriftWindowView } from "@/lib/api/drift";
 import { env } from "@/lib/env";
-import { breaches, corridorOf, type Signals, type TurnSignal, windowSignals } from "./corridor";
+import {
+  breaches,
+  corridorOf,
+  type Signals,
+  type ToolMix,
+  type TurnSignal,
+  toolMixOf,
+  windowSignals,
+} from "./corridor";
 import { candidateProfile, liveProfile } from "./profile";
 
 export const DECLINED_STATUSES = new Set(["cancelled", "rejected"]);
@@ -23,9 +31,10 @@ export function toTurnSignal(r: TurnSignalRow): TurnSignal {
     failed: r.error !== null || r.fallback !== null,
     refusals: r.refusals,
     declined: r.actionStatus !== null && DECLINED_STATUSES.has(r.actionStatus),
-    toolCalls: r.toolCalls.length,
+    tools: r.toolCalls,
     latencyMs: r.latencyMs,
     inputTokens: r.inputTokens,
+    payloadBytes: r.payloadBytes,
   };
 }
 
@@ -62,14 +71,17 @@ export async function driftReport(now = new Date()): Promise<DriftResponse> {
   for (const [fingerprint, windows] of byProfile) {
     const ordered = [...windows.entries()].sort((a, b) => a[0] - b[0]);
     const signals: Signals[] = [];
+    const mixes: ToolMix[] = [];
     const views: DriftWindowView[] = [];
     const breachedAt = new Set<number>();
     for (const [w, turns] of ordered) {
-      const s = windowSignals(turns);
-      const corridor = corridorOf(signals.slice(-e.DRIFT_BASELINE_WINDOWS));
+      const baselineMixes = mixes.slice(-e.DRIFT_BASELINE_WINDOWS);
+      const s = windowSignals(turns, baselineMixes);
+      const corridor = corridorOf(signals.slice(-e.DRIFT_BASELINE_WINDOWS), baselineMixes);
       const out = breaches(s, corridor);
       if (out.length > 0) breachedAt.add(w);
       signals.push(s);
+      mixes.push(toolMixOf(turns));
       views.push({
         start: new Date(w * ms).toISOString(),
         end: new Date((w + 1) * ms).toISOString(),

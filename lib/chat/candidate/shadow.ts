@@ -1,24 +1,19 @@
 /**
  * Shadow mode (CANDIDATE_MODE=shadow): for a sampled share of live turns (CANDIDATE_SHARE), once
  * the live answer has streamed and been saved, the candidate profile runs the same turn on the
- * same history, with its tools run dry (buildDryRunTools: a write only plans), and the two
+ * same history, with its tools run dry (runDryTurn: a write only plans), and the two
  * trajectories are compared and stored (candidate_comparisons). The customer never sees the
  * candidate: it starts after the live turn is done, never holds it, and whatever it does (a
  * provider error, a hang until its deadline) is recorded against the candidate only.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { type ModelMessage, stepCountIs, streamText, type ToolSet, wrapLanguageModel } from "ai";
+import type { ModelMessage } from "ai";
 import { insertCandidateComparison } from "@/db/queries/candidate";
-import { ModelCallMeter } from "@/lib/ai/model-calls";
-import { MODEL_CALL_SETTINGS } from "@/lib/ai/models";
-import { buildSystemPrompt } from "@/lib/ai/prompts";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { createOutputGuard } from "../output-guard";
-import { turnDeadlineMs } from "../service";
-import { buildDryRunTools } from "../turn-tools";
-import { compareTrajectories, type Trajectory, traceSteps } from "./compare";
+import { compareTrajectories, type Trajectory } from "./compare";
+import { runDryTurn } from "./dry-turn";
 import { candidateProfile } from "./profile";
 
 /**
@@ -74,68 +69,15 @@ export async function shadowRunsSettled(): Promise<void> {
 async function runShadowTurn(turn: ShadowTurn): Promise<void> {
   const candidate = candidateProfile();
   if (!candidate) return;
-  let planned = false;
-  let handedOff = false;
-  const tools: ToolSet = buildDryRunTools(
-    { userId: turn.userId, chatId: turn.chatId },
-    {
-      onPlanned: () => {
-        planned = true;
-      },
-      onHandoff: () => {
-        handedOff = true;
-      },
-    },
-  );
-  // The live turn's bounds on the model's output, without its audit: nothing of a shadow run
-  // is an event of the customer's chat.
-  const guard = createOutputGuard({ onRejected: async () => {}, onDropped: async () => {} });
-  const meter = new ModelCallMeter();
-  let trace: ReturnType<typeof traceSteps> = { calls: [], refusals: 0, answerChars: 0 };
-  let tokens: number | null = null;
-  let error: string | null = null;
-  const deadline = AbortSignal.timeout(turnDeadlineMs());
-  let failure: unknown = null;
-  try {
-    // Streamed like the live turn, so the output guard bounds it the same way.
-    const result = streamText({
-      model: wrapLanguageModel({ model: candidate.model, middleware: guard.middleware }),
-      system: buildSystemPrompt({ summary: turn.summary, version: candidate.promptVersion }),
-      messages: turn.messages,
-      tools,
-      abortSignal: deadline,
-      stopWhen: [stepCountIs(turn.maxSteps), () => planned, () => handedOff, () => guard.overrun],
-      prepareStep: () => (guard.callsLeft === 0 ? { toolChoice: "none" } : undefined),
-      ...MODEL_CALL_SETTINGS,
-      experimental_repairToolCall: async () => null,
-      onChunk: meter.onChunk,
-      onError: ({ error: err }) => {
-        failure ??= err;
-      },
-    });
-    await result.consumeStream({
-      onError: (err) => {
-        failure ??= err;
-      },
-    });
-    if (failure !== null) throw failure;
-    trace = traceSteps(await result.steps);
-    const usage = await result.totalUsage;
-    tokens =
-      usage.inputTokens === undefined && usage.outputTokens === undefined
-        ? null
-        : (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-  } catch (err) {
-    error = deadline.aborted ? "timeout" : "model_error";
-    log().warn({ err: errorFields(err), chatId: turn.chatId }, "candidate model failed in shadow");
-  }
-  const candidateTrajectory: Trajectory = {
-    ...trace,
-    proposedWrite: planned,
-    latencyMs: meter.measure().latencyMs,
-    tokens,
-    fingerprint: candidate.fingerprint,
-  };
+  const { trajectory: candidateTrajectory, error } = await runDryTurn({
+    profile: candidate,
+    userId: turn.userId,
+    chatId: turn.chatId,
+    summary: turn.summary,
+    messages: turn.messages,
+    maxSteps: turn.maxSteps,
+  });
+  const tokens = candidateTrajectory.tokens;
   const compared = compareTrajectories(turn.live, candidateTrajectory);
   const { live } = turn;
   await insertCandidateComparison({

@@ -1,15 +1,18 @@
 /**
  * Storing each live turn's anonymised profile (turn_profiles), after the turn is saved and never
- * delaying it. The orders the turn touched are classified as the customer's store sees them, so
- * the profile keeps the class (processing, delivered past the window, someone else's) and never
- * the order's number.
+ * delaying it. The orders the turn touched are classified from the tools' own reads at the store
+ * (ToolContext.onOrderRead), never by asking the store again, so the profile keeps the class
+ * (processing, delivered past the window, someone else's) and never the order's number. An order
+ * the store did not show the customer is someone else's when our own tables know it (the
+ * built-in store), else unknown: at Medusa another customer's order is "not found" to us, as it
+ * is to them. An order no tool read (a call rejected before it read) is unknown.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { getOrderStatusById } from "@/db/queries/orders";
 import { insertTurnProfile } from "@/db/queries/probes";
 import { errorFields, log } from "@/lib/log";
-import { store, storeCustomer } from "@/lib/store";
+import type { StoreOrder } from "@/lib/store";
 import type { Locale } from "@/lib/text/language";
 import { RETURN_WINDOW_DAYS } from "@/lib/tools/return-policy";
 import { argShape, classifyOrder, type OrderClass, orderIdsOf, type TurnProfile } from "./mix";
@@ -23,13 +26,20 @@ export type TurnFacts = {
   messageChars: number;
   answerChars: number;
   calls: { tool: string; args: unknown }[];
+  /** The orders the turn's tools read at the store, as the store answered (null: not shown). */
+  orderReads: ReadonlyMap<string, StoreOrder | null>;
   outcome: TurnProfile["outcome"];
 };
 
-async function orderClass(userId: string, orderId: string, now: Date): Promise<OrderClass> {
+async function orderClass(
+  orderId: string,
+  reads: TurnFacts["orderReads"],
+  now: Date,
+): Promise<OrderClass> {
+  if (!reads.has(orderId)) return "unknown";
+  const order = reads.get(orderId) ?? null;
   try {
-    const order = await store().findOrder(await storeCustomer(userId), orderId);
-    // Not the customer's: someone else's order (known to our own tables), or no order at all.
+    // Not shown to the customer: someone else's order if our own tables know it.
     const foreign = !order && (await getOrderStatusById({ orderId })) !== null;
     return classifyOrder(order, { foreign, now, windowDays: RETURN_WINDOW_DAYS });
   } catch {
@@ -41,7 +51,7 @@ async function orderClass(userId: string, orderId: string, now: Date): Promise<O
 export async function profileOf(t: TurnFacts): Promise<TurnProfile> {
   const orders: OrderClass[] = [];
   for (const call of t.calls)
-    for (const id of orderIdsOf(call.args)) orders.push(await orderClass(t.userId, id, t.at));
+    for (const id of orderIdsOf(call.args)) orders.push(await orderClass(id, t.orderReads, t.at));
   return {
     lang: t.lang,
     messages: t.messages,

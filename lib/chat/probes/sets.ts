@@ -1,10 +1,14 @@
 /**
  * Probe sets: built by `npm run eval -- --probes` from the mix of recent turn profiles, stored
  * under the live fingerprint they were built for. A different live fingerprint (model, prompt,
- * tool schema) makes the newest set stale until it is rebuilt; the staff pages say so.
+ * tool schema) makes the newest set stale until it is rebuilt, and so does a drift alert on the
+ * live profile raised after the set was built (live load left its corridor for
+ * DRIFT_BREACH_WINDOWS windows in a row, so the mix the set was built from is no longer the
+ * load); the staff pages say so.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { latestAlertAfter } from "@/db/queries/alerts";
 import {
   insertProbeSet,
   latestProbeSet,
@@ -75,11 +79,20 @@ export type ProbeStatus = {
    * built to go stale); the docs say to build the first.
    */
   stale: boolean;
+  /** Why it is stale: another live fingerprint, or live load that drifted since; null if not. */
+  reason: "fingerprint" | "drift" | null;
+  /** The drift alert that made it stale (its time), when that is the reason. */
+  driftSince: Date | null;
 };
 
 export async function probeStatus(): Promise<ProbeStatus> {
   const live = liveProfile().fingerprint;
   const row = await latestProbeSet();
+  const otherFingerprint = row !== null && row.fingerprint !== live;
+  const drift =
+    row && !otherFingerprint
+      ? await latestAlertAfter({ kind: "drift.breach", fingerprint: live, after: row.builtAt })
+      : null;
   return {
     liveFingerprint: live,
     set: row
@@ -90,7 +103,9 @@ export async function probeStatus(): Promise<ProbeStatus> {
           probes: (row.probes as unknown[]).length,
         }
       : null,
-    stale: row !== null && row.fingerprint !== live,
+    stale: otherFingerprint || drift !== null,
+    reason: otherFingerprint ? "fingerprint" : drift ? "drift" : null,
+    driftSince: drift?.at ?? null,
   };
 }
 

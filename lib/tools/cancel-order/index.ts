@@ -153,7 +153,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
   },
 
   async plan({ orderId }, ctx) {
-    const order = await findCustomerOrder(orderId, ctx.userId);
+    const order = await findCustomerOrder(orderId, ctx);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",

@@ -235,7 +235,7 @@ export const changeDeliveryAddress: WriteTool<
 
   async plan({ orderId, address }, ctx) {
     // The store's facts (the built-in store: our own row); the policy is ours.
-    const order = await findCustomerOrder(orderId, ctx.userId);
+    const order = await findCustomerOrder(orderId, ctx);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",

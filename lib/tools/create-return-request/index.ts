@@ -86,7 +86,7 @@ export const createReturnRequest: WriteTool<
 
   async plan({ orderId }, ctx) {
     // The store's facts (the built-in store: our own row); the window is our policy's decision.
-    const order = await findCustomerOrder(orderId, ctx.userId);
+    const order = await findCustomerOrder(orderId, ctx);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",

@@ -49,7 +49,7 @@ export const getOrderStatus: ReadTool<"get_order_status", typeof args, typeof re
   args,
   result,
   async execute({ orderId }, ctx) {
-    const order = await findCustomerOrder(orderId, ctx.userId);
+    const order = await findCustomerOrder(orderId, ctx);
     if (!order) {
       throw new ToolBusinessError(
         "order_not_found",

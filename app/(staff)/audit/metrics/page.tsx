@@ -304,6 +304,18 @@ async function DriftSection() {
                   {t("driftErrors")}
                 </figcaption>
               </figure>
+              <figure>
+                <DriftChart profile={p} signal="payloadP95Bytes" format={(v) => `${num(v)} B`} />
+                <figcaption className="text-center text-xs text-slate-700">
+                  {t("driftPayload")}
+                </figcaption>
+              </figure>
+              <figure>
+                <DriftChart profile={p} signal="toolMixDivergence" format={(v) => num(v, 2)} />
+                <figcaption className="text-center text-xs text-slate-700">
+                  {t("driftToolMix")}
+                </figcaption>
+              </figure>
             </div>
           </div>
         ))}

@@ -1,0 +1,1 @@
+ALTER TABLE "model_calls" ADD COLUMN "payload_bytes" integer;
