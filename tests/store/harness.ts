@@ -16,6 +16,8 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { expect, inject } from "vitest";
+import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
+import { runDueEffects } from "@/lib/effects/relay";
 
 export type FaultMode = "lose" | "503" | "late" | "stop" | "applied";
 type Fault = { route: RegExp; mode: FaultMode; onApplied?: () => void };
@@ -191,3 +193,19 @@ export const ordersOf = (email: string, state: string) =>
   medusaStore()
     .orders.filter((o) => o.customerEmail === email && o.state === state)
     .map((o) => o.displayId);
+
+/** The action's one effect of this kind, as our database has it now. */
+export async function effectOf(actionId: string, kind: string): Promise<EffectRow> {
+  const rows = (await listEffectsForAction({ actionId })).filter((e) => e.kind === kind);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+/** One relay pass, after the effect's backoff. */
+export async function relayPass(actionId: string, kind: string): Promise<EffectRow> {
+  const before = await effectOf(actionId, kind);
+  const wait = before.nextAttemptAt.getTime() - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait + 1));
+  await runDueEffects();
+  return effectOf(actionId, kind);
+}

@@ -11,7 +11,6 @@
  */
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
@@ -32,9 +31,11 @@ import {
   adminOrder,
   adminRefunds,
   adminReturns,
+  effectOf,
   type FaultProxy,
   medusaStore,
   ordersOf,
+  relayPass,
   startFaultProxy,
 } from "./harness";
 
@@ -52,26 +53,10 @@ const ENV = {
   APPROVAL_THRESHOLD_MINOR: "0",
   MAIL_FROM: "Returns Desk <returns@shop.test>",
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let core: Core;
 let proxy: FaultProxy;
 let smtp: SMTPServer;
 let inbox: { to: string[]; raw: string }[] = [];
-
-async function effectOf(actionId: string, kind: string): Promise<EffectRow> {
-  const rows = (await listEffectsForAction({ actionId })).filter((e) => e.kind === kind);
-  expect(rows).toHaveLength(1);
-  return rows[0]!;
-}
-
-/** One relay pass, after the effect's backoff. */
-async function relayPass(actionId: string, kind: string): Promise<EffectRow> {
-  const before = await effectOf(actionId, kind);
-  const wait = before.nextAttemptAt.getTime() - Date.now();
-  if (wait > 0) await sleep(wait + 1);
-  await runDueEffects();
-  return effectOf(actionId, kind);
-}
 
 async function confirmed(tool: string, args: Record<string, unknown>) {
   const chatId = await newChat(core.db, core.boris);

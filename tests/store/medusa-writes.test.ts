@@ -8,12 +8,12 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
+import type { EffectRow } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
-import { runDueEffects, stopRelay } from "@/lib/effects/relay";
+import { stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { markReturnReceived } from "@/lib/returns/receive";
 import { ADDRESS_METADATA_KEY, RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
@@ -24,6 +24,8 @@ import {
   adminReturns,
   type FaultProxy,
   medusaStore,
+  ordersOf,
+  relayPass,
   startFaultProxy,
   touchAtStore,
 } from "./harness";
@@ -38,29 +40,10 @@ const ENV = {
   MEDUSA_TIMEOUT_MS: "10000",
   APPROVAL_THRESHOLD_MINOR: "0",
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let core: Core;
 let proxy: FaultProxy;
 
-const orders = (state: string) =>
-  medusa.orders
-    .filter((o) => o.customerEmail === "anna@example.com" && o.state === state)
-    .map((o) => o.displayId);
-
-async function effectOf(actionId: string, kind: string): Promise<EffectRow> {
-  const rows = (await listEffectsForAction({ actionId })).filter((e) => e.kind === kind);
-  expect(rows).toHaveLength(1);
-  return rows[0]!;
-}
-
-/** One relay pass, after the effect's backoff. */
-async function relayPass(actionId: string, kind: string): Promise<EffectRow> {
-  const before = await effectOf(actionId, kind);
-  const wait = before.nextAttemptAt.getTime() - Date.now();
-  if (wait > 0) await sleep(wait + 1);
-  await runDueEffects();
-  return effectOf(actionId, kind);
-}
+const orders = (state: string) => ordersOf("anna@example.com", state);
 
 /** The effect as a relay that lost its record finds it: due again, from its first attempt. */
 async function forgetOutcome(effect: EffectRow) {
