@@ -14,6 +14,11 @@
  * The server keeps running (detached) until `stop`. Its log: stores/medusa/.medusa-server.log.
  *
  * Each start begins from an empty database, so the seed (and so every test) sees the same store.
+ *
+ * kill: SIGKILLs the running server, as a crash would, and keeps its database and state.
+ * restart: starts the server again (killing it first if it runs) on the same URL and database,
+ *   without seeding, and prints the same JSON line. The store tests use kill and restart to stop
+ *   the real server while our effects are in flight at it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -155,6 +160,13 @@ const ORDERS = [
     state: "delivered_recent",
     deliveredDaysAgo: 4,
     items: [{ title, unit_price: 29, quantity: 1 }],
+  })),
+  // Boris's orders for the test that kills the real server and starts it again
+  // (tests/store/medusa-restart.test.ts).
+  ...["Mudguards", "Bike Light"].map((title) => ({
+    customer: "boris",
+    state: "processing",
+    items: [{ title, unit_price: 24, quantity: 1 }],
   })),
 ];
 
@@ -458,6 +470,47 @@ async function stop() {
   fs.rmSync(stateFile, { force: true });
 }
 
+/** The server as a child of its own process group, on `port`, logging to the log file. */
+function spawnServer(port) {
+  const out = fs.openSync(logFile, "a");
+  return spawn(bin, ["start", "--port", String(port)], {
+    cwd: dir,
+    env: medusaEnv(port),
+    detached: true,
+    stdio: ["ignore", out, out],
+  });
+}
+
+/** A crash: the server and its workers get SIGKILL, nothing else is touched. */
+async function kill() {
+  const state = readState();
+  if (!state) throw new Error("no demo store was started (npm run store:medusa -- start)");
+  if (!alive(state.pid)) return;
+  try {
+    process.kill(-state.pid, "SIGKILL");
+  } catch {}
+  const deadline = Date.now() + 15_000;
+  while (alive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive(state.pid)) throw new Error(`medusa (pid ${state.pid}) survived SIGKILL`);
+}
+
+/** The same store again: same port (so the same URL), same database and key; no seed. */
+async function restart() {
+  const state = readState();
+  if (!state?.apiKey) throw new Error("no demo store was started (npm run store:medusa -- start)");
+  await kill();
+  const port = Number(new URL(state.url).port);
+  const started = Date.now();
+  log(`restarting on ${state.url}`);
+  const child = spawnServer(port);
+  const { pid: _old, ...line } = state;
+  fs.writeFileSync(stateFile, JSON.stringify({ ...line, pid: child.pid }));
+  await waitForHealth(state.url, child);
+  log(`ready again in ${Math.round((Date.now() - started) / 1000)} s`);
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  child.unref();
+}
+
 async function start() {
   const previous = readState();
   if (previous && alive(previous.pid)) await stop();
@@ -471,12 +524,7 @@ async function start() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   log(`starting on ${url}`);
-  const child = spawn(bin, ["start", "--port", String(port)], {
-    cwd: dir,
-    env: medusaEnv(port),
-    detached: true,
-    stdio: ["ignore", out, out],
-  });
+  const child = spawnServer(port);
   fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, url }));
   try {
     await waitForHealth(url, child);
@@ -496,8 +544,10 @@ const command = process.argv[2];
 try {
   if (command === "start") await start();
   else if (command === "stop") await stop();
+  else if (command === "kill") await kill();
+  else if (command === "restart") await restart();
   else {
-    process.stderr.write("Usage: npm run store:medusa -- start|stop\n");
+    process.stderr.write("Usage: npm run store:medusa -- start|stop|kill|restart\n");
     process.exit(2);
   }
 } catch (err) {
