@@ -14,7 +14,7 @@ import {
 } from "@/db/queries/store-operations";
 import type { EffectRequest } from "@/lib/effects/kinds";
 import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
-import type { EffectState } from "./view";
+import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "./view";
 import { writeEffectOnce } from "./write-effect";
 
 /** Where the plan saw the order at the store: its backend, its id there, its updated_at. */
@@ -86,4 +86,30 @@ export async function commitAtStore<Result>({
 export function changedAtStore(effects: readonly EffectState[], kind: StoreWriteKind): boolean {
   const write = effects.find((e) => e.kind === kind);
   return write?.status === "failed" && write.lastErrorCode === ORDER_CHANGED_AT_STORE;
+}
+
+/** How a write at the store that has not gone through colours the card's note. */
+const AT_STORE_TONE: Record<Exclude<EffectPhase, "succeeded">, OutcomeNote["tone"]> = {
+  processing: "neutral",
+  failed: "warning",
+  needs_attention: "warning",
+  resolved: "neutral",
+};
+
+/**
+ * The card's note while the store has not applied the write: the confirm only queued it, so
+ * until the relay's request went through, the card must not say it is done (the tool's
+ * outcome.atStore, by phase). Null once the store applied it (the tool's usual note follows) and
+ * for an order of the built-in store (no such effect). An order changed at the store has its own
+ * note (changedAtStore), checked first.
+ */
+export function atStoreNote(
+  effects: readonly EffectState[],
+  kind: StoreWriteKind,
+  text: (phase: EffectPhase) => string,
+): OutcomeNote | null {
+  const write = effects.find((e) => e.kind === kind);
+  if (!write) return null;
+  const phase = effectPhase(write.status);
+  return phase === "succeeded" ? null : { tone: AT_STORE_TONE[phase], text: text(phase) };
 }

@@ -13,6 +13,7 @@ import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
+import { actionDetail } from "@/lib/chat/action-detail";
 import { stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { markReturnReceived } from "@/lib/returns/receive";
@@ -70,6 +71,10 @@ async function confirmed(
   expect(done.action.status).toBe("executed");
   return { actionId: action.id, result: done.action.result as Record<string, unknown> };
 }
+
+/** Anna's card note for the action, as GET /api/actions/{id} has it. */
+const noteOf = async (actionId: string) =>
+  (await actionDetail({ actionId, user: { id: core.anna, role: "customer" } })).view.outcome;
 
 const returnArgs = (orderId: string) => ({ orderId, reason: "defective", comment: null });
 const NEW_ADDRESS = {
@@ -135,6 +140,12 @@ describe("create_return_request at the store", () => {
     expect(result).toMatchObject({ orderId: id, createdNow: true, refund: { amount: 11_700 } });
     const ref = (await adminOrder(id)).id;
     expect(await adminReturns(ref)).toHaveLength(0);
+    // Until the store has it, the card says it is on its way there, not that it was made.
+    expect(await noteOf(actionId)).toMatchObject({
+      tone: "neutral",
+      settled: false,
+      text: expect.stringContaining("is being sent to the store"),
+    });
 
     // A lost answer to the final request: the next attempt finds our return and sends nothing.
     proxy.fault(/^POST \/admin\/returns\/[^/]+\/request$/, "lose");
@@ -142,6 +153,7 @@ describe("create_return_request at the store", () => {
     expect(first).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     const done = await relayPass(actionId, "store.create_return");
     expect(done.status).toBe("succeeded");
+    expect((await noteOf(actionId))?.text).toContain("Return request created");
     const atStore = await adminReturns(ref);
     expect(atStore).toHaveLength(1);
     expect(atStore[0]).toMatchObject({ id: done.providerRef, status: "requested" });
@@ -225,8 +237,15 @@ describe("change_delivery_address at the store", () => {
     proxy.fault(path, "lose");
     const lost = await relayPass(actionId, "store.change_address");
     expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
+    // While the outcome is unknown, the card says the address is on its way, not that it is set.
+    expect(await noteOf(actionId)).toMatchObject({
+      tone: "neutral",
+      settled: false,
+      text: expect.stringContaining("is being sent to the store"),
+    });
     const done = await relayPass(actionId, "store.change_address");
     expect(done.status).toBe("succeeded");
+    expect((await noteOf(actionId))?.text).toMatch(/is now .*Neue Straße 5/);
     const at = await adminOrder(id);
     expect(at.shipping_address).toMatchObject({
       address_1: "Neue Straße 5",

@@ -11,13 +11,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { getActionById } from "@/db/queries/actions";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
+import { toPendingActionDto } from "@/lib/actions/dto";
 import { executeToolCall } from "@/lib/actions/executor";
 import { actionDetail } from "@/lib/chat/action-detail";
-import { presentAction } from "@/lib/chat/present";
+import { actionDescription, presentAction } from "@/lib/chat/present";
 import { runDueEffects, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { store } from "@/lib/store";
@@ -220,9 +222,26 @@ describe("cancel_order at the store, exactly once", () => {
     // The confirm did not call the store: the effect waits in the outbox.
     expect(await storeEffect(actionId)).toMatchObject({ status: "pending", attempts: 0 });
     expect((await medusaOrder(id)).status).not.toBe("canceled");
+    // So neither the card nor the chat says it is cancelled yet, in either language; the card
+    // keeps following the write.
+    const anna = { id: core.anna, role: "customer" as const };
+    const queued = await actionDetail({ actionId, user: anna });
+    expect(queued.view.outcome).toMatchObject({ tone: "neutral", settled: false });
+    expect(queued.view.outcome?.text).toContain("the store is cancelling it now");
+    expect(queued.view.outcome?.text).not.toMatch(/is cancelled|refunded\b/);
+    const row = await getActionById({ id: actionId });
+    const dto = toPendingActionDto(row!);
+    expect(presentAction(dto, "ru", queued.effects).view.outcome?.text).toContain(
+      "магазин сейчас его отменяет",
+    );
+    expect(actionDescription(dto, "en").notes.executed).toContain("on its way to the store");
+    expect(actionDescription(dto, "ru").notes.executed).toContain("передаётся в магазин");
 
     const done = await relayPass(actionId);
     expect(done.status).toBe("succeeded");
+    const applied = await actionDetail({ actionId, user: anna });
+    expect(applied.view.outcome).toMatchObject({ tone: "success", settled: true });
+    expect(applied.view.outcome?.text).toMatch(new RegExp(`Order ${id} cancelled`));
     const at = await medusaOrder(id);
     expect(at.status).toBe("canceled");
     expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);

@@ -25,7 +25,7 @@ import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { changedAtStore, commitAtStore } from "../store-write";
+import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -351,7 +351,8 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
       confirmation: t("confirmation", values),
       outcome: result ? outcomeNote(result.createdNow, effects, notes, t) : null,
       notes: {
-        executed: t("notes.executed", notes),
+        // At the store the confirm only queued the write: the chat must not say it is done.
+        executed: t(plan.store ? "notes.executedAtStore" : "notes.executed", notes),
         existed: t("notes.existed", notes),
         cancelled: t("notes.cancelled", notes),
         expired: t("notes.expired", notes),
@@ -419,6 +420,10 @@ function outcomeNote(
   // The store refused it: the order changed there after the plan (nothing was done).
   if (changedAtStore(effects, "store.cancel_order"))
     return { tone: "warning", text: t("outcome.storeChanged", notes) };
+  const atStore = atStoreNote(effects, "store.cancel_order", (phase) =>
+    t("outcome.atStore", { ...notes, phase }),
+  );
+  if (atStore) return atStore;
   const refund = effects.find((e) => e.kind === "payment.refund");
   if (!refund) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(refund.status);

@@ -38,7 +38,7 @@ import {
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { changedAtStore, commitAtStore } from "../store-write";
+import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -395,7 +395,8 @@ export const changeDeliveryAddress: WriteTool<
       confirmation: t("confirmation", values),
       outcome: result ? outcomeNote(result.createdNow, effects, notes, t) : null,
       notes: {
-        executed: t("notes.executed", notes),
+        // At the store the confirm only queued the write: the chat must not say it is done.
+        executed: t(plan.store ? "notes.executedAtStore" : "notes.executed", notes),
         existed: t("notes.existed", notes),
         cancelled: t("notes.cancelled", notes),
         expired: t("notes.expired", notes),
@@ -426,6 +427,10 @@ function outcomeNote(
   // The store refused it: the order changed there after the plan (nothing was done).
   if (changedAtStore(effects, "store.change_address"))
     return { tone: "warning", text: t("outcome.storeChanged", notes) };
+  const atStore = atStoreNote(effects, "store.change_address", (phase) =>
+    t("outcome.atStore", { ...notes, phase }),
+  );
+  if (atStore) return atStore;
   const webhook = effects.find((e) => e.kind === "warehouse.address_changed");
   if (!webhook) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(webhook.status);

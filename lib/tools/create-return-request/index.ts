@@ -22,7 +22,7 @@ import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { changedAtStore, commitAtStore } from "../store-write";
+import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -300,7 +300,8 @@ export const createReturnRequest: WriteTool<
       }),
       outcome: result ? returnOutcome(result.createdNow, effects, { ...notes, amount }, t) : null,
       notes: {
-        executed: t("notes.executed", notes),
+        // At the store the confirm only queued the write: the chat must not say it is done.
+        executed: t(plan.store ? "notes.executedAtStore" : "notes.executed", notes),
         existed: t("notes.existed", notes),
         cancelled: t("notes.cancelled", notes),
         expired: t("notes.expired", notes),
@@ -384,6 +385,10 @@ function returnOutcome(
   // The store refused it: the order changed there after the plan (nothing was done).
   if (changedAtStore(effects, "store.create_return"))
     return { tone: "warning", text: t("outcome.storeChanged", notes) };
+  const atStore = atStoreNote(effects, "store.create_return", (phase) =>
+    t("outcome.atStore", { ...notes, phase }),
+  );
+  if (atStore) return atStore;
   // Ours, or the store's receipt and refund (an order at the connected store).
   const refund = effects.find(
     (e) => e.kind === "payment.refund" || e.kind === "store.receive_return",
