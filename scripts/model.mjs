@@ -1,6 +1,8 @@
 // npm run test:model -- --runs=N: the model-based tests (tests/integration/model-based.test.ts)
 // with N generated step sequences instead of CI's bounded number, on SQLite, and on PostgreSQL
-// too when TEST_DATABASE_URL is set. Other arguments go to vitest as they are.
+// too when TEST_DATABASE_URL is set. With --store, the store path's instead
+// (tests/store/model-based.test.ts, against the demo Medusa store it starts and stops).
+// Other arguments go to vitest as they are.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
@@ -11,10 +13,14 @@ if (runs !== undefined && !/^[1-9]\d*$/.test(runs)) {
   console.error(`--runs takes a positive whole number, not "${runs}"`);
   process.exit(2);
 }
-const rest = args.filter((a) => !a.startsWith("--runs="));
+const store = args.includes("--store");
+const rest = args.filter((a) => !a.startsWith("--runs=") && a !== "--store");
+const suite = store
+  ? ["--config", "vitest.store.config.ts", "tests/store/model-based.test.ts"]
+  : ["tests/integration/model-based.test.ts"];
 const run = spawnSync(
   path.join(root, "node_modules", ".bin", "vitest"),
-  ["run", "tests/integration/model-based.test.ts", ...rest],
+  ["run", ...suite, ...rest],
   {
     cwd: root,
     stdio: "inherit",

@@ -19,6 +19,8 @@
  * restart: starts the server again (killing it first if it runs) on the same URL and database,
  *   without seeding, and prints the same JSON line. The store tests use kill and restart to stop
  *   the real server while our effects are in flight at it.
+ * order --customer anna|boris [--state processing|shipped|delivered_recent|delivered_old|cancelled]:
+ *   one more paid order on the running store, printed as {"displayId", "customerEmail", "state"}.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -405,33 +407,71 @@ async function seed(url) {
     customers[c.key] = { email: c.email, storeCustomerId: customer.id };
   }
 
+  const shop = { regionId: region.id, salesChannelId, shippingOptionId, customers };
   const orders = [];
-  for (const o of ORDERS) {
-    const c = customers[o.customer];
-    const address = ADDRESSES[o.customer];
-    const { draft_order } = await api(url, key, "POST", "/admin/draft-orders", {
-      email: c.email,
-      customer_id: c.storeCustomerId,
-      region_id: region.id,
-      ...(salesChannelId ? { sales_channel_id: salesChannelId } : {}),
-      items: o.items,
-      shipping_address: address,
-      billing_address: address,
-      shipping_methods: [{ shipping_option_id: shippingOptionId, name: "Standard", amount: 0 }],
-    });
-    const { order } = await api(
-      url,
-      key,
-      "POST",
-      `/admin/draft-orders/${draft_order.id}/convert-to-order`,
-    );
-    await pay(url, key, order.id);
-    if (o.state === "cancelled") await api(url, key, "POST", `/admin/orders/${order.id}/cancel`);
-    if (o.state === "shipped" || o.deliveredDaysAgo !== undefined)
-      await fulfil(url, key, order.id, o.deliveredDaysAgo);
-    orders.push({ displayId: String(order.display_id), customerEmail: c.email, state: o.state });
-  }
-  return { apiKey: key, customers: Object.values(customers), orders };
+  for (const o of ORDERS) orders.push(await createOrder(url, key, shop, o));
+  return { apiKey: key, customers: Object.values(customers), orders, shop };
+}
+
+/**
+ * One paid order of a demo customer, in `o.state` (processing, shipped, delivered_*, cancelled),
+ * as the seed makes them: a draft order converted, its payment captured, then cancelled or
+ * fulfilled (and its delivery backdated) as the state asks.
+ */
+async function createOrder(url, key, shop, o) {
+  const c = shop.customers[o.customer];
+  const address = ADDRESSES[o.customer];
+  const { draft_order } = await api(url, key, "POST", "/admin/draft-orders", {
+    email: c.email,
+    customer_id: c.storeCustomerId,
+    region_id: shop.regionId,
+    ...(shop.salesChannelId ? { sales_channel_id: shop.salesChannelId } : {}),
+    items: o.items,
+    shipping_address: address,
+    billing_address: address,
+    shipping_methods: [{ shipping_option_id: shop.shippingOptionId, name: "Standard", amount: 0 }],
+  });
+  const { order } = await api(
+    url,
+    key,
+    "POST",
+    `/admin/draft-orders/${draft_order.id}/convert-to-order`,
+  );
+  await pay(url, key, order.id);
+  if (o.state === "cancelled") await api(url, key, "POST", `/admin/orders/${order.id}/cancel`);
+  if (o.state === "shipped" || o.deliveredDaysAgo !== undefined)
+    await fulfil(url, key, order.id, o.deliveredDaysAgo);
+  return { displayId: String(order.display_id), customerEmail: c.email, state: o.state };
+}
+
+/**
+ * `order --customer anna|boris [--state processing]`: one more paid order on the running demo
+ * store, printed as one JSON line {"displayId", "customerEmail", "state"}. The store tests that
+ * generate their cases (tests/store/model-based.test.ts) take a fresh order per case this way.
+ */
+async function addOrder(argv) {
+  const state = readState();
+  if (!state?.shop || !alive(state.pid))
+    throw new Error("the demo store is not running (npm run store:medusa -- start)");
+  const opt = (name, fallback) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : fallback;
+  };
+  const customer = opt("customer", "boris");
+  const orderState = opt("state", "processing");
+  if (!state.shop.customers[customer]) throw new Error(`no demo customer "${customer}"`);
+  const days = { shipped: undefined, delivered_recent: 3, delivered_old: 45 };
+  if (!["processing", "cancelled", ...Object.keys(days)].includes(orderState))
+    throw new Error(`unknown state "${orderState}"`);
+  const made = await createOrder(state.url, state.apiKey, state.shop, {
+    customer,
+    state: orderState,
+    ...(orderState in days && days[orderState] !== undefined
+      ? { deliveredDaysAgo: days[orderState] }
+      : {}),
+    items: [{ title: "Handlebar Tape", unit_price: 17, quantity: 1 }],
+  });
+  process.stdout.write(`${JSON.stringify(made)}\n`);
 }
 
 function readState() {
@@ -503,8 +543,8 @@ async function restart() {
   const started = Date.now();
   log(`restarting on ${state.url}`);
   const child = spawnServer(port);
-  const { pid: _old, ...line } = state;
-  fs.writeFileSync(stateFile, JSON.stringify({ ...line, pid: child.pid }));
+  const { pid: _old, shop: _shop, ...line } = state;
+  fs.writeFileSync(stateFile, JSON.stringify({ ...state, pid: child.pid }));
   await waitForHealth(state.url, child);
   log(`ready again in ${Math.round((Date.now() - started) / 1000)} s`);
   process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -528,9 +568,9 @@ async function start() {
   fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, url }));
   try {
     await waitForHealth(url, child);
-    const seeded = await seed(url);
+    const { shop, ...seeded } = await seed(url);
     const line = { url, ...seeded };
-    fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, ...line }));
+    fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, shop, ...line }));
     log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
     process.stdout.write(`${JSON.stringify(line)}\n`);
     child.unref();
@@ -546,8 +586,9 @@ try {
   else if (command === "stop") await stop();
   else if (command === "kill") await kill();
   else if (command === "restart") await restart();
+  else if (command === "order") await addOrder(process.argv.slice(3));
   else {
-    process.stderr.write("Usage: npm run store:medusa -- start|stop|kill|restart\n");
+    process.stderr.write("Usage: npm run store:medusa -- start|stop|kill|restart|order\n");
     process.exit(2);
   }
 } catch (err) {

@@ -30,6 +30,8 @@ export type FaultProxy = {
   fault(route: RegExp, mode: FaultMode, onApplied?: () => void): void;
   /** How many writes matching `route` reached Medusa. */
   count(route: RegExp): number;
+  /** Disarms every fault not yet fired. */
+  clear(): void;
   /** Listening again after a `stop` (on the same port). */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -113,6 +115,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     writes,
     fault: (route, mode, onApplied) => faults.push({ route, mode, onApplied }),
     count: (route) => writes.filter((w) => route.test(w)).length,
+    clear: () => {
+      faults.length = 0;
+    },
     start: () => (server.listening ? Promise.resolve() : listen()),
     close: async () => {
       faults.length = 0;
