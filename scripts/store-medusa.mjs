@@ -62,8 +62,8 @@ const ADDRESSES = {
 
 /**
  * The orders, in display-id order from 1001. Prices are in major units, as Medusa's API takes
- * them. Every order is paid (its payment captured, as the system provider's "mark as paid"
- * does). `shipped` and the delivered ones are fulfilled, shipped (and delivered) through the
+ * them. Every order but the `unpaid` one is paid (its payment captured, as the system
+ * provider's "mark as paid" does). `shipped` and the delivered ones are fulfilled, shipped (and delivered) through the
  * Admin API; `deliveredDaysAgo` then backdates the delivery (and the order) in Medusa's database.
  */
 const ORDERS = [
@@ -156,6 +156,19 @@ const ORDERS = [
     deliveredDaysAgo: 4,
     items: [{ title, unit_price: 29, quantity: 1 }],
   })),
+  // Boris's orders for the merchant-cancel test (tests/store/medusa-merchant-cancel.test.ts):
+  // two paid, and one never paid (no captured payment, so its cancel refunds nothing).
+  ...["Bike Light", "Mudguards"].map((title) => ({
+    customer: "boris",
+    state: "processing",
+    items: [{ title, unit_price: 19, quantity: 1 }],
+  })),
+  {
+    customer: "boris",
+    state: "unpaid",
+    unpaid: true,
+    items: [{ title: "Bar Tape", unit_price: 19, quantity: 1 }],
+  },
 ];
 
 const DAY = 86_400_000;
@@ -413,7 +426,7 @@ async function seed(url) {
       "POST",
       `/admin/draft-orders/${draft_order.id}/convert-to-order`,
     );
-    await pay(url, key, order.id);
+    if (!o.unpaid) await pay(url, key, order.id);
     if (o.state === "cancelled") await api(url, key, "POST", `/admin/orders/${order.id}/cancel`);
     if (o.state === "shipped" || o.deliveredDaysAgo !== undefined)
       await fulfil(url, key, order.id, o.deliveredDaysAgo);
