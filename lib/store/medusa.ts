@@ -400,24 +400,27 @@ export function medusaStore(config: MedusaConfig): Store {
    * Cancelled, and by whom. Our id in the metadata is not enough: a merchant may have cancelled
    * the order after our metadata write and before our cancel (our relay died, or its answer was
    * lost). Medusa's cancel refunds the captured payment as the actor who cancelled (the refunds'
-   * `created_by`), and its record of our metadata write names our actor: the cancel is ours only
-   * when every refund since our write was made by that actor. Medusa refuses to write metadata
-   * on a cancelled order, so a cancel of an order carrying our id came after our write. With no
-   * refund since (no captured payment), nothing tells the two apart and no money moved: it is
-   * credited to us (docs/stores.md). Requests are made only for a cancelled order with our id.
+   * `created_by`), and its record of our metadata write names our actor: the cancel is ours when
+   * the refunds since our write were all made by that actor. Medusa refuses to write metadata on
+   * a cancelled order, so a cancel of an order carrying our id came after our write (or raced it).
+   * An order with no refund at all (no captured payment) has nothing to tell the two apart by,
+   * and no money moved: it is credited to us. Refunds only from before our write, none since, is
+   * a cancel that refunded nothing although money had moved: a cancel racing our write, or a
+   * payment already refunded in full; not credited to us (docs/stores.md, "Whose cancel").
+   * Requests are made only for a cancelled order with our id.
    */
   async function cancelState(o: MedusaOrder, operationId: string): Promise<StoreLookupOutcome> {
     if (o.status !== "canceled") return { kind: "absent" };
-    if (o.metadata?.[OPERATION_METADATA_KEY] !== operationId)
-      return { kind: "definite", code: ALREADY_CANCELLED_AT_STORE };
+    const someoneElse = { kind: "definite", code: ALREADY_CANCELLED_AT_STORE } as const;
+    if (o.metadata?.[OPERATION_METADATA_KEY] !== operationId) return someoneElse;
     const writer = await idWriter(o.id, operationId);
     if (!writer) return { kind: "indeterminate", code: CANCEL_AUTHOR_UNKNOWN };
-    const since = (await orderRefunds(o.id)).filter(
-      (r) => !r.created_at || Date.parse(r.created_at) >= writer.at,
-    );
-    return since.every((r) => r.created_by === writer.actor)
+    const all = await orderRefunds(o.id);
+    const since = all.filter((r) => !r.created_at || Date.parse(r.created_at) >= writer.at);
+    if (since.some((r) => r.created_by !== writer.actor)) return someoneElse;
+    return since.length > 0 || all.length === 0
       ? { kind: "found", providerRef: o.id }
-      : { kind: "definite", code: ALREADY_CANCELLED_AT_STORE };
+      : someoneElse;
   }
 
   /** The return this operation made at the store (its id is in the return's metadata). */
