@@ -5,8 +5,10 @@
  *
  * The store has no idempotency keys. What it has: the order's updated_at (the plan recorded it,
  * expectedUpdatedAt), and the order's metadata, where the first write of ours puts our operation
- * id (the action's id) before the cancel. A lookup by operation id is a read of the order:
- * cancelled and carrying our id is ours. The check of updated_at is a read followed by a write,
+ * id (the action's id) before the cancel. A lookup by operation id is a read of the order and of
+ * who did what to it: cancelled, carrying our id, and its cancel's refunds made by the actor that
+ * wrote our id (Medusa's created_by on the order change and on the refunds) is ours; a merchant's
+ * cancel after our metadata write is not. The check of updated_at is a read followed by a write,
  * not a compare-and-set at the store: a merchant's edit can land between them (TRUE_CAS models a
  * store that had one).
  *
@@ -20,8 +22,11 @@
  *                     still the plan's, in one request. Not Medusa: what the strict property needs.
  *   SLOW_RELAY        a live relay's lease may lapse (it outlives it): outside the assumption the
  *                     lease stands for; the check expects a counterexample.
- *   MERCHANT_CANCELS  the merchant may also cancel the order at the store: a known gap
- *                     (docs/formal.md), the check expects a counterexample.
+ *   MERCHANT_CANCELS  the merchant may also cancel the order at the store (as another actor:
+ *                     Medusa's cancel refunds the captured payment as the actor who cancelled).
+ *   UNCAPTURED        the order has no captured payment: a cancel refunds nothing, so nothing
+ *                     tells whose it was and the lookup credits it to us (a known limit, with
+ *                     MERCHANT_CANCELS the check expects a counterexample).
  *   BUG_*             planted bugs; each must make one property fail (scripts/formal.mjs).
  */
 
@@ -45,7 +50,7 @@
 #define O_SUCC 1   /* cancel(): succeeded */
 #define O_DEF 2    /* definite: a refusal for good (order_changed_at_store, already_cancelled_at_store, 4xx) */
 #define O_INDET 3  /* unknown: timeout, dropped connection, 5xx, 409, 429 */
-#define O_FOUND 4  /* findCancel(): cancelled, and the metadata carries our id */
+#define O_FOUND 4  /* findCancel(): cancelled, our id in the metadata, the cancel's refunds by our actor */
 #define O_ABSENT 5 /* findCancel(): not cancelled */
 
 /* The effect row. */
@@ -61,6 +66,23 @@ byte retries;     /* staff's retries */
 bit cancelled;
 bit md_ours;      /* metadata[returns_desk_cancel_operation_id] is our operation id */
 bit edited;       /* the merchant changed it since the plan (its updated_at moved) */
+bit refund_ours;  /* the cancel's refunds were made by the actor that wrote our id (created_by) */
+
+/*
+ * cancelState(): what the store shows about whose cancel it was, for a cancelled order. Our id in
+ * the metadata, and the cancel's refunds made by the actor of our metadata write; an order with no
+ * captured payment has no refund since our write, and is credited to us.
+ */
+#ifdef UNCAPTURED
+#define NO_REFUND 1
+#else
+#define NO_REFUND 0
+#endif
+#ifdef BUG_LOOKUP_IGNORES_ACTOR
+#define OURS_AT_STORE (md_ours)  /* the old check: our id in the metadata is enough */
+#else
+#define OURS_AT_STORE (md_ours && (refund_ours || NO_REFUND))
+#endif
 
 /* Ghosts: what the properties talk about. */
 bit by_us;        /* the store applied our cancel */
@@ -119,7 +141,7 @@ inline cancel_post() {
     if
     :: cancelled -> writes++; out = O_DEF
     :: !cancelled ->
-       writes++; cancelled = 1; by_us = 1; landed();
+       writes++; cancelled = 1; by_us = 1; refund_ours = 1; landed();
        if :: edited -> wrote_changed = 1 :: else -> skip fi;
 #ifdef BUG_CANCEL_IGNORES_ANSWER
        out = O_SUCC
@@ -135,14 +157,14 @@ inline cancel_post() {
 }
 
 /*
- * medusaStore().cancel(): read the order; already cancelled (ours: succeeded, not ours:
- * definite); our id not yet in its metadata: its updated_at must be the plan's, then the
+ * medusaStore().cancel(): read the order; already cancelled (ours by cancelState: succeeded,
+ * not ours: definite); our id not yet in its metadata: its updated_at must be the plan's, then the
  * metadata write; then the cancel.
  */
 inline cancel_op() {
   atomic {
     if
-    :: r_c = cancelled; r_md = md_ours; r_ed = edited; out = O_NONE
+    :: r_c = cancelled; r_md = md_ours; r_ours = OURS_AT_STORE; r_ed = edited; out = O_NONE
     :: out = O_INDET  /* the read got no answer */
     fi
   };
@@ -154,8 +176,8 @@ inline cancel_op() {
      r_c = 0;
 #endif
      if
-     :: r_c && r_md -> out = O_SUCC
-     :: r_c && !r_md -> out = O_DEF
+     :: r_c && r_ours -> out = O_SUCC
+     :: r_c && !r_ours -> out = O_DEF
      :: !r_c ->
 #ifdef TRUE_CAS
         /* One conditional request: tag and cancel only while updated_at is the plan's. */
@@ -165,7 +187,7 @@ inline cancel_op() {
           :: cancelled -> writes++; out = O_DEF
           :: !cancelled && edited && !md_ours -> out = O_DEF
           :: !cancelled && (!edited || md_ours) ->
-             writes++; md_ours = 1; cancelled = 1; by_us = 1; landed();
+             writes++; md_ours = 1; cancelled = 1; by_us = 1; refund_ours = 1; landed();
              if :: edited -> wrote_changed = 1 :: else -> skip fi;
              if :: out = O_SUCC :: out = O_INDET fi
           :: out = O_INDET
@@ -206,23 +228,24 @@ inline cancel_op() {
 
 active [RELAYS] proctype relay() {
   byte out = O_NONE;
-  bit r_c, r_md, r_ed;  /* what the relay's read of the order showed */
+  bit r_c, r_md, r_ours, r_ed;  /* what the relay's read of the order showed */
 end_restart:
   do
   :: atomic {
        DUE ->
        if :: eff == IN_FLIGHT && !lapsed -> steals++ :: else -> skip fi;
        eff = IN_FLIGHT; owner = _pid; lapsed = 0; holder_dead = 0; attempts++;
-       r_c = 0; r_md = 0; r_ed = 0
+       r_c = 0; r_md = 0; r_ours = 0; r_ed = 0
      };
      crash_point();
      if
      :: LOOKUP_FIRST ->
-        /* medusaStore().findCancel(): a read of the order, or no answer. */
+        /* medusaStore().findCancel(): a read of the order (and, cancelled with our id, of its
+           changes and refunds: who wrote our id, who refunded), or no answer. */
         atomic {
           if
-          :: cancelled && md_ours -> out = O_FOUND
-          :: cancelled && !md_ours -> out = O_DEF
+          :: cancelled && OURS_AT_STORE -> out = O_FOUND
+          :: cancelled && !OURS_AT_STORE -> out = O_DEF
           :: !cancelled -> out = O_ABSENT
           :: out = O_INDET
           fi
@@ -258,13 +281,16 @@ end_restart:
   od
 }
 
-/* The merchant in Medusa's admin: edits the order (once) while it is open; may cancel it. */
+/*
+ * The merchant in Medusa's admin: edits the order (once) while it is open; may cancel it, as an
+ * actor of its own: the cancel's refunds are the merchant's.
+ */
 active proctype merchant() {
 end_merchant:
   do
   :: atomic { !cancelled && !edited -> edited = 1 }
 #ifdef MERCHANT_CANCELS
-  :: atomic { !cancelled -> cancelled = 1 }
+  :: atomic { !cancelled -> cancelled = 1; refund_ours = 0 }
 #endif
   od
 }

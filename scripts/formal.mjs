@@ -79,6 +79,9 @@ const MODELS = [
       // retry, and cancel()'s own reading of the order before it writes.
       { name: "no-lookup/2-relays", defines: ["BUG_SKIP_LOOKUP"] },
       { name: "blind-cancel/2-relays", defines: ["BUG_BLIND_CANCEL"] },
+      // The merchant may cancel the order too, also after our metadata write: the lookup tells
+      // whose cancel it was by who made its refunds, so every property still holds.
+      { name: "merchant-cancels/2-relays", defines: ["MERCHANT_CANCELS"] },
     ],
     planted: [
       { name: "BUG_CLAIM_LIVE_LEASE", defines: [], breaks: "one_write" },
@@ -90,8 +93,20 @@ const MODELS = [
       // after our id is in the metadata, before the cancel) is not seen.
       { name: "WINDOW_CHECK_THEN_WRITE", defines: [], breaks: "no_write_on_changed_order_strict" },
       { name: "ASSUMPTION_LEASE_OUTLIVED", defines: ["SLOW_RELAY"], breaks: "one_write" },
-      // A merchant's own cancel after our id reached the metadata reads as ours.
-      { name: "GAP_MERCHANT_CANCELS", defines: ["MERCHANT_CANCELS"], breaks: "success_is_true" },
+      // The lookup's old check (cancelled with our id in the metadata is ours): a merchant's own
+      // cancel after our id reached the metadata reads as ours.
+      {
+        name: "BUG_LOOKUP_IGNORES_ACTOR",
+        defines: ["MERCHANT_CANCELS"],
+        breaks: "success_is_true",
+      },
+      // An order with no captured payment: its cancel refunds nothing, so nothing tells whose it
+      // was, and a merchant's cancel after our metadata write is still credited to us.
+      {
+        name: "GAP_UNCAPTURED",
+        defines: ["MERCHANT_CANCELS", "UNCAPTURED"],
+        breaks: "success_is_true",
+      },
     ],
   },
 ];

@@ -69,8 +69,8 @@ const ADDRESSES = {
 
 /**
  * The orders, in display-id order from 1001. Prices are in major units, as Medusa's API takes
- * them. Every order is paid (its payment captured, as the system provider's "mark as paid"
- * does). `shipped` and the delivered ones are fulfilled, shipped (and delivered) through the
+ * them. Every order but the `unpaid` one is paid (its payment captured, as the system
+ * provider's "mark as paid" does). `shipped` and the delivered ones are fulfilled, shipped (and delivered) through the
  * Admin API; `deliveredDaysAgo` then backdates the delivery (and the order) in Medusa's database.
  */
 const ORDERS = [
@@ -170,6 +170,19 @@ const ORDERS = [
     state: "processing",
     items: [{ title, unit_price: 24, quantity: 1 }],
   })),
+  // Boris's orders for the merchant-cancel test (tests/store/medusa-merchant-cancel.test.ts):
+  // two paid, and one never paid (no captured payment, so its cancel refunds nothing).
+  ...["Kickstand", "Chain Guard"].map((title) => ({
+    customer: "boris",
+    state: "processing",
+    items: [{ title, unit_price: 19, quantity: 1 }],
+  })),
+  {
+    customer: "boris",
+    state: "unpaid",
+    unpaid: true,
+    items: [{ title: "Bar Tape", unit_price: 19, quantity: 1 }],
+  },
 ];
 
 const DAY = 86_400_000;
@@ -414,8 +427,8 @@ async function seed(url) {
 }
 
 /**
- * One paid order of a demo customer, in `o.state` (processing, shipped, delivered_*, cancelled),
- * as the seed makes them: a draft order converted, its payment captured, then cancelled or
+ * One order of a demo customer, in `o.state` (processing, shipped, delivered_*, cancelled,
+ * unpaid), as the seed makes them: a draft order converted, its payment captured, then cancelled or
  * fulfilled (and its delivery backdated) as the state asks.
  */
 async function createOrder(url, key, shop, o) {
@@ -437,7 +450,7 @@ async function createOrder(url, key, shop, o) {
     "POST",
     `/admin/draft-orders/${draft_order.id}/convert-to-order`,
   );
-  await pay(url, key, order.id);
+  if (!o.unpaid) await pay(url, key, order.id);
   if (o.state === "cancelled") await api(url, key, "POST", `/admin/orders/${order.id}/cancel`);
   if (o.state === "shipped" || o.deliveredDaysAgo !== undefined)
     await fulfil(url, key, order.id, o.deliveredDaysAgo);

@@ -8,15 +8,19 @@
  *   StoreUnreachableError; a write's unknown outcome is `indeterminate`, and the relay looks it
  *   up before anything is sent again.
  * - A cancel first writes our operation id into the order's metadata, then cancels. Medusa keeps
- *   the order's metadata across the cancel, so "cancelled and carries our id" is what the lookup
- *   after a lost answer matches on; the order's version and updated_at alone cannot tell whose
- *   cancel it was.
+ *   the order's metadata across the cancel, so "cancelled and carries our id" is where the lookup
+ *   after a lost answer starts; the order's version and updated_at alone cannot tell whose cancel
+ *   it was. Nor can our id alone: a merchant may cancel the order after our metadata write and
+ *   before our cancel. So the lookup also asks who: Medusa records the actor of the metadata
+ *   write (the order change's `created_by`) and of the cancel's refunds (`created_by`), and the
+ *   cancel is ours only when they are the same actor.
  */
 import "server-only";
 import Medusa, { FetchError } from "@medusajs/js-sdk";
 import { z } from "zod";
 import type { OrderStatus } from "@/db/schema";
 import {
+  ALREADY_CANCELLED_AT_STORE,
   ORDER_CHANGED_AT_STORE,
   type Store,
   type StoreAddress,
@@ -143,7 +147,14 @@ const PAYMENTS = z.object({
                 captured_at: when,
                 refunds: z
                   .array(
-                    z.object({ id: z.string(), amount: z.number(), note: z.string().nullish() }),
+                    z.object({
+                      id: z.string(),
+                      amount: z.number(),
+                      note: z.string().nullish(),
+                      // Who made it and when: read by the cancel's lookup only.
+                      created_by: z.string().nullish(),
+                      created_at: z.string().nullish(),
+                    }),
                   )
                   .nullish(),
               }),
@@ -154,6 +165,28 @@ const PAYMENTS = z.object({
       .nullish(),
   }),
 });
+
+/**
+ * The order's changes of one type (`GET /admin/orders/{id}/changes`): who made each and when.
+ * An action's details are kept as they come; the metadata ones are read with METADATA_DETAILS.
+ */
+const ORDER_CHANGES = z.object({
+  order_changes: z.array(
+    z.object({
+      created_by: z.string().nullish(),
+      created_at: z.string(),
+      actions: z.array(z.object({ details: z.unknown() })).nullish(),
+    }),
+  ),
+});
+/** An update_order action's details when it wrote the order's metadata (its `new` is the body's). */
+const METADATA_DETAILS = z.object({
+  type: z.literal("metadata"),
+  new: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** The cancel's lookup could not find who wrote our id: someone must look (an unknown outcome). */
+export const CANCEL_AUTHOR_UNKNOWN = "cancel_author_unknown_at_store";
 
 export type MedusaConfig = { url: string; apiKey: string; timeoutMs: number };
 
@@ -329,15 +362,65 @@ export function medusaStore(config: MedusaConfig): Store {
     ).order;
   }
 
-  /** Cancelled, and by whom: ours when the metadata carries this operation's id. */
-  function cancelState(o: MedusaOrder, operationId: string): StoreLookupOutcome {
-    const ours = o.metadata?.[OPERATION_METADATA_KEY] === operationId;
-    if (o.status === "canceled") {
-      return ours
-        ? { kind: "found", providerRef: o.id }
-        : { kind: "definite", code: "already_cancelled_at_store" };
-    }
-    return { kind: "absent" };
+  /**
+   * Who wrote this operation's id into the order's metadata, and when: the first of the order's
+   * `update_order` changes whose metadata write carried it. For a secret API key Medusa records
+   * the key's id (`apk_…`), for a signed-in admin the user's id.
+   */
+  async function idWriter(ref: string, operationId: string) {
+    const body = await call(`/admin/orders/${encodeURIComponent(ref)}/changes`, {
+      query: { change_type: "update_order", fields: "created_by,created_at,actions.details" },
+    });
+    const writes = ORDER_CHANGES.parse(body)
+      .order_changes.filter((c) =>
+        (c.actions ?? []).some((a) => {
+          const d = METADATA_DETAILS.safeParse(a.details);
+          return d.success && d.data.new?.[OPERATION_METADATA_KEY] === operationId;
+        }),
+      )
+      .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+    const first = writes[0];
+    return first?.created_by ? { actor: first.created_by, at: Date.parse(first.created_at) } : null;
+  }
+
+  /** The order's refunds, with who made each and when. */
+  async function orderRefunds(ref: string) {
+    const body = await call(`/admin/orders/${encodeURIComponent(ref)}`, {
+      query: {
+        fields:
+          "payment_collections.payments.id,payment_collections.payments.amount,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.created_by,payment_collections.payments.refunds.created_at",
+      },
+    });
+    return (PAYMENTS.parse(body).order.payment_collections ?? []).flatMap((c) =>
+      (c.payments ?? []).flatMap((p) => p.refunds ?? []),
+    );
+  }
+
+  /**
+   * Cancelled, and by whom. Our id in the metadata is not enough: a merchant may have cancelled
+   * the order after our metadata write and before our cancel (our relay died, or its answer was
+   * lost). Medusa's cancel refunds the captured payment as the actor who cancelled (the refunds'
+   * `created_by`), and its record of our metadata write names our actor: the cancel is ours when
+   * the refunds since our write were all made by that actor. Medusa refuses to write metadata on
+   * a cancelled order, so a cancel of an order carrying our id came after our write (or raced it).
+   * An order with no refund at all (no captured payment) has nothing to tell the two apart by,
+   * and no money moved: it is credited to us. Refunds only from before our write, none since, is
+   * a cancel that refunded nothing although money had moved: a cancel racing our write, or a
+   * payment already refunded in full; not credited to us (docs/stores.md, "Whose cancel").
+   * Requests are made only for a cancelled order with our id.
+   */
+  async function cancelState(o: MedusaOrder, operationId: string): Promise<StoreLookupOutcome> {
+    if (o.status !== "canceled") return { kind: "absent" };
+    const someoneElse = { kind: "definite", code: ALREADY_CANCELLED_AT_STORE } as const;
+    if (o.metadata?.[OPERATION_METADATA_KEY] !== operationId) return someoneElse;
+    const writer = await idWriter(o.id, operationId);
+    if (!writer) return { kind: "indeterminate", code: CANCEL_AUTHOR_UNKNOWN };
+    const all = await orderRefunds(o.id);
+    const since = all.filter((r) => !r.created_at || Date.parse(r.created_at) >= writer.at);
+    if (since.some((r) => r.created_by !== writer.actor)) return someoneElse;
+    return since.length > 0 || all.length === 0
+      ? { kind: "found", providerRef: o.id }
+      : someoneElse;
   }
 
   /** The return this operation made at the store (its id is in the return's metadata). */
@@ -383,7 +466,7 @@ export function medusaStore(config: MedusaConfig): Store {
 
     async findCancel(op: StoreCancel): Promise<StoreLookupOutcome> {
       try {
-        return cancelState(await order(op.storeOrderRef), op.operationId);
+        return await cancelState(await order(op.storeOrderRef), op.operationId);
       } catch (err) {
         return lookupFailed(err);
       }
@@ -392,9 +475,9 @@ export function medusaStore(config: MedusaConfig): Store {
     async cancel(op: StoreCancel): Promise<StoreWriteOutcome> {
       try {
         const current = await order(op.storeOrderRef);
-        const state = cancelState(current, op.operationId);
+        const state = await cancelState(current, op.operationId);
         if (state.kind === "found") return { kind: "succeeded", providerRef: state.providerRef };
-        if (state.kind === "definite") return state;
+        if (state.kind === "definite" || state.kind === "indeterminate") return state;
         // Our id is already there only if an earlier attempt of ours wrote it (and its answer was
         // lost); otherwise the order must be as the customer saw it when they confirmed.
         if (current.metadata?.[OPERATION_METADATA_KEY] !== op.operationId) {

@@ -69,6 +69,13 @@ export type StoreAddressChange = StoreCancel & { address: StoreAddress };
  */
 export const ORDER_CHANGED_AT_STORE = "order_changed_at_store";
 
+/**
+ * A cancel's refusal when the order is cancelled at the store and the cancel was not ours (a
+ * merchant's, before or after our metadata write): we cancelled and refunded nothing, and the
+ * customer's card must not say we did.
+ */
+export const ALREADY_CANCELLED_AT_STORE = "already_cancelled_at_store";
+
 /** The same outcomes as a payment provider's (lib/effects/providers/types.ts), by shape. */
 export type StoreWriteOutcome =
   | { kind: "succeeded"; providerRef: string }

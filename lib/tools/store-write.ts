@@ -13,7 +13,7 @@ import {
   storeOperationKey,
 } from "@/db/queries/store-operations";
 import type { EffectRequest } from "@/lib/effects/kinds";
-import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
+import { ALREADY_CANCELLED_AT_STORE, ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "./view";
 import { writeEffectOnce } from "./write-effect";
 
@@ -84,8 +84,21 @@ export async function commitAtStore<Result>({
  * The tool's card then says so (its outcome.storeChanged) instead of its usual note.
  */
 export function changedAtStore(effects: readonly EffectState[], kind: StoreWriteKind): boolean {
+  return refusedAtStore(effects, kind, ORDER_CHANGED_AT_STORE);
+}
+
+/**
+ * Whether the store's cancel was someone else's (a merchant cancelled the order at the store, also
+ * after our metadata write): the order is cancelled, but not by us, and any refund is the
+ * store's own. The card says so instead of "cancelled, refund".
+ */
+export function cancelledByStore(effects: readonly EffectState[]): boolean {
+  return refusedAtStore(effects, "store.cancel_order", ALREADY_CANCELLED_AT_STORE);
+}
+
+function refusedAtStore(effects: readonly EffectState[], kind: StoreWriteKind, code: string) {
   const write = effects.find((e) => e.kind === kind);
-  return write?.status === "failed" && write.lastErrorCode === ORDER_CHANGED_AT_STORE;
+  return write?.status === "failed" && write.lastErrorCode === code;
 }
 
 /** How a write at the store that has not gone through colours the card's note. */

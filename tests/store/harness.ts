@@ -130,15 +130,21 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 /** The store the global setup started (its URL, key, customers and orders). */
 export const medusaStore = () => inject("medusa");
 
-const authOf = () => ({
-  authorization: `Basic ${Buffer.from(`${medusaStore().apiKey}:`).toString("base64")}`,
+const authOf = (apiKey: string) => ({
+  authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`,
 });
 
-/** Medusa's own answer, straight from its Admin API (not through the proxy). */
-export async function admin<T>(path: string, init: { method?: string; body?: unknown } = {}) {
+type AdminInit = { method?: string; body?: unknown };
+
+/** Medusa's own answer, straight from its Admin API (not through the proxy), with our key. */
+export const admin = <T>(path: string, init: AdminInit = {}) =>
+  adminAs<T>(medusaStore().apiKey, path, init);
+
+/** The same, as another actor at the store: a secret API key of its own (a merchant's tool). */
+export async function adminAs<T>(apiKey: string, path: string, init: AdminInit = {}) {
   const r = await fetch(`${medusaStore().url}${path}`, {
     method: init.method ?? "GET",
-    headers: { ...authOf(), "content-type": "application/json" },
+    headers: { ...authOf(apiKey), "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   expect(r.ok).toBe(true);
@@ -153,8 +159,11 @@ export type AdminOrder = {
   updated_at: string;
   metadata: Record<string, unknown> | null;
   shipping_address: { address_1: string; city: string; postal_code: string; first_name: string };
-  payment_collections: {
-    payments: { refunds: { id: string; amount: number; note: string }[] | null }[];
+  /** Empty or absent for an order never paid. */
+  payment_collections?: {
+    payments: {
+      refunds: { id: string; amount: number; note: string; created_by: string | null }[] | null;
+    }[];
   }[];
 };
 
@@ -167,7 +176,7 @@ export async function adminOrder(displayId: string): Promise<AdminOrder> {
   if (!o) throw new Error(`no order ${displayId} at Medusa`);
   return (
     await admin<{ order: AdminOrder }>(
-      `/admin/orders/${o.id}?fields=id,display_id,status,canceled_at,updated_at,metadata,*shipping_address,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.note`,
+      `/admin/orders/${o.id}?fields=id,display_id,status,canceled_at,updated_at,metadata,*shipping_address,payment_collections.payments.refunds.id,payment_collections.payments.refunds.amount,payment_collections.payments.refunds.note,payment_collections.payments.refunds.created_by`,
     )
   ).order;
 }
@@ -182,7 +191,7 @@ export async function adminReturns(orderRef: string) {
 }
 
 export const adminRefunds = (o: AdminOrder) =>
-  o.payment_collections.flatMap((c) => c.payments.flatMap((p) => p.refunds ?? []));
+  (o.payment_collections ?? []).flatMap((c) => c.payments.flatMap((p) => p.refunds ?? []));
 
 /** Someone at the store edits the order (its updated_at moves). */
 export async function touchAtStore(displayId: string) {

@@ -4,18 +4,21 @@
  * of Boris's (`npm run store:medusa -- order`), confirms its cancel, and fast-check generates the
  * steps that follow: relay passes; a fault armed at the proxy for the next read of the order, our
  * metadata write or the cancel (the answer lost after Medusa applied it, a 503, an answer after
- * MEDUSA_TIMEOUT_MS, the store stopping); the store back; a merchant editing the order in Medusa's
- * admin; and a relay that claimed the effect and died (its lease lapsed).
+ * MEDUSA_TIMEOUT_MS, the store stopping); the store back; a merchant editing the order, or
+ * cancelling it as another actor (a secret API key of its own), in Medusa's admin; and a relay
+ * that claimed the effect and died (its lease lapsed).
  *
  * After every step, read from Medusa's Admin API (not through the proxy) and our database:
  * - our cancel reached Medusa at most once (no blind resend after an unknown outcome);
- * - the order is cancelled only with our operation id, and only after our cancel reached it;
- * - `succeeded` only for an order cancelled at Medusa; `failed` only as order_changed_at_store,
- *   with nothing cancelled;
+ * - the order is cancelled only by the merchant, or with our operation id after our cancel
+ *   reached it;
+ * - `succeeded` only for an order we cancelled at Medusa, never for the merchant's cancel;
+ *   `failed` only as order_changed_at_store (nothing cancelled) or already_cancelled_at_store
+ *   (the merchant's cancel, none of ours sent);
  * - a merchant's edit before our id was on the order means our cancel is never sent (the weak
  *   form of "no write on a changed order": Medusa has no conditional write; docs/stores.md).
- * Then the faults end and the relay must settle the effect (liveness): `succeeded` with one
- * cancel, or `failed` with none. A failing case is printed shrunk, with its steps.
+ * Then the faults end and the relay must settle the effect (liveness): `succeeded` with our one
+ * cancel, or `failed` with none of ours. A failing case is printed shrunk, with its steps.
  *
  * Bounded for CI; `npm run test:model -- --store --runs=50` runs it longer (MODEL_RUNS).
  */
@@ -34,6 +37,8 @@ import { resetEnv } from "@/lib/env";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
 import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
 import {
+  admin,
+  adminAs,
   adminOrder,
   effectOf,
   type FaultMode,
@@ -65,6 +70,8 @@ const RUNS = Number(process.env.MODEL_RUNS ?? 0) || 0;
 
 let core: Core;
 let proxy: FaultProxy;
+/** The merchant's own secret API key: its cancels are another actor's. */
+let merchantKey = "";
 
 beforeAll(async () => {
   proxy = await startFaultProxy(medusa.url);
@@ -77,6 +84,12 @@ beforeAll(async () => {
       true,
     );
   }
+  merchantKey = (
+    await admin<{ api_key: { token: string } }>("/admin/api-keys", {
+      method: "POST",
+      body: { title: "Merchant's tool (model-based)", type: "secret" },
+    })
+  ).api_key.token;
 });
 
 afterAll(async () => {
@@ -92,6 +105,8 @@ type Model = {
   stopped: boolean;
   /** A merchant edited the order while it did not carry our operation id yet. */
   editedBeforeOurId: boolean;
+  /** The merchant cancelled the order (as its own actor, before ours reached Medusa). */
+  merchantCancelled: boolean;
 };
 type Real = {
   displayId: string;
@@ -109,14 +124,22 @@ async function check(m: Model, r: Real) {
   const sent = proxy.count(r.routes.cancel);
   const where = `after ${r.log.join(", ")}`;
   expect(sent, `our cancel reached Medusa more than once, ${where}`).toBeLessThanOrEqual(1);
-  if (order.status === "canceled") {
+  if (m.merchantCancelled) expect(sent, `ours after the merchant's cancel, ${where}`).toBe(0);
+  else if (order.status === "canceled") {
     expect(order.metadata?.[OPERATION_METADATA_KEY], where).toBe(r.actionId);
     expect(sent, where).toBe(1);
   }
-  if (effect.status === "succeeded") expect(order.status, where).toBe("canceled");
+  if (effect.status === "succeeded") {
+    expect(order.status, where).toBe("canceled");
+    expect(m.merchantCancelled, `the merchant's cancel credited to us, ${where}`).toBe(false);
+  }
   if (effect.status === "failed") {
-    expect(effect.lastErrorCode, where).toBe("order_changed_at_store");
-    expect(order.status, where).not.toBe("canceled");
+    expect(["order_changed_at_store", "already_cancelled_at_store"], where).toContain(
+      effect.lastErrorCode,
+    );
+    expect(sent, where).toBe(0);
+    if (effect.lastErrorCode === "already_cancelled_at_store")
+      expect(m.merchantCancelled, where).toBe(true);
   }
   if (m.editedBeforeOurId) expect(sent, `cancelled a changed order, ${where}`).toBe(0);
 }
@@ -175,6 +198,22 @@ class MerchantEdit implements Cmd {
   toString = () => "merchantEdit";
 }
 
+/** The merchant cancels the order in Medusa's admin, with its own key (another actor). */
+class MerchantCancel implements Cmd {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    if ((await adminOrder(r.displayId)).status === "canceled") {
+      r.log.push("merchant cancel (cancelled: none)");
+      return;
+    }
+    await adminAs(merchantKey, `/admin/orders/${r.ref}/cancel`, { method: "POST" });
+    m.merchantCancelled = true;
+    r.log.push("merchant cancel");
+    await check(m, r);
+  }
+  toString = () => "merchantCancel";
+}
+
 /** A relay claimed the effect and died before it recorded anything: its lease has lapsed. */
 class RelayDies implements Cmd {
   check = () => true;
@@ -203,6 +242,7 @@ const COMMANDS = [
     .map(([at, mode]) => new Fault(at, mode)),
   fc.constant(new StoreBack()),
   fc.constant(new MerchantEdit()),
+  fc.constant(new MerchantCancel()),
   fc.constant(new RelayDies()),
 ];
 
@@ -228,7 +268,7 @@ async function modelRun(cmds: Iterable<Cmd>): Promise<void> {
   expect((await confirmAction({ actionId: action.id, userId: core.boris })).action.status).toBe(
     "executed",
   );
-  const model: Model = { stopped: false, editedBeforeOurId: false };
+  const model: Model = { stopped: false, editedBeforeOurId: false, merchantCancelled: false };
   const real: Real = {
     displayId,
     ref,
@@ -260,16 +300,17 @@ async function modelRun(cmds: Iterable<Cmd>): Promise<void> {
     }
     await check(model, real);
     const order = await adminOrder(displayId);
+    const where = real.log.join(", ");
     if (e.status === "succeeded") {
-      expect(order.status).toBe("canceled");
-      expect(proxy.count(real.routes.cancel)).toBe(1);
+      expect(order.status, where).toBe("canceled");
+      expect(proxy.count(real.routes.cancel), where).toBe(1);
     } else {
-      expect(e, `did not settle: ${real.log.join(", ")}`).toMatchObject({
-        status: "failed",
-        lastErrorCode: "order_changed_at_store",
-      });
-      expect(proxy.count(real.routes.cancel)).toBe(0);
-      expect(model.editedBeforeOurId).toBe(true);
+      expect(e.status, `did not settle: ${where}`).toBe("failed");
+      expect(proxy.count(real.routes.cancel), where).toBe(0);
+      // Refused because the order changed (an edit before our id), or the merchant's cancel.
+      if (e.lastErrorCode === "order_changed_at_store")
+        expect(model.editedBeforeOurId, where).toBe(true);
+      else expect(model.merchantCancelled, where).toBe(true);
     }
   } finally {
     proxy.clear();
@@ -287,6 +328,8 @@ const SEEDED: Cmd[][] = [
   [new Fault("cancel", "stop"), new Relay(), new Relay(), new StoreBack(), new Relay()],
   // The cancel applied, its answer late; the relay dies; the next finds it by lookup.
   [new Fault("cancel", "late"), new Relay(), new RelayDies(), new Relay()],
+  // Our metadata landed, its answer lost; the merchant cancels: not ours (the model's old gap).
+  [new Fault("metadata", "lose"), new Relay(), new MerchantCancel(), new RelayDies(), new Relay()],
 ];
 
 it("a store cancel under generated faults: cancelled once with our id, or not at all, and settled", {

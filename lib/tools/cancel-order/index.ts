@@ -25,7 +25,7 @@ import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND } from "../shapes";
 import { findCustomerOrder } from "../store-order";
-import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
+import { atStoreNote, cancelledByStore, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -420,6 +420,9 @@ function outcomeNote(
   // The store refused it: the order changed there after the plan (nothing was done).
   if (changedAtStore(effects, "store.cancel_order"))
     return { tone: "warning", text: t("outcome.storeChanged", notes) };
+  // Someone at the store cancelled it, not this request: we did nothing and refunded nothing.
+  if (cancelledByStore(effects))
+    return { tone: "neutral", text: t("outcome.storeCancelled", notes) };
   const atStore = atStoreNote(effects, "store.cancel_order", (phase) =>
     t("outcome.atStore", { ...notes, phase }),
   );
