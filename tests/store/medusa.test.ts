@@ -286,7 +286,7 @@ describe("cancel_order at the store, exactly once", () => {
     expect((await medusaOrder(id)).canceled_at).toBe(applied.canceled_at);
   });
 
-  it("an order that changed at the store after the plan is not cancelled; the customer is told, and asking again is a fresh proposal", async () => {
+  it("an order that changed at the store after the plan is not cancelled; the customer is told, and a fresh proposal follows in the same chat", async () => {
     const id = orderOf("boris@example.com", "processing");
     const chatId = await newChat(core.db, core.boris);
     const action = await proposeWith("cancel_order", core.boris, chatId, {
