@@ -17,6 +17,7 @@ import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { writeTransaction } from "@/db/queries/tx";
 import { effects, pendingActions } from "@/db/schema";
 import { cancelAction } from "@/lib/actions/cancel";
+import { loadActionLife } from "@/lib/audit/timeline";
 import { registerReplanner } from "@/lib/chat/replan";
 import { getChatView } from "@/lib/chat/service";
 import { enqueueFollowUps } from "@/lib/effects/outbox";
@@ -145,6 +146,12 @@ describe("the fresh plan after the store refused a write, exactly once", () => {
     ]);
     expect(seen.audit).toHaveLength(1);
     expect(seen.pending).toBe(freshId);
+    // Staff's page: the fresh action's life starts as proposed by the system, not the assistant.
+    const life = await loadActionLife({ actionId: freshId });
+    expect(life?.steps.map((step) => [step.status, step.actor])).toEqual([
+      ["confirmation_required", { kind: "system", why: "replan" }],
+      ["success", { kind: "system", why: "replan" }],
+    ]);
   });
 
   it("a relay that died after storing it and before recording it: the next attempt finds it", async () => {
