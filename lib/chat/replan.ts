@@ -15,14 +15,21 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { getActionById } from "@/db/queries/actions";
 import { appendMessages, messageExists } from "@/db/queries/chats";
-import { isUniqueViolation } from "@/db/queries/tx";
-import { isTransient, replanToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
+import { isUniqueViolation, writeTransaction } from "@/db/queries/tx";
+import {
+  isTransient,
+  REPLAN_AUDIT_TOOL,
+  replanToolCall,
+  type ToolCallOutcome,
+} from "@/lib/actions/executor";
 import type { ChatUIMessage } from "@/lib/api/parts";
+import { recordAudit } from "@/lib/audit-log/record";
 import type { ReplanPayload } from "@/lib/effects/kinds";
 import type { EffectRef, LookupOutcome, SendOutcome } from "@/lib/effects/providers/types";
 import { setReplanner } from "@/lib/effects/replan";
 import type { Locale } from "@/lib/text/language";
 import { replanNote } from "./app-text";
+import { isHandedOff } from "./handoff";
 import { presentAction, storedChatLanguage } from "./present";
 
 /** The chat message that tells the customer; one per refused action. */
@@ -76,6 +83,44 @@ async function propose(payload: ReplanPayload, ref: EffectRef): Promise<SendOutc
   const lang = await storedChatLanguage(refused.chatId);
   const args = (refused.arguments ?? {}) as Record<string, unknown>;
   const orderId = typeof args.orderId === "string" ? args.orderId : "";
+  // A person has taken the chat over: they answer now, not a card (a handoff supersedes the
+  // chat's pending proposal for the same reason). The customer is told; nothing is planned.
+  if (await isHandedOff(refused.chatId)) {
+    try {
+      await writeTransaction(async () => {
+        if (await messageExists({ id: messageId })) throw new AlreadyReplanned();
+        await appendMessages({
+          chatId: refused.chatId,
+          items: [
+            {
+              id: messageId,
+              role: "assistant",
+              parts: [{ type: "text", text: replanNote(lang, "handoff", { orderId }) }],
+            },
+          ],
+        });
+        await recordAudit({
+          tool: REPLAN_AUDIT_TOOL,
+          access: "write",
+          status: "success",
+          errorCode: "handoff",
+          userId: refused.userId,
+          chatId: refused.chatId,
+          actionId: refused.id,
+          arguments: {
+            tool: payload.tool,
+            replaces: refused.id,
+            cause: payload.code,
+            proposedBy: "system",
+          },
+          result: { outcome: "handed_off", replaces: refused.id },
+        });
+      });
+    } catch (err) {
+      if (!(err instanceof AlreadyReplanned) && !isUniqueViolation(err)) throw err;
+    }
+    return { kind: "succeeded", providerRef: messageId };
+  }
   let outcome: ToolCallOutcome;
   try {
     outcome = await replanToolCall({

@@ -18,6 +18,7 @@ import { writeTransaction } from "@/db/queries/tx";
 import { effects, pendingActions } from "@/db/schema";
 import { cancelAction } from "@/lib/actions/cancel";
 import { loadActionLife } from "@/lib/audit/timeline";
+import { requestHandoff } from "@/lib/chat/handoff";
 import { registerReplanner } from "@/lib/chat/replan";
 import { getChatView } from "@/lib/chat/service";
 import { enqueueFollowUps } from "@/lib/effects/outbox";
@@ -176,5 +177,25 @@ describe("the fresh plan after the store refused a write, exactly once", () => {
     expect(seen.fresh).toHaveLength(1);
     expect(seen.messages).toHaveLength(1);
     expect(seen.audit).toHaveLength(1);
+  });
+
+  it("in a chat a person has taken over: no card, the customer is told the person looks at it", async () => {
+    const { chatId, action, effect } = await refused("3004", core.anna);
+    await requestHandoff({ chatId, userId: core.anna });
+    await runDueEffects();
+    const [settled] = (await listEffectsForAction({ actionId: action.id })).filter(
+      (e) => e.kind === "action.replan",
+    );
+    expect(settled).toMatchObject({ status: "succeeded", providerRef: `replan-${action.id}` });
+    expect(effect.id).toBe(settled!.id);
+    const seen = await observed(chatId, core.anna, action.id);
+    expect(seen.fresh).toEqual([]);
+    expect(seen.pending).toBeNull();
+    expect(seen.messages.map((m) => m.parts)).toEqual([
+      [{ type: "text", text: expect.stringContaining("The person helping you in this chat") }],
+    ]);
+    expect(seen.audit).toEqual([
+      expect.objectContaining({ errorCode: "handoff", actionId: action.id }),
+    ]);
   });
 });
