@@ -38,6 +38,8 @@ const POSTGRES_SUITES = [
   "tests/integration/harder-faults.test.ts",
   "tests/integration/effect-metrics.test.ts",
   "tests/integration/refund-note.test.ts",
+  // The fresh plan after a store's refusal: once, however its attempts race.
+  "tests/integration/replan.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/integration/handoff.test.ts",
   "tests/integration/handoff-model.test.ts",

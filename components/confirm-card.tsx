@@ -26,6 +26,11 @@ type Props = {
   signInHref: string;
   /** The customer edited it: the chat reloads and shows the new proposal. */
   onRevised?: () => void;
+  /**
+   * Its followed note settled: the chat reloads, for what the server wrote meanwhile (the fresh
+   * proposal after the store refused the write because the order changed there).
+   */
+  onNoteSettled?: () => void;
 };
 
 const TONE = {
@@ -40,7 +45,14 @@ const TONE = {
  * proposal into a change. Its chrome speaks the conversation's language (the chat's provider,
  * components/chat/conversation-language.tsx), like the tool's own texts in `view`.
  */
-export function ConfirmCard({ action, outcome, onOutcome, signInHref, onRevised }: Props) {
+export function ConfirmCard({
+  action,
+  outcome,
+  onOutcome,
+  signInHref,
+  onRevised,
+  onNoteSettled,
+}: Props) {
   const t = useTranslations("conversation.card");
   const ta = useTranslations("conversation.approval");
   const [editing, setEditing] = useState(false);
@@ -94,7 +106,11 @@ export function ConfirmCard({ action, outcome, onOutcome, signInHref, onRevised 
   useApprovalWait(action.id, outcome?.kind === "awaiting_approval", onOutcome);
 
   // An executed action's note follows its refund (processing, then refunded or failed).
-  const note = useLiveNote(action.id, outcome?.kind === "executed" ? outcome.note : null);
+  const note = useLiveNote(
+    action.id,
+    outcome?.kind === "executed" ? outcome.note : null,
+    onNoteSettled,
+  );
   const shown: CardOutcome | null =
     outcome?.kind === "executed" ? { kind: "executed", note: note ?? null } : outcome;
   const view = shown ? describeOutcome(shown, { locale, messages }) : null;

@@ -7,6 +7,7 @@ import { startActionCore } from "@/lib/actions/sweeper";
 import { authSecret } from "@/lib/auth/secret";
 import { noteApprovalExpiries } from "@/lib/chat/approvals";
 import { startCorridorWatch } from "@/lib/chat/candidate/canary";
+import { registerReplanner } from "@/lib/chat/replan";
 import { startRelay } from "@/lib/effects/relay";
 
 export async function startServer(): Promise<void> {
@@ -16,6 +17,9 @@ export async function startServer(): Promise<void> {
   // Before the first sweep: an approval that expires is noted in the customer's chat.
   noteApprovalExpiries();
   await startActionCore();
+  // The relay's fresh plan after the store refused a write (`action.replan`) is the tools' and
+  // the chat's work, which lib/effects must not import: injected here, before the relay starts.
+  registerReplanner();
   // After recovery: the outbox's effects (a confirmed cancellation's refund) go out from here.
   startRelay();
   // The canary's judgement and the drift alerts, as each window closes.

@@ -71,6 +71,14 @@ export function ChatShell({
     [dismissProblem, reload],
   );
 
+  // A card's note settled: the server may have written into the chat meanwhile (the fresh
+  // proposal after the store refused a write). Not in the middle of a turn: a reload would drop
+  // the answer being streamed (the message then shows on the chat's next load).
+  const busy = session.busy;
+  const reloadIfIdle = useCallback(() => {
+    if (!busy) reload();
+  }, [busy, reload]);
+
   const stored = useMemo(() => collectOutcomes(messages), [messages]);
   const decidedIds = useMemo(() => new Set(Object.keys(decided)), [decided]);
   const open = findOpenAction(messages, session.serverPending, decidedIds);
@@ -92,6 +100,7 @@ export function ChatShell({
         onOutcome={onOutcome}
         signInHref={signInHref}
         onRevised={session.reload}
+        onNoteSettled={reloadIfIdle}
       />
     );
   };

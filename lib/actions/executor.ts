@@ -6,6 +6,7 @@
  */
 import "server-only";
 import type { z } from "zod";
+import { writeTransaction } from "@/db/queries/tx";
 import type { AuditStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit-log/record";
 import { errorFields, log } from "@/lib/log";
@@ -238,6 +239,135 @@ export async function executeToolCall(
     ...(outcome.kind === "proposal" ? { "returns_desk.action.id": outcome.action.id } : {}),
   });
   return outcome;
+}
+
+/** The audit's name for a plan the system made again (docs/api.md): not a tool the model calls. */
+export const REPLAN_AUDIT_TOOL = "system:replan";
+
+/**
+ * Outcomes that say nothing about the order now (the store or a tool did not answer): a replan
+ * that ends so stores nothing, and its caller tries again later.
+ */
+export function isTransient(outcome: ToolCallOutcome): boolean {
+  return (
+    outcome.kind === "error" &&
+    (outcome.status === "timeout" ||
+      outcome.status === "technical_error" ||
+      outcome.code === "store_unreachable")
+  );
+}
+
+/**
+ * A stored action's call planned again by the system, not the model: the store refused the
+ * confirmed write because the order changed there after the plan (lib/effects/replan.ts). The
+ * model's own path: the allowlist, the tool's validation of the stored arguments, the business
+ * key, plan() under the tool's timeout (the policy, on the order as the store has it now), and an
+ * allowed plan stored as a pending action in the same chat for the same customer, under `id`
+ * (derived from the refused action by the caller, so no second attempt can store a second one).
+ *
+ * Whatever it came to (a proposal, a refusal, an existing record) is stored in one transaction
+ * with `within` (the caller's chat message) and one `system:replan` audit event naming the action
+ * it replaces. A transient outcome (isTransient) stores nothing and is returned for a retry.
+ */
+export async function replanToolCall({
+  name,
+  rawArgs,
+  ctx: ctxIn,
+  id,
+  replaces,
+  cause,
+  within,
+  registry = toolRegistry,
+}: {
+  name: string;
+  rawArgs: unknown;
+  ctx: Required<Pick<ExecutorContext, "userId" | "chatId" | "now">>;
+  id: string;
+  /** The refused action. */
+  replaces: string;
+  /** Why it is planned again (the store's code). */
+  cause: string;
+  within: (outcome: ToolCallOutcome) => Promise<void>;
+  registry?: ToolRegistry;
+}): Promise<ToolCallOutcome> {
+  const startedAt = performance.now();
+  const ctx = { userId: ctxIn.userId, chatId: ctxIn.chatId, now: ctxIn.now };
+  const tool = getTool(name, registry);
+  let step: Awaited<ReturnType<typeof validateAndPlan>> | ToolCallOutcome;
+  if (tool?.access !== "write") {
+    step = errorOutcome(
+      name,
+      "rejected",
+      "unknown_tool",
+      `There is no write tool named "${name}".`,
+    );
+  } else {
+    try {
+      step = await validateAndPlan(tool, withoutNul(rawArgs), ctx);
+    } catch (err) {
+      if (err instanceof ToolBusinessError)
+        step = errorOutcome(tool.name, "business_error", err.code, err.message);
+      else if (err instanceof ToolTimeout)
+        step = errorOutcome(
+          tool.name,
+          "timeout",
+          "timeout",
+          `${tool.name} did not answer in time.`,
+        );
+      else {
+        log().error({ err: errorFields(err), tool: tool.name }, "tool failed in a replan");
+        step = errorOutcome(
+          tool.name,
+          "technical_error",
+          "internal_error",
+          `${tool.name} failed because of a technical problem.`,
+        );
+      }
+    }
+  }
+  if (step.kind !== "planned" && isTransient(step)) return step;
+  const planned = step;
+  return await writeTransaction(async () => {
+    let outcome: ToolCallOutcome;
+    if (planned.kind === "planned") {
+      // The proposal's own audit event (confirmation_required) is written by storeProposal.
+      const proposed = await storeProposal(planned.write, planned.args, planned.planned, ctx, {
+        id,
+        startedAt,
+      });
+      outcome =
+        proposed.kind === "proposal"
+          ? { kind: "proposal", tool: name, action: proposed.action }
+          : { kind: "existing", tool: name, data: proposed.result };
+    } else {
+      outcome = planned;
+    }
+    await recordAudit({
+      at: ctx.now,
+      tool: REPLAN_AUDIT_TOOL,
+      access: "write",
+      // `success` for a proposal too: its confirmation_required is the proposal's own event, and
+      // the audit's counts must not see two proposals.
+      status: outcome.kind === "error" ? outcome.status : "success",
+      errorCode: outcome.kind === "error" ? outcome.code : null,
+      userId: ctx.userId,
+      chatId: ctx.chatId,
+      // The fresh action when there is one (its life starts here), else the refused one.
+      actionId: outcome.kind === "proposal" ? outcome.action.id : replaces,
+      durationMs: performance.now() - startedAt,
+      arguments: { tool: name, replaces, cause, proposedBy: "system" },
+      result:
+        outcome.kind === "proposal"
+          ? { outcome: "proposal", actionId: outcome.action.id, replaces }
+          : {
+              outcome: outcome.kind === "error" ? "refused" : "existing",
+              replaces,
+              ...(auditResult(outcome) as object),
+            },
+    });
+    await within(outcome);
+    return outcome;
+  });
 }
 
 /** What a dry run made of a call: like ToolCallOutcome, but a write is only planned. */

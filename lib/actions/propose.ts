@@ -22,6 +22,11 @@ export type ProposeMeta = {
   profile?: string | null;
   /** When the tool call started, for the audit duration (performance.now()). */
   startedAt?: number;
+  /**
+   * The new action's id, when the caller derives it instead of a random one: a plan the system
+   * makes again (replanToolCall) is stored at most once, whichever attempt stores it.
+   */
+  id?: string;
 };
 
 export type ProposeOutcome =
@@ -84,7 +89,7 @@ export async function storeProposal(
       await transition(old, { from: "pending", to: "superseded", now, decidedBy: "system" });
     }
     const inserted = await insertPendingAction({
-      id: randomUUID(),
+      id: meta.id ?? randomUUID(),
       chatId: ctx.chatId,
       userId: ctx.userId,
       tool: tool.name,

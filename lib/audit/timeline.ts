@@ -10,6 +10,7 @@ import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { getOrderStatusById } from "@/db/queries/orders";
 import type { AuditStatus } from "@/db/schema";
 import { describeAction } from "@/lib/actions/describe";
+import { REPLAN_AUDIT_TOOL } from "@/lib/actions/executor";
 import type { EffectKind } from "@/lib/effects/kinds";
 import { getTool } from "@/lib/tools/registry";
 import type { EffectState } from "@/lib/tools/view";
@@ -18,7 +19,7 @@ export type Actor =
   | { kind: "assistant"; model: string | null; promptVersion: string | null }
   | { kind: "customer"; person: PersonRow | null; id: string }
   /** Why the server decided: the page words it (audit.action.bySystem). */
-  | { kind: "system"; why: "expired" | "superseded" | "server" }
+  | { kind: "system"; why: "expired" | "superseded" | "server" | "replan" }
   /** The effects relay that made an attempt (host:pid), when its event names it. */
   | { kind: "relay"; relay: string | null };
 
@@ -91,6 +92,17 @@ export async function loadActionLife({
       : action.decidedBy === "system"
         ? { kind: "system", why: "server" }
         : customer;
+  // Proposed by the system after the store refused an earlier action (lib/actions/executor.ts
+  // replanToolCall), not by the assistant: its system:replan event names the action it replaces.
+  const replanned = events.some(
+    (e) =>
+      e.tool === REPLAN_AUDIT_TOOL &&
+      typeof e.result === "object" &&
+      e.result !== null &&
+      "outcome" in e.result &&
+      e.result.outcome === "proposal",
+  );
+  const proposer: Actor = { kind: "system", why: "replan" };
   const steps: TimelineStep[] = events.map((e) => {
     const effect = effectAttempt(e.tool, e.result);
     return {
@@ -98,9 +110,13 @@ export async function loadActionLife({
       at: e.status === "expired" && action.decidedAt ? action.decidedAt : e.at,
       actor: effect
         ? { kind: "relay", relay: relayOf(e.result) }
-        : e.status === "confirmation_required"
-          ? { kind: "assistant", model: e.model, promptVersion: e.promptVersion }
-          : decider(e.status),
+        : e.tool === REPLAN_AUDIT_TOOL
+          ? proposer
+          : e.status === "confirmation_required"
+            ? replanned
+              ? proposer
+              : { kind: "assistant", model: e.model, promptVersion: e.promptVersion }
+            : decider(e.status),
       status: e.status,
       eventId: e.id,
       errorCode: e.errorCode,

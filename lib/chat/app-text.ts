@@ -39,3 +39,21 @@ export function revisionNote(lang: Locale, revision: number): string {
   const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "approval" });
   return t("note.revised", { revision });
 }
+
+/**
+ * The app's message after the store refused a confirmed write because the order changed there,
+ * with the fresh plan: a new card, the existing record, or why it can no longer be done (`code`,
+ * the tool's refusal; unknown codes get the general sentence); in a chat a person has taken
+ * over, no plan: the person looks at it with the customer.
+ */
+export function replanNote(
+  lang: Locale,
+  outcome: "proposal" | "existing" | "refused" | "handoff",
+  values: { orderId: string; code?: string },
+): string {
+  const t = createTranslator({ locale: lang, messages: messagesFor(lang), namespace: "replan" });
+  if (outcome === "handoff") return t("handoff", { orderId: values.orderId });
+  if (outcome === "proposal") return t("proposal", { orderId: values.orderId });
+  if (outcome === "existing") return t("existing", { orderId: values.orderId });
+  return t("refused", { orderId: values.orderId, code: values.code ?? "other" });
+}

@@ -123,6 +123,23 @@ export type StoreReceivePayload = z.output<typeof STORE_RECEIVE_PAYLOAD>;
 export const STORE_ADDRESS_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({ to: ADDRESS });
 export type StoreAddressPayload = z.output<typeof STORE_ADDRESS_PAYLOAD>;
 
+/**
+ * Propose the refused write again: the store refused a confirmed write because the order changed
+ * there after the plan (`order_changed_at_store`), so the same tool plans the refused action's
+ * stored arguments once more, on the order as the store has it now, and the chat gets the new
+ * card (or the refusal). Stored by the relay in the transaction that records the refusal; carried
+ * out by an executor a higher layer registers (./replan.ts), since planning is the tools' work.
+ * The refused action is the effect's action; its id is the operation id.
+ */
+export const REPLAN_PAYLOAD = z.strictObject({
+  /** The write tool that plans again (the refused action's). */
+  tool: z.string().min(1),
+  /** The store write the store refused (its effect), and the store's code. */
+  refusedEffectId: z.string().min(1),
+  code: z.literal("order_changed_at_store"),
+});
+export type ReplanPayload = z.output<typeof REPLAN_PAYLOAD>;
+
 export const EFFECT_PAYLOADS = {
   "payment.refund": REFUND_PAYLOAD,
   "mail.return_confirmed": MAIL_PAYLOAD,
@@ -135,6 +152,7 @@ export const EFFECT_PAYLOADS = {
   "store.create_return": STORE_RETURN_PAYLOAD,
   "store.receive_return": STORE_RECEIVE_PAYLOAD,
   "store.change_address": STORE_ADDRESS_PAYLOAD,
+  "action.replan": REPLAN_PAYLOAD,
 } as const;
 
 export function isMailKind(kind: string): kind is MailKind {

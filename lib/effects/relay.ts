@@ -60,6 +60,7 @@ import { mailTransport } from "./mail/transport";
 import { enqueueFollowUps, idempotencyKey } from "./outbox";
 import { alertHook, paymentsProvider, warehouseHook } from "./providers";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
+import { replanAfter, replanner } from "./replan";
 import { setRelayBell } from "./signal";
 
 /** What one attempt came to; each is one audit event of the action. */
@@ -154,6 +155,23 @@ function handlerFor(kind: EffectKind): Handler {
         send: (p) => hook.send(parse(p)),
         lookup: () => hook.lookup(),
         reconciles: false,
+      };
+    }
+    case "action.replan": {
+      // The executor a higher layer registered (./replan.ts). None registered is a process set
+      // up wrongly, not a refusal: the effect waits, retried, and ends in staff's queue.
+      const r = replanner();
+      const parse = (p: unknown) => EFFECT_PAYLOADS["action.replan"].parse(p);
+      if (!r) {
+        const off = async () => ({
+          kind: "indeterminate" as const,
+          code: "replanner_not_registered",
+        });
+        return { send: off, lookup: off };
+      }
+      return {
+        send: (p, ref) => r.propose(parse(p), ref),
+        lookup: (p, ref) => r.find(parse(p), ref),
       };
     }
     case "alert.raised": {
@@ -406,8 +424,8 @@ async function attempt(
         })
       : [];
     // The store refused the write because the order changed there after the plan: nothing was
-    // done, so the order's business key is freed and the customer's next request is a fresh
-    // proposal (their card says so). Proposing it here would make the relay depend on the tools.
+    // done, so the order's business key is freed and the fresh plan (`action.replan`, ./replan.ts)
+    // is stored with this outcome: exactly one per refusal, whichever relay records it.
     const releasedBusinessKey =
       isStoreWrite(effect.kind) &&
       row.status === "failed" &&
@@ -415,7 +433,7 @@ async function attempt(
       (await releaseStoreOperationKey({ operationId: effect.actionId }));
     const enqueued = await enqueueFollowUps({
       actionId: effect.actionId,
-      effects: followUps,
+      effects: [...followUps, ...replanAfter(row, action?.tool ?? null)],
       now: at,
     });
     await recordAudit({

@@ -8,18 +8,29 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendMessages } from "@/db/queries/chats";
 import type { EffectRow } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
 import { actionDetail } from "@/lib/chat/action-detail";
+import { registerReplanner } from "@/lib/chat/replan";
+import { getChatView } from "@/lib/chat/service";
 import { stopRelay } from "@/lib/effects/relay";
+import { setReplanner } from "@/lib/effects/replan";
 import { resetEnv } from "@/lib/env";
 import { markReturnReceived } from "@/lib/returns/receive";
 import { ADDRESS_METADATA_KEY, RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
-import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
 import {
+  auditFor,
+  type Core,
+  newChat,
+  proposeWith,
+  setupCore,
+} from "../integration/action-core/fixtures";
+import {
+  admin,
   adminOrder,
   adminRefunds,
   adminReturns,
@@ -100,6 +111,8 @@ beforeAll(async () => {
     MEDUSA_API_KEY: medusa.apiKey,
   });
   resetEnv();
+  // The composition root's injection (lib/startup.ts): the relay's fresh plans after a refusal.
+  registerReplanner();
   for (const c of medusa.customers) {
     expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
       true,
@@ -109,6 +122,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopRelay();
+  setReplanner(null);
   await proxy?.close();
   for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
     delete process.env[k];
@@ -223,6 +237,14 @@ describe("create_return_request at the store", () => {
     const settled = await relayPass(action.id, "store.create_return");
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect(await adminReturns((await adminOrder(id)).id)).toHaveLength(0);
+    // Still returnable as it is now: the fresh proposal is the chat's open card.
+    const replanned = await relayPass(action.id, "action.replan");
+    expect(replanned.status).toBe("succeeded");
+    expect((await getChatView({ chatId, userId: core.anna })).pendingAction).toMatchObject({
+      id: replanned.providerRef,
+      tool: "create_return_request",
+      status: "pending",
+    });
   });
 });
 
@@ -263,7 +285,7 @@ describe("change_delivery_address at the store", () => {
     expect(status).toMatchObject({ data: { deliveryAddress: { city: "Hamburg" } } });
   });
 
-  it("an order changed at the store between the plan and the confirm keeps its address", async () => {
+  it("an order changed at the store between the plan and the confirm keeps its address; the fresh plan is proposed, and is a refusal once the merchant set that address", async () => {
     const id = orders("processing")[3]!;
     const chatId = await newChat(core.db, core.anna);
     const action = await proposeWith("change_delivery_address", core.anna, chatId, {
@@ -277,5 +299,76 @@ describe("change_delivery_address at the store", () => {
     const settled = await relayPass(action.id, "store.change_address");
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect((await adminOrder(id)).shipping_address.city).toBe("Berlin");
+
+    // The fresh plan: the order still qualifies, so a new card in the same chat.
+    const replanned = await relayPass(action.id, "action.replan");
+    expect(replanned.status).toBe("succeeded");
+    const freshId = replanned.providerRef!;
+    const view = await getChatView({ chatId, userId: core.anna });
+    expect(view.pendingAction).toMatchObject({
+      id: freshId,
+      tool: "change_delivery_address",
+      arguments: { orderId: id },
+      plan: { store: { updatedAt: (await adminOrder(id)).updated_at } },
+    });
+
+    // Anna writes in Russian; the merchant then sets that very address at the store before she
+    // confirms. Refused again (the order changed), and now the fresh plan is a refusal: no card,
+    // the reason in the chat's language.
+    await appendMessages({
+      chatId,
+      items: [
+        {
+          id: `ru-${freshId}`,
+          role: "user",
+          parts: [{ type: "text", text: "Да, поменяйте адрес доставки, пожалуйста" }],
+        },
+      ],
+    });
+    const before = await adminOrder(id);
+    await admin(`/admin/orders/${before.id}`, {
+      method: "POST",
+      body: {
+        shipping_address: {
+          first_name: before.shipping_address.first_name,
+          last_name: (before.shipping_address as { last_name?: string }).last_name ?? "",
+          address_1: NEW_ADDRESS.line1,
+          address_2: "",
+          postal_code: NEW_ADDRESS.postalCode,
+          city: NEW_ADDRESS.city,
+          country_code: "de",
+        },
+      },
+    });
+    expect((await confirmAction({ actionId: freshId, userId: core.anna })).action.status).toBe(
+      "executed",
+    );
+    expect(await relayPass(freshId, "store.change_address")).toMatchObject({
+      status: "failed",
+      lastErrorCode: "order_changed_at_store",
+    });
+    const refused = await relayPass(freshId, "action.replan");
+    expect(refused).toMatchObject({ status: "succeeded", providerRef: `replan-${freshId}` });
+    const last = await getChatView({ chatId, userId: core.anna });
+    expect(last.pendingAction).toBeNull();
+    const note = last.messages.find((m) => m.id === `replan-${freshId}`);
+    expect(note?.parts).toEqual([
+      { type: "text", text: expect.stringContaining("он уже едет по этому адресу") },
+    ]);
+    // The fresh action's audit: proposed by the system in place of the first one, and, refused
+    // in turn, the system's second plan for it was a refusal.
+    expect((await auditFor(core.db, freshId)).filter((e) => e.tool === "system:replan")).toEqual([
+      expect.objectContaining({
+        status: "success",
+        arguments: expect.objectContaining({ replaces: action.id, proposedBy: "system" }),
+        result: expect.objectContaining({ outcome: "proposal", actionId: freshId }),
+      }),
+      expect.objectContaining({
+        status: "business_error",
+        errorCode: "address_unchanged",
+        arguments: expect.objectContaining({ replaces: freshId, proposedBy: "system" }),
+        result: expect.objectContaining({ outcome: "refused" }),
+      }),
+    ]);
   });
 });

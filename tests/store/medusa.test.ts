@@ -20,18 +20,22 @@ import { toPendingActionDto } from "@/lib/actions/dto";
 import { executeToolCall } from "@/lib/actions/executor";
 import { actionDetail } from "@/lib/chat/action-detail";
 import { actionDescription, presentAction } from "@/lib/chat/present";
+import { registerReplanner } from "@/lib/chat/replan";
+import { getChatView } from "@/lib/chat/service";
 import { runDueEffects, stopRelay } from "@/lib/effects/relay";
+import { setReplanner } from "@/lib/effects/replan";
 import { resetEnv } from "@/lib/env";
 import { store } from "@/lib/store";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
 import {
+  actionRow,
   auditFor,
   type Core,
   newChat,
   proposeWith,
   setupCore,
 } from "../integration/action-core/fixtures";
-import { type FaultProxy, startFaultProxy } from "./harness";
+import { effectOf, type FaultProxy, relayPass as harnessPass, startFaultProxy } from "./harness";
 
 const medusa = inject("medusa");
 
@@ -113,6 +117,14 @@ async function relayPass(actionId: string): Promise<EffectRow> {
   return storeEffect(actionId);
 }
 
+/** The effect as a relay that lost its record finds it: due again, from its first attempt. */
+async function forgetOutcome(effect: EffectRow) {
+  await core.db
+    .update(effects)
+    .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
+    .where(eq(effects.id, effect.id));
+}
+
 async function confirmedCancel(userId: string, orderId: string) {
   const chatId = await newChat(core.db, userId);
   const action = await proposeWith("cancel_order", userId, chatId, {
@@ -149,6 +161,8 @@ beforeAll(async () => {
   process.env.STORE_BACKEND = "medusa";
   process.env.MEDUSA_API_KEY = medusa.apiKey;
   pointAt(proxy.url);
+  // The composition root's injection (lib/startup.ts): the relay's fresh plans after a refusal.
+  registerReplanner();
   // The demo accounts are linked to the store's customers, as the seed printed them.
   for (const c of medusa.customers) {
     expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
@@ -159,6 +173,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopRelay();
+  setReplanner(null);
   await proxy?.close();
   for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(RELAY_ENV)])
     delete process.env[k];
@@ -290,7 +305,7 @@ describe("cancel_order at the store, exactly once", () => {
     expect((await medusaOrder(id)).canceled_at).toBe(applied.canceled_at);
   });
 
-  it("an order that changed at the store after the plan is not cancelled; the customer is told, and asking again is a fresh proposal", async () => {
+  it("an order that changed at the store after the plan is not cancelled; the customer is told, and a fresh proposal follows in the same chat", async () => {
     const id = orderOf("boris@example.com", "processing");
     const chatId = await newChat(core.db, core.boris);
     const action = await proposeWith("cancel_order", core.boris, chatId, {
@@ -327,34 +342,85 @@ describe("cancel_order at the store, exactly once", () => {
       actionId: action.id,
       user: { id: core.boris, role: "customer" },
     });
+    // Not settled yet: the fresh plan (`action.replan`) is still to come, and the card follows it.
     expect(detail.view.outcome).toMatchObject({
       tone: "warning",
-      settled: true,
+      settled: false,
       text: expect.stringContaining("changed at the store"),
     });
     const ru = presentAction(done.action, "ru", detail.effects);
     expect(ru.view.outcome?.text).toContain("изменился в магазине");
 
-    // Asking again is a fresh proposal (not "already cancelled"), and its confirm cancels at
-    // Medusa once; the store's refund of the captured payment is mailed to Boris.
-    const again = await executeToolCall(
-      "cancel_order",
-      { orderId: id, reason: "changed_mind", comment: null },
-      {
-        userId: core.boris,
-        chatId: await newChat(core.db, core.boris),
-        promptVersion: "test-prompt-1",
-        model: "test-model",
-      },
+    // The refusal stored the fresh plan with it; the relay's next pass proposes it, made on the
+    // order as the store has it now, in the same chat for the same customer.
+    const replan = await effectOf(action.id, "action.replan");
+    expect(replan).toMatchObject({ status: "pending", payload: { tool: "cancel_order" } });
+    expect(audit[0]!.result).toMatchObject({ followUps: ["action.replan"] });
+    const replanned = await harnessPass(action.id, "action.replan");
+    expect(replanned.status).toBe("succeeded");
+    const freshId = replanned.providerRef!;
+    const fresh = await actionRow(core.db, freshId);
+    const atStore = await medusaOrder(id);
+    expect(fresh).toMatchObject({
+      status: "pending",
+      tool: "cancel_order",
+      chatId,
+      userId: core.boris,
+      arguments: { orderId: id, reason: "changed_mind", comment: null },
+      plan: expect.objectContaining({
+        store: expect.objectContaining({ updatedAt: atStore.updated_at }),
+      }),
+    });
+    expect(atStore.updated_at).not.toBe(
+      (action.plan as { store: { updatedAt: string } }).store.updatedAt,
     );
-    expect(again).toMatchObject({ kind: "proposal" });
+    // The customer's chat: the app's message with the new card, the open proposal; the old card
+    // keeps its own note.
+    const view = await getChatView({ chatId, userId: core.boris });
+    expect(view.pendingAction?.id).toBe(freshId);
+    const note = view.messages.find((m) => m.id === `replan-${action.id}`);
+    expect(note?.role).toBe("assistant");
+    expect(note?.parts).toEqual([
+      { type: "text", text: expect.stringContaining("changed at the store after you confirmed") },
+      expect.objectContaining({
+        type: "data-pending-action",
+        data: expect.objectContaining({ id: freshId, status: "pending" }),
+      }),
+    ]);
+    const oldCard = await actionDetail({
+      actionId: action.id,
+      user: { id: core.boris, role: "customer" },
+    });
+    expect(oldCard.view.outcome).toMatchObject({ tone: "warning", settled: true });
+    // The audit: the fresh action was proposed by the system, replacing the refused one.
+    expect((await auditFor(core.db, freshId)).map((e) => [e.tool, e.status])).toEqual([
+      ["cancel_order", "confirmation_required"],
+      ["system:replan", "success"],
+    ]);
+    expect((await auditFor(core.db, freshId))[1]).toMatchObject({
+      arguments: { replaces: action.id, cause: "order_changed_at_store", proposedBy: "system" },
+    });
+
+    // A relay that lost the replan's outcome looks it up: no second proposal, no second message.
+    await forgetOutcome(replanned);
+    expect((await harnessPass(action.id, "action.replan")).status).toBe("succeeded");
+    const after = await getChatView({ chatId, userId: core.boris });
+    expect(after.messages.filter((m) => m.id.startsWith("replan-"))).toHaveLength(1);
+
+    // Boris confirms the fresh proposal: Medusa cancels once, and the store's refund of the
+    // captured payment is mailed to him.
     const cancelsBefore = proxy.count(CANCEL);
-    const fresh = await confirmedCancel(core.boris, id);
-    expect((await relayPass(fresh)).status).toBe("succeeded");
+    expect((await confirmAction({ actionId: freshId, userId: core.boris })).action.status).toBe(
+      "executed",
+    );
+    expect((await relayPass(freshId)).status).toBe("succeeded");
     expect((await medusaOrder(id)).status).toBe("canceled");
     expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    expect(await listEffectsForAction({ actionId: freshId })).not.toContainEqual(
+      expect.objectContaining({ kind: "action.replan" }),
+    );
     await runDueEffects();
-    const mail = (await listEffectsForAction({ actionId: fresh })).find(
+    const mail = (await listEffectsForAction({ actionId: freshId })).find(
       (e) => e.kind === "mail.refund_succeeded",
     );
     expect(mail).toMatchObject({
