@@ -12,7 +12,7 @@
  * whose lease overlapped) stores nothing more.
  */
 import "server-only";
-import { createHash } from "node:crypto";
+import { v5 as uuidv5 } from "uuid";
 import { getActionById } from "@/db/queries/actions";
 import { appendMessages, messageExists } from "@/db/queries/chats";
 import { isUniqueViolation, writeTransaction } from "@/db/queries/tx";
@@ -32,16 +32,18 @@ import { replanNote } from "./app-text";
 import { isHandedOff } from "./handoff";
 import { presentAction, storedChatLanguage } from "./present";
 
+/** Our namespace for name-based ids (a random UUID of our own, fixed forever). */
+const REPLAN_NAMESPACE = "0b7c6f4e-5d8a-4f0e-9a43-2f6a1d3c9e75";
+
 /** The chat message that tells the customer; one per refused action. */
 export const replanMessageId = (refusedActionId: string) => `replan-${refusedActionId}`;
 
-/** The fresh action's id: a UUID derived from the refused action's, the same on every attempt. */
-export function replanActionId(refusedActionId: string): string {
-  const h = createHash("sha256").update(`replan:${refusedActionId}`).digest("hex");
-  // Shaped like a version-4 UUID (variant bits set), like the random ids of other actions.
-  const v = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+/**
+ * The fresh action's id: a name-based UUID (version 5) of the refused action's, the same on every
+ * attempt, so a second attempt at the replan meets the first one's row.
+ */
+export const replanActionId = (refusedActionId: string): string =>
+  uuidv5(`replan:${refusedActionId}`, REPLAN_NAMESPACE);
 
 function messageOf(id: string, lang: Locale, orderId: string, outcome: ToolCallOutcome) {
   const parts: ChatUIMessage["parts"] = [];
