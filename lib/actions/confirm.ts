@@ -21,7 +21,7 @@ import {
   getActionForUser as getActionRowForUser,
 } from "@/db/queries/actions";
 import { isBusy, writeTransaction } from "@/db/queries/tx";
-import type { EffectKind } from "@/lib/effects/kinds";
+import { deferConfirmationMail, type EffectKind } from "@/lib/effects/kinds";
 import { mailAfterConfirm } from "@/lib/effects/mail/compose";
 import { enqueueEffects } from "@/lib/effects/outbox";
 import { wakeRelay } from "@/lib/effects/signal";
@@ -162,17 +162,19 @@ async function runConfirm(
     const result = tool.result.parse(done.result);
     // The external effects (a refund) become outbox rows of this same transaction: they exist if
     // and only if the write committed, and the relay carries them out afterwards.
-    const requested = "effects" in done ? (done.effects ?? []) : [];
+    let requested = "effects" in done ? (done.effects ?? []) : [];
     // The customer's mail about what was just done: part of the same transaction, so it exists
-    // if and only if the write committed (never for a declined, expired or superseded one).
+    // if and only if the write committed (never for a declined, expired or superseded one). A
+    // write at the store carries it until the store has applied it.
     if ("effects" in done) {
-      requested.push(
-        ...(await mailAfterConfirm({
+      requested = deferConfirmationMail(
+        requested,
+        await mailAfterConfirm({
           kind: tool.confirmationMail,
           userId,
           chatId: row.chatId,
           result,
-        })),
+        }),
       );
     }
     await enqueueEffects({ actionId, effects: requested, now });

@@ -78,6 +78,17 @@ export const STORE_CANCEL_PAYLOAD = z.strictObject({
   orderId: z.string(),
   /** The order's updated_at at the store when the customer was shown the plan. */
   expectedUpdatedAt: z.string().min(1),
+  /**
+   * The confirm's mail to the customer ("your cancellation", "your return"), composed at the
+   * confirm but sent only once the store applied the write: the relay stores it as a follow-up
+   * in the transaction that records `succeeded` (see deferConfirmationMail).
+   */
+  confirmationMail: z
+    .strictObject({
+      kind: z.enum(["mail.return_confirmed", "mail.cancellation_confirmed"]),
+      payload: MAIL_PAYLOAD,
+    })
+    .optional(),
 });
 export type StoreCancelPayload = z.output<typeof STORE_CANCEL_PAYLOAD>;
 
@@ -169,3 +180,44 @@ export type EffectRequest = {
 
 /** The audit trail's tool name for attempts at an effect of this kind (docs/effects.md). */
 export const effectAuditTool = (kind: string) => `effect:${kind}`;
+
+/** The writes at the connected store: their outcome is known only once the relay heard it. */
+export const STORE_WRITE_KINDS = [
+  "store.cancel_order",
+  "store.create_return",
+  "store.change_address",
+] as const satisfies readonly EffectKind[];
+export type StoreWriteKind = (typeof STORE_WRITE_KINDS)[number];
+
+export const isStoreWrite = (kind: string): kind is StoreWriteKind =>
+  (STORE_WRITE_KINDS as readonly string[]).includes(kind);
+
+/**
+ * The confirm's effects with its mail: a write at the store is only queued by the confirm, and
+ * the store may still refuse it (the order changed there), so its mail rides on the store's
+ * effect and goes out when the store has applied it; any other write's mail is sent now.
+ */
+export function deferConfirmationMail(
+  effects: readonly EffectRequest[],
+  mails: readonly EffectRequest[],
+): EffectRequest[] {
+  const i = effects.findIndex((e) => isStoreWrite(e.kind));
+  const mail = mails.find(
+    (m) => m.kind === "mail.return_confirmed" || m.kind === "mail.cancellation_confirmed",
+  );
+  if (i < 0 || !mail) return [...effects, ...mails];
+  const write = effects[i] as Extract<EffectRequest, { kind: StoreWriteKind }>;
+  const deferred = {
+    ...write,
+    payload: {
+      ...write.payload,
+      confirmationMail: { kind: mail.kind, payload: mail.payload },
+    },
+  } as EffectRequest;
+  return [
+    ...effects.slice(0, i),
+    deferred,
+    ...effects.slice(i + 1),
+    ...mails.filter((m) => m !== mail),
+  ];
+}

@@ -53,7 +53,13 @@ import { errorFields, log } from "@/lib/log";
 import { store } from "@/lib/store";
 import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
 import { type CanaryGate, canaryGates } from "./canary";
-import { EFFECT_PAYLOADS, type EffectKind, effectAuditTool } from "./kinds";
+import {
+  EFFECT_PAYLOADS,
+  type EffectKind,
+  effectAuditTool,
+  isStoreWrite,
+  STORE_CANCEL_PAYLOAD,
+} from "./kinds";
 import { mailAfterRefund } from "./mail/compose";
 import { renderMail } from "./mail/render";
 import { mailTransport } from "./mail/transport";
@@ -362,11 +368,6 @@ function token<T extends string | null | undefined>(value: T, max = 100): T | st
   return value.replace(/[^A-Za-z0-9_.:-]/g, "").slice(0, max) || "unknown";
 }
 
-const isStoreWrite = (kind: string) =>
-  kind === "store.cancel_order" ||
-  kind === "store.create_return" ||
-  kind === "store.change_address";
-
 /**
  * Whether this outcome ended a refund the customer is told of by mail: ours (succeeded or
  * failed), a received store return's refund at the store (succeeded or failed), or a store cancel
@@ -423,6 +424,14 @@ async function attempt(
           outcome: row.status as "succeeded" | "failed",
         })
       : [];
+    // The confirm's mail of a write at the store, held until the store applied it: sent now, and
+    // never when the store refused (the customer's card and chat say what happened instead).
+    if (isStoreWrite(row.kind) && row.status === "succeeded") {
+      const held = STORE_CANCEL_PAYLOAD.shape.confirmationMail.safeParse(
+        (row.payload as { confirmationMail?: unknown }).confirmationMail,
+      );
+      if (held.success && held.data) followUps.unshift(held.data);
+    }
     // The store refused the write because the order changed there after the plan: nothing was
     // done, so the order's business key is freed and the fresh plan (`action.replan`, ./replan.ts)
     // is stored with this outcome: exactly one per refusal, whichever relay records it.

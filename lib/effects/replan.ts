@@ -17,7 +17,7 @@
  * (a relay whose lease lapsed, a restart) finds them by lookup or loses on the primary key.
  */
 import { ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
-import type { EffectRequest, ReplanPayload } from "./kinds";
+import { type EffectRequest, isStoreWrite, type ReplanPayload } from "./kinds";
 import type { EffectRef, LookupOutcome, SendOutcome } from "./providers/types";
 
 export type Replanner = {
@@ -40,8 +40,6 @@ export function replanner(): Replanner | null {
   return g.__returnsDeskReplanner ?? null;
 }
 
-const STORE_WRITES = new Set(["store.cancel_order", "store.create_return", "store.change_address"]);
-
 /**
  * The follow-up of a settled effect: a store write refused because the order changed at the store
  * gets its fresh plan. Stored by the relay inside the transaction that records the refusal.
@@ -52,7 +50,7 @@ export function replanAfter(
 ): EffectRequest[] {
   if (
     !tool ||
-    !STORE_WRITES.has(effect.kind) ||
+    !isStoreWrite(effect.kind) ||
     effect.status !== "failed" ||
     effect.lastErrorCode !== ORDER_CHANGED_AT_STORE
   )

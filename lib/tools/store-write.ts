@@ -12,15 +12,13 @@ import {
   type StoreOperationRow,
   storeOperationKey,
 } from "@/db/queries/store-operations";
-import type { EffectRequest } from "@/lib/effects/kinds";
+import type { EffectRequest, StoreWriteKind } from "@/lib/effects/kinds";
 import { ALREADY_CANCELLED_AT_STORE, ORDER_CHANGED_AT_STORE } from "@/lib/store/types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "./view";
 import { writeEffectOnce } from "./write-effect";
 
 /** Where the plan saw the order at the store: its backend, its id there, its updated_at. */
 export type StoreAt = { backend: "medusa"; ref: string; updatedAt: string };
-
-type StoreWriteKind = "store.cancel_order" | "store.create_return" | "store.change_address";
 
 /**
  * The commit for an order at the connected store. It may await only our database (it runs in

@@ -9,7 +9,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendMessages } from "@/db/queries/chats";
-import type { EffectRow } from "@/db/queries/effects";
+import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
@@ -154,7 +154,10 @@ describe("create_return_request at the store", () => {
     expect(result).toMatchObject({ orderId: id, createdNow: true, refund: { amount: 11_700 } });
     const ref = (await adminOrder(id)).id;
     expect(await adminReturns(ref)).toHaveLength(0);
-    // Until the store has it, the card says it is on its way there, not that it was made.
+    // Until the store has it, no mail says it was made (the mail waits on the store's effect)...
+    const kinds = async () => (await listEffectsForAction({ actionId })).map((e) => e.kind);
+    expect(await kinds()).toEqual(["store.create_return"]);
+    // ...and the card says it is on its way there.
     expect(await noteOf(actionId)).toMatchObject({
       tone: "neutral",
       settled: false,
@@ -168,6 +171,7 @@ describe("create_return_request at the store", () => {
     const done = await relayPass(actionId, "store.create_return");
     expect(done.status).toBe("succeeded");
     expect((await noteOf(actionId))?.text).toContain("Return request created");
+    expect(await kinds()).toContain("mail.return_confirmed");
     const atStore = await adminReturns(ref);
     expect(atStore).toHaveLength(1);
     expect(atStore[0]).toMatchObject({ id: done.providerRef, status: "requested" });

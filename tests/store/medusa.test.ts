@@ -100,6 +100,10 @@ const orderOf = (email: string, state: string) => {
 };
 const annaOrders = () => medusa.orders.filter((o) => o.customerEmail === "anna@example.com");
 
+/** The kinds of the action's effects, as our outbox has them now. */
+const kindsOf = async (actionId: string) =>
+  (await listEffectsForAction({ actionId })).map((e) => e.kind).sort();
+
 async function storeEffect(actionId: string): Promise<EffectRow> {
   const rows = (await listEffectsForAction({ actionId })).filter(
     (e) => e.kind === "store.cancel_order",
@@ -234,8 +238,16 @@ describe("cancel_order at the store, exactly once", () => {
     const id = annaOrders().filter((o) => o.state === "processing")[0]!.displayId;
     const cancelsBefore = proxy.count(CANCEL);
     const actionId = await confirmedCancel(core.anna, id);
-    // The confirm did not call the store: the effect waits in the outbox.
-    expect(await storeEffect(actionId)).toMatchObject({ status: "pending", attempts: 0 });
+    // The confirm did not call the store: the effect waits in the outbox, and so does the mail
+    // that says it is cancelled (it rides on the store's effect).
+    expect(await storeEffect(actionId)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      payload: expect.objectContaining({
+        confirmationMail: expect.objectContaining({ kind: "mail.cancellation_confirmed" }),
+      }),
+    });
+    expect(await kindsOf(actionId)).toEqual(["store.cancel_order"]);
     expect((await medusaOrder(id)).status).not.toBe("canceled");
     // So neither the card nor the chat says it is cancelled yet, in either language; the card
     // keeps following the write.
@@ -254,6 +266,10 @@ describe("cancel_order at the store, exactly once", () => {
 
     const done = await relayPass(actionId);
     expect(done.status).toBe("succeeded");
+    // Applied at the store: now the customer is mailed, with the confirm's mail as composed then.
+    expect(await kindsOf(actionId)).toEqual(
+      expect.arrayContaining(["mail.cancellation_confirmed", "mail.refund_succeeded"]),
+    );
     const applied = await actionDetail({ actionId, user: anna });
     expect(applied.view.outcome).toMatchObject({ tone: "success", settled: true });
     expect(applied.view.outcome?.text).toMatch(new RegExp(`Order ${id} cancelled`));
@@ -329,6 +345,8 @@ describe("cancel_order at the store, exactly once", () => {
     const settled = await relayPass(action.id);
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect((await medusaOrder(id)).status).not.toBe("canceled");
+    // Nothing was cancelled, so no mail says it was.
+    expect(await kindsOf(action.id)).not.toContain("mail.cancellation_confirmed");
 
     // The attempt's audit says the order's business key was freed.
     const audit = (await auditFor(core.db, action.id)).filter(
