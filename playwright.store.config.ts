@@ -60,7 +60,7 @@ export default defineConfig({
       MEDUSA_API_KEY: store.apiKey,
       // A shared machine: Medusa may be slow to answer while the browser and the build run.
       MEDUSA_TIMEOUT_MS: "10000",
-      EFFECTS_LEASE_SECONDS: "60",
+      EFFECTS_LEASE_SECONDS: "120",
       EFFECTS_POLL_SECONDS: "1",
     },
   },

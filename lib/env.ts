@@ -8,6 +8,9 @@ import { z } from "zod";
 import { databaseEnvShape, emptyToUndefined, seedDemoDefault } from "../db/config";
 import { ACTIVE_PROMPT_VERSION, SUPPORT_PROMPTS, type SupportPromptVersion } from "./ai/prompts";
 
+/** The most requests one attempt at a store effect makes (a received return's: see below). */
+export const MEDUSA_REQUESTS_PER_ATTEMPT = 11;
+
 /** What a candidate profile may do (docs/operations.md): nothing, run in shadow, or serve chats. */
 export const CANDIDATE_MODES = ["off", "shadow", "canary"] as const;
 const PROMPT_VERSIONS = Object.keys(SUPPORT_PROMPTS) as [
@@ -339,13 +342,17 @@ const schema = z
           });
         }
       }
-      // A store effect's attempt is up to four requests (a lookup, the order, its metadata, the
-      // cancel), each up to the timeout: the lease must outlast them all.
-      if (e.EFFECTS_LEASE_SECONDS * 1000 <= 4 * e.MEDUSA_TIMEOUT_MS) {
+      // The lease must outlast a store effect's longest attempt, each request up to the timeout,
+      // or another relay takes the effect over while the first is still sending. The longest is
+      // a receipt's (lib/store/medusa.ts): its lookup (our return, our refund), then the return,
+      // its items, dropping a half-done receive, receive, its items, confirm, our refund, the
+      // refund, our refund again.
+      const longest = MEDUSA_REQUESTS_PER_ATTEMPT * e.MEDUSA_TIMEOUT_MS;
+      if (e.EFFECTS_LEASE_SECONDS * 1000 <= longest) {
         ctx.addIssue({
           code: "custom",
           path: ["EFFECTS_LEASE_SECONDS"],
-          message: `must be more than four times MEDUSA_TIMEOUT_MS (${e.MEDUSA_TIMEOUT_MS} ms)`,
+          message: `must be more than ${MEDUSA_REQUESTS_PER_ATTEMPT} times MEDUSA_TIMEOUT_MS (${e.MEDUSA_TIMEOUT_MS} ms), ${longest / 1000} s`,
         });
       }
     }

@@ -40,7 +40,7 @@ import { effectOf, type FaultProxy, relayPass as harnessPass, startFaultProxy } 
 const medusa = inject("medusa");
 
 const RELAY_ENV = {
-  EFFECTS_LEASE_SECONDS: "60",
+  EFFECTS_LEASE_SECONDS: "120",
   EFFECTS_RETRY_BASE_MS: "1",
   EFFECTS_RETRY_MAX_MS: "5",
   EFFECTS_MAX_ATTEMPTS: "10",
