@@ -15,9 +15,12 @@
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
-import { runDueEffects } from "@/lib/effects/relay";
+import { setStoreCustomerId } from "@/db/queries/users";
+import { runDueEffects, stopRelay } from "@/lib/effects/relay";
+import { resetEnv } from "@/lib/env";
+import { type Core, setupCore } from "../integration/action-core/fixtures";
 
 export type FaultMode = "lose" | "503" | "late" | "stop" | "applied";
 type Fault = { route: RegExp; mode: FaultMode; onApplied?: () => void };
@@ -222,4 +225,44 @@ export async function relayPass(actionId: string, kind: string): Promise<EffectR
   if (wait > 0) await new Promise((r) => setTimeout(r, wait + 1));
   await runDueEffects();
   return effectOf(actionId, kind);
+}
+
+/**
+ * A store-backed test file's setup, registered as its beforeAll and afterAll: a fault proxy in
+ * front of the real Medusa server; our core on a fresh SQLite database with `STORE_BACKEND=medusa`
+ * behind that proxy and the file's `env`; the demo customers linked to their store customers.
+ * Afterwards the relay is stopped, the proxy closed and the variables removed. The file's own
+ * beforeAll hooks, registered after this call, run after it.
+ */
+export function storeSuite(env: Record<string, string>): { core: Core; proxy: FaultProxy } {
+  const suite = {} as { core: Core; proxy: FaultProxy };
+  let names: string[] = [];
+  beforeAll(async () => {
+    const medusa = medusaStore();
+    suite.proxy = await startFaultProxy(medusa.url);
+    const all = {
+      ...env,
+      STORE_BACKEND: "medusa",
+      MEDUSA_URL: suite.proxy.url,
+      MEDUSA_API_KEY: medusa.apiKey,
+    };
+    names = Object.keys(all);
+    suite.core = await setupCore(all);
+    Object.assign(process.env, all);
+    resetEnv();
+    for (const c of medusa.customers) {
+      const linked = await setStoreCustomerId({
+        email: c.email,
+        storeCustomerId: c.storeCustomerId,
+      });
+      expect(linked).toBe(true);
+    }
+  });
+  afterAll(async () => {
+    await stopRelay();
+    await suite.proxy?.close();
+    for (const k of names) delete process.env[k];
+    resetEnv();
+  });
+  return suite;
 }

@@ -10,13 +10,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
-import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
-import { runDueEffects, stopRelay } from "@/lib/effects/relay";
-import { resetEnv } from "@/lib/env";
+import { runDueEffects } from "@/lib/effects/relay";
 import { markReturnReceived } from "@/lib/returns/receive";
 import {
   ADDRESS_METADATA_KEY,
@@ -25,30 +23,23 @@ import {
   refundNote,
 } from "@/lib/store/medusa";
 import { workerEnv } from "../helpers/db";
-import {
-  auditFor,
-  type Core,
-  newChat,
-  proposeWith,
-  setupCore,
-} from "../integration/action-core/fixtures";
+import { auditFor, newChat, proposeWith } from "../integration/action-core/fixtures";
 import {
   adminOrder,
   adminRefunds,
   adminReturns,
-  type FaultProxy,
   medusaStore,
   ordersOf,
-  startFaultProxy,
+  storeSuite,
 } from "./harness";
 
-const medusa = medusaStore();
+const _medusa = medusaStore();
 const BORIS = "boris@example.com";
 // The timeout leaves the four writes (a receipt is nine requests) time to reach Medusa before
 // the first held answer would time out; the lease outlasts an attempt (lib/env.ts checks it).
 // The test does not wait for the lease: it lapses it in our database once the relay is dead.
 const ENV = {
-  EFFECTS_LEASE_SECONDS: "30",
+  EFFECTS_LEASE_SECONDS: "70",
   EFFECTS_RETRY_BASE_MS: "1",
   EFFECTS_RETRY_MAX_MS: "5",
   EFFECTS_POLL_SECONDS: "3600",
@@ -56,34 +47,12 @@ const ENV = {
   STRIPE_TIMEOUT_MS: "1000",
   APPROVAL_THRESHOLD_MINOR: "0",
 };
-let core: Core;
-let proxy: FaultProxy;
-
-beforeAll(async () => {
-  proxy = await startFaultProxy(medusa.url);
-  const store = { STORE_BACKEND: "medusa", MEDUSA_URL: proxy.url, MEDUSA_API_KEY: medusa.apiKey };
-  core = await setupCore({ ...ENV, ...store });
-  Object.assign(process.env, ENV, store);
-  resetEnv();
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
-});
-
-afterAll(async () => {
-  await stopRelay();
-  await proxy?.close();
-  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
-    delete process.env[k];
-  resetEnv();
-});
+const suite = storeSuite(ENV);
 
 async function confirmed(tool: string, args: Record<string, unknown>) {
-  const chatId = await newChat(core.db, core.boris);
-  const action = await proposeWith(tool, core.boris, chatId, args);
-  const done = await confirmAction({ actionId: action.id, userId: core.boris });
+  const chatId = await newChat(suite.core.db, suite.core.boris);
+  const action = await proposeWith(tool, suite.core.boris, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId: suite.core.boris });
   expect(done.action.status).toBe("executed");
   return { actionId: action.id, result: done.action.result as Record<string, unknown> };
 }
@@ -107,7 +76,10 @@ it("SIGKILL after Medusa applied a cancel, a return, a refund and an address cha
   });
   await runDueEffects();
   expect((await effectOf(receipt.actionId, "store.create_return")).status).toBe("succeeded");
-  await markReturnReceived({ requestId: String(receipt.result.requestId), staffId: core.staff });
+  await markReturnReceived({
+    requestId: String(receipt.result.requestId),
+    staffId: suite.core.staff,
+  });
 
   const cancel = await confirmed("cancel_order", {
     orderId: cancelOrderId,
@@ -146,7 +118,7 @@ it("SIGKILL after Medusa applied a cancel, a return, a refund and an address cha
     applied++;
     if (applied === 4) child?.kill("SIGKILL");
   };
-  for (const route of Object.values(routes)) proxy.fault(route, "applied", onApplied);
+  for (const route of Object.values(routes)) suite.proxy.fault(route, "applied", onApplied);
   child = spawn(
     process.execPath,
     [
@@ -157,7 +129,7 @@ it("SIGKILL after Medusa applied a cancel, a return, a refund and an address cha
     ],
     {
       cwd: process.cwd(),
-      env: { ...process.env, ...workerEnv(core.file), SEED_DEMO: "0" },
+      env: { ...process.env, ...workerEnv(suite.core.file), SEED_DEMO: "0" },
       stdio: ["ignore", "inherit", "inherit"],
     },
   );
@@ -196,7 +168,7 @@ it("SIGKILL after Medusa applied a cancel, a return, a refund and an address cha
 
   // The dead relay's lease lapses (set in the past rather than waited for); the next relay takes
   // each effect over and looks it up first.
-  await core.db
+  await suite.core.db
     .update(effects)
     .set({ leaseUntil: new Date(Date.now() - 1000) })
     .where(
@@ -208,13 +180,13 @@ it("SIGKILL after Medusa applied a cancel, a return, a refund and an address cha
   await runDueEffects();
   for (const [actionId, kind] of writes) {
     expect(await effectOf(actionId, kind)).toMatchObject({ status: "succeeded", attempts: 2 });
-    const outcomes = (await auditFor(core.db, actionId))
+    const outcomes = (await auditFor(suite.core.db, actionId))
       .filter((e) => e.tool === `effect:${kind}`)
       .map((e) => (e.result as { outcome?: string } | null)?.outcome);
     expect(outcomes).toEqual(["reconciled"]);
   }
   // Exactly one of each reached Medusa (the receipt's own return was requested before the kill).
-  expect(Object.values(routes).map((r) => proxy.count(r))).toEqual([1, 2, 1, 1]);
+  expect(Object.values(routes).map((r) => suite.proxy.count(r))).toEqual([1, 2, 1, 1]);
   expect(await adminReturns(returnRef)).toHaveLength(1);
   expect(adminRefunds(await adminOrder(receiptId))).toHaveLength(1);
   // The refund found by lookup is mailed too.

@@ -11,40 +11,31 @@
  * credited to us (docs/stores.md). Real SQLite, confirm and relay; nothing of Medusa is faked.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { listEffectsForAction } from "@/db/queries/effects";
-import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { actionDetail } from "@/lib/chat/action-detail";
 import { presentAction } from "@/lib/chat/present";
-import { runDueEffects, stopRelay } from "@/lib/effects/relay";
-import { resetEnv } from "@/lib/env";
+import { runDueEffects } from "@/lib/effects/relay";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
-import {
-  auditFor,
-  type Core,
-  newChat,
-  proposeWith,
-  setupCore,
-} from "../integration/action-core/fixtures";
+import { auditFor, newChat, proposeWith } from "../integration/action-core/fixtures";
 import {
   admin,
   adminAs,
   adminOrder,
   adminRefunds,
-  type FaultProxy,
   medusaStore,
   ordersOf,
   relayPass,
-  startFaultProxy,
+  storeSuite,
 } from "./harness";
 
-const medusa = medusaStore();
+const _medusa = medusaStore();
 const BORIS = "boris@example.com";
 const KIND = "store.cancel_order";
 const ENV = {
-  EFFECTS_LEASE_SECONDS: "30",
+  EFFECTS_LEASE_SECONDS: "40",
   EFFECTS_RETRY_BASE_MS: "1",
   EFFECTS_RETRY_MAX_MS: "5",
   EFFECTS_MAX_ATTEMPTS: "6",
@@ -52,23 +43,12 @@ const ENV = {
   MEDUSA_TIMEOUT_MS: "3000",
   APPROVAL_THRESHOLD_MINOR: "0",
 };
-let core: Core;
-let proxy: FaultProxy;
+const suite = storeSuite(ENV);
 /** The merchant's own secret key at the store, and ours (their ids, as Medusa records actors). */
 let merchant: { id: string; token: string };
 let ourKeyId: string;
 
 beforeAll(async () => {
-  proxy = await startFaultProxy(medusa.url);
-  const store = { STORE_BACKEND: "medusa", MEDUSA_URL: proxy.url, MEDUSA_API_KEY: medusa.apiKey };
-  core = await setupCore({ ...ENV, ...store });
-  Object.assign(process.env, ENV, store);
-  resetEnv();
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
   merchant = (
     await admin<{ api_key: { id: string; token: string } }>("/admin/api-keys", {
       method: "POST",
@@ -81,22 +61,14 @@ beforeAll(async () => {
   ourKeyId = keys.api_keys.find((k) => k.title === "Returns Desk")!.id;
 });
 
-afterAll(async () => {
-  await stopRelay();
-  await proxy?.close();
-  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
-    delete process.env[k];
-  resetEnv();
-});
-
 async function confirmedCancel(orderId: string) {
-  const chatId = await newChat(core.db, core.boris);
-  const action = await proposeWith("cancel_order", core.boris, chatId, {
+  const chatId = await newChat(suite.core.db, suite.core.boris);
+  const action = await proposeWith("cancel_order", suite.core.boris, chatId, {
     orderId,
     reason: "changed_mind",
     comment: null,
   });
-  const done = await confirmAction({ actionId: action.id, userId: core.boris });
+  const done = await confirmAction({ actionId: action.id, userId: suite.core.boris });
   expect(done.action.status).toBe("executed");
   return { actionId: action.id, action: done.action };
 }
@@ -104,7 +76,7 @@ async function confirmedCancel(orderId: string) {
 /** Our metadata write lands at Medusa and its answer is lost: the attempt's outcome is unknown. */
 async function metadataWrittenAnswerLost(id: string, actionId: string) {
   const ref = (await adminOrder(id)).id;
-  proxy.fault(new RegExp(`^POST /admin/orders/${ref}$`), "lose");
+  suite.proxy.fault(new RegExp(`^POST /admin/orders/${ref}$`), "lose");
   const e = await relayPass(actionId, KIND);
   expect(e).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
   const at = await adminOrder(id);
@@ -120,7 +92,7 @@ const refundMails = async (actionId: string) =>
     .map((e) => ({ kind: e.kind, status: e.status }));
 
 const outcomes = async (actionId: string) =>
-  (await auditFor(core.db, actionId))
+  (await auditFor(suite.core.db, actionId))
     .filter((e) => e.tool === `effect:${KIND}`)
     .map((e) => (e.result as { outcome?: string } | null)?.outcome);
 
@@ -141,7 +113,7 @@ it("a merchant cancels (as another actor) after our metadata write and before ou
 
   // A relay that starts over from scratch (no lookup: cancel() reads the order itself) says the
   // same and sends nothing.
-  await core.db
+  await suite.core.db
     .update(effects)
     .set({
       status: "pending",
@@ -155,7 +127,7 @@ it("a merchant cancels (as another actor) after our metadata write and before ou
   expect(e).toMatchObject({ status: "failed", lastErrorCode: "already_cancelled_at_store" });
 
   // Medusa: one cancel (the merchant's), one refund (by the merchant's key), none of ours sent.
-  expect(proxy.count(cancel)).toBe(0);
+  expect(suite.proxy.count(cancel)).toBe(0);
   const at = await adminOrder(id);
   expect(at.status).toBe("canceled");
   expect(adminRefunds(at)).toEqual([
@@ -167,7 +139,7 @@ it("a merchant cancels (as another actor) after our metadata write and before ou
   expect(await refundMails(actionId)).toEqual([]);
 
   // The card says the store cancelled it, not that we did or refunded, in English and Russian.
-  const detail = await actionDetail({ actionId, user: { id: core.boris, role: "customer" } });
+  const detail = await actionDetail({ actionId, user: { id: suite.core.boris, role: "customer" } });
   expect(detail.view.outcome).toMatchObject({
     settled: true,
     text: expect.stringContaining("cancelled at the store itself, not through this request"),
@@ -184,7 +156,7 @@ it("our own cancel, its answer lost, after the merchant rewrote the metadata (ou
   const cancel = new RegExp(`^POST /admin/orders/${ref}/cancel$`);
 
   // Our metadata lands; our cancel gets a 503 and never reaches Medusa.
-  proxy.fault(cancel, "503");
+  suite.proxy.fault(cancel, "503");
   let e = await relayPass(actionId, KIND);
   expect(e).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
   // The merchant edits the order's metadata as a whole (ours kept in it), as an admin form does.
@@ -195,13 +167,13 @@ it("our own cancel, its answer lost, after the merchant rewrote the metadata (ou
   });
 
   // Our cancel lands; its answer is lost. The lookup after it finds it ours.
-  proxy.fault(cancel, "lose");
+  suite.proxy.fault(cancel, "lose");
   e = await relayPass(actionId, KIND);
   expect(e).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
   e = await relayPass(actionId, KIND);
   expect(e).toMatchObject({ status: "succeeded", providerRef: ref });
   expect(await outcomes(actionId)).toEqual(["retry", "retry", "reconciled"]);
-  expect(proxy.count(cancel)).toBe(1);
+  expect(suite.proxy.count(cancel)).toBe(1);
   expect(adminRefunds(await adminOrder(id))).toEqual([
     expect.objectContaining({ amount: 19, created_by: ourKeyId }),
   ]);
@@ -218,6 +190,6 @@ it("an order never paid, cancelled by the merchant after our metadata write: no 
   await adminAs(merchant.token, `/admin/orders/${ref}/cancel`, { method: "POST" });
   const e = await relayPass(actionId, KIND);
   expect(e).toMatchObject({ status: "succeeded", providerRef: ref });
-  expect(proxy.count(new RegExp(`^POST /admin/orders/${ref}/cancel$`))).toBe(0);
+  expect(suite.proxy.count(new RegExp(`^POST /admin/orders/${ref}/cancel$`))).toBe(0);
   expect(adminRefunds(await adminOrder(id))).toEqual([]);
 });

@@ -12,23 +12,12 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { setStoreCustomerId } from "@/db/queries/users";
+import { expect, it } from "vitest";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
-import { stopRelay } from "@/lib/effects/relay";
-import { resetEnv } from "@/lib/env";
 import { ADDRESS_METADATA_KEY, OPERATION_METADATA_KEY } from "@/lib/store/medusa";
-import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
-import {
-  adminOrder,
-  adminRefunds,
-  type FaultProxy,
-  medusaStore,
-  ordersOf,
-  relayPass,
-  startFaultProxy,
-} from "./harness";
+import { newChat, proposeWith } from "../integration/action-core/fixtures";
+import { adminOrder, adminRefunds, medusaStore, ordersOf, relayPass, storeSuite } from "./harness";
 
 const medusa = medusaStore();
 const BORIS = "boris@example.com";
@@ -37,7 +26,7 @@ const storeMedusa = (command: "kill" | "restart") =>
   promisify(execFile)(process.execPath, [script, command], { timeout: 240_000 });
 
 const ENV = {
-  EFFECTS_LEASE_SECONDS: "30",
+  EFFECTS_LEASE_SECONDS: "40",
   EFFECTS_RETRY_BASE_MS: "1",
   EFFECTS_RETRY_MAX_MS: "5",
   EFFECTS_MAX_ATTEMPTS: "8",
@@ -45,33 +34,11 @@ const ENV = {
   MEDUSA_TIMEOUT_MS: "3000",
   APPROVAL_THRESHOLD_MINOR: "0",
 };
-let core: Core;
-let proxy: FaultProxy;
-
-beforeAll(async () => {
-  proxy = await startFaultProxy(medusa.url);
-  const store = { STORE_BACKEND: "medusa", MEDUSA_URL: proxy.url, MEDUSA_API_KEY: medusa.apiKey };
-  core = await setupCore({ ...ENV, ...store });
-  Object.assign(process.env, ENV, store);
-  resetEnv();
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
-});
-
-afterAll(async () => {
-  await stopRelay();
-  await proxy?.close();
-  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
-    delete process.env[k];
-  resetEnv();
-});
+const suite = storeSuite(ENV);
 
 async function confirmed(chatId: string, tool: string, args: Record<string, unknown>) {
-  const action = await proposeWith(tool, core.boris, chatId, args);
-  const done = await confirmAction({ actionId: action.id, userId: core.boris });
+  const action = await proposeWith(tool, suite.core.boris, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId: suite.core.boris });
   expect(done.action.status).toBe("executed");
   return action.id;
 }
@@ -93,7 +60,7 @@ it("the server is killed after applying our cancel, with an address change waiti
   ];
   const cancelRoute = new RegExp(`^POST /admin/orders/${cancelRef}/cancel$`);
   const addressRoute = new RegExp(`^POST /admin/orders/${addressRef}$`);
-  const chatId = await newChat(core.db, core.boris);
+  const chatId = await newChat(suite.core.db, suite.core.boris);
 
   const cancel = await confirmed(chatId, "cancel_order", {
     orderId: cancelId,
@@ -114,9 +81,9 @@ it("the server is killed after applying our cancel, with an address change waiti
 
   // The address change's first attempt is refused (503), so it waits for a retry; the cancel
   // reaches Medusa, is applied, and the server is killed before its answer is sent.
-  proxy.fault(addressRoute, "503");
+  suite.proxy.fault(addressRoute, "503");
   let killed: Promise<unknown> | null = null;
-  proxy.fault(cancelRoute, "applied", () => {
+  suite.proxy.fault(cancelRoute, "applied", () => {
     killed = storeMedusa("kill");
   });
   try {
@@ -137,7 +104,7 @@ it("the server is killed after applying our cancel, with an address change waiti
     const read = await executeToolCall(
       "get_order_status",
       { orderId: cancelId },
-      { userId: core.boris, chatId, promptVersion: "test-prompt-1", model: "test-model" },
+      { userId: suite.core.boris, chatId, promptVersion: "test-prompt-1", model: "test-model" },
     );
     expect(read).toMatchObject({ kind: "error", code: "store_unreachable" });
 
@@ -158,7 +125,7 @@ it("the server is killed after applying our cancel, with an address change waiti
     const cancelled = await adminOrder(cancelId);
     expect(cancelled.canceled_at).toBe(before.canceled_at);
     expect(adminRefunds(cancelled)).toHaveLength(1);
-    expect(proxy.count(cancelRoute)).toBe(1);
+    expect(suite.proxy.count(cancelRoute)).toBe(1);
     const moved = await adminOrder(addressId);
     expect(moved.shipping_address).toMatchObject({
       address_1: "Lerchenfelder Gürtel 3",

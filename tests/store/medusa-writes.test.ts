@@ -10,41 +10,31 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendMessages } from "@/db/queries/chats";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
-import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
 import { actionDetail } from "@/lib/chat/action-detail";
 import { registerReplanner } from "@/lib/chat/replan";
 import { getChatView } from "@/lib/chat/service";
-import { stopRelay } from "@/lib/effects/relay";
 import { setReplanner } from "@/lib/effects/replan";
-import { resetEnv } from "@/lib/env";
 import { markReturnReceived } from "@/lib/returns/receive";
 import { ADDRESS_METADATA_KEY, RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
-import {
-  auditFor,
-  type Core,
-  newChat,
-  proposeWith,
-  setupCore,
-} from "../integration/action-core/fixtures";
+import { auditFor, newChat, proposeWith } from "../integration/action-core/fixtures";
 import {
   admin,
   adminOrder,
   adminRefunds,
   adminReturns,
-  type FaultProxy,
   medusaStore,
   ordersOf,
   relayPass,
-  startFaultProxy,
+  storeSuite,
   touchAtStore,
 } from "./harness";
 
-const medusa = medusaStore();
+const _medusa = medusaStore();
 const ENV = {
-  EFFECTS_LEASE_SECONDS: "60",
+  EFFECTS_LEASE_SECONDS: "120",
   EFFECTS_RETRY_BASE_MS: "1",
   EFFECTS_RETRY_MAX_MS: "5",
   EFFECTS_MAX_ATTEMPTS: "10",
@@ -52,22 +42,21 @@ const ENV = {
   MEDUSA_TIMEOUT_MS: "10000",
   APPROVAL_THRESHOLD_MINOR: "0",
 };
-let core: Core;
-let proxy: FaultProxy;
+const suite = storeSuite(ENV);
 
 const orders = (state: string) => ordersOf("anna@example.com", state);
 
 /** The effect as a relay that lost its record finds it: due again, from its first attempt. */
 async function forgetOutcome(effect: EffectRow) {
-  await core.db
+  await suite.core.db
     .update(effects)
     .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
     .where(eq(effects.id, effect.id));
 }
 
 const ctx = async () => ({
-  userId: core.anna,
-  chatId: await newChat(core.db, core.anna),
+  userId: suite.core.anna,
+  chatId: await newChat(suite.core.db, suite.core.anna),
   promptVersion: "test-prompt-1",
   model: "test-model",
 });
@@ -76,16 +65,16 @@ async function confirmed(
   tool: "create_return_request" | "change_delivery_address",
   args: Record<string, unknown>,
 ) {
-  const chatId = await newChat(core.db, core.anna);
-  const action = await proposeWith(tool, core.anna, chatId, args);
-  const done = await confirmAction({ actionId: action.id, userId: core.anna });
+  const chatId = await newChat(suite.core.db, suite.core.anna);
+  const action = await proposeWith(tool, suite.core.anna, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId: suite.core.anna });
   expect(done.action.status).toBe("executed");
   return { actionId: action.id, result: done.action.result as Record<string, unknown> };
 }
 
 /** Anna's card note for the action, as GET /api/actions/{id} has it. */
 const noteOf = async (actionId: string) =>
-  (await actionDetail({ actionId, user: { id: core.anna, role: "customer" } })).view.outcome;
+  (await actionDetail({ actionId, user: { id: suite.core.anna, role: "customer" } })).view.outcome;
 
 const returnArgs = (orderId: string) => ({ orderId, reason: "defective", comment: null });
 const NEW_ADDRESS = {
@@ -97,37 +86,10 @@ const NEW_ADDRESS = {
   country: "DE",
 };
 
-beforeAll(async () => {
-  proxy = await startFaultProxy(medusa.url);
-  core = await setupCore({
-    ...ENV,
-    STORE_BACKEND: "medusa",
-    MEDUSA_URL: proxy.url,
-    MEDUSA_API_KEY: medusa.apiKey,
-  });
-  Object.assign(process.env, ENV, {
-    STORE_BACKEND: "medusa",
-    MEDUSA_URL: proxy.url,
-    MEDUSA_API_KEY: medusa.apiKey,
-  });
-  resetEnv();
-  // The composition root's injection (lib/startup.ts): the relay's fresh plans after a refusal.
-  registerReplanner();
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
-});
+// The composition root's injection (lib/startup.ts): the relay's fresh plans after a refusal.
+beforeAll(() => registerReplanner());
 
-afterAll(async () => {
-  await stopRelay();
-  setReplanner(null);
-  await proxy?.close();
-  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
-    delete process.env[k];
-  resetEnv();
-});
+afterAll(() => setReplanner(null));
 
 describe("create_return_request at the store", () => {
   it("our policy decides on the store's facts: shipped is not returnable yet, 45 days ago is past the window", async () => {
@@ -165,7 +127,7 @@ describe("create_return_request at the store", () => {
     });
 
     // A lost answer to the final request: the next attempt finds our return and sends nothing.
-    proxy.fault(/^POST \/admin\/returns\/[^/]+\/request$/, "lose");
+    suite.proxy.fault(/^POST \/admin\/returns\/[^/]+\/request$/, "lose");
     const first = await relayPass(actionId, "store.create_return");
     expect(first).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     const done = await relayPass(actionId, "store.create_return");
@@ -176,13 +138,13 @@ describe("create_return_request at the store", () => {
     expect(atStore).toHaveLength(1);
     expect(atStore[0]).toMatchObject({ id: done.providerRef, status: "requested" });
     expect(atStore[0]!.metadata[RETURN_METADATA_KEY]).toBe(actionId);
-    expect(proxy.count(/^POST \/admin\/returns$/)).toBe(1);
+    expect(suite.proxy.count(/^POST \/admin\/returns$/)).toBe(1);
 
     // A relay that lost its record starts over: the store shows our return, nothing is sent.
     await forgetOutcome(done);
     expect((await relayPass(actionId, "store.create_return")).status).toBe("succeeded");
     expect(await adminReturns(ref)).toHaveLength(1);
-    expect(proxy.count(/^POST \/admin\/returns$/)).toBe(1);
+    expect(suite.proxy.count(/^POST \/admin\/returns$/)).toBe(1);
 
     // Asking again is the existing return, not a new card.
     const again = await executeToolCall("create_return_request", returnArgs(id), await ctx());
@@ -190,9 +152,9 @@ describe("create_return_request at the store", () => {
 
     // Staff: the parcel arrived. The refund's answer is lost once: looked up, not sent again.
     const requestId = String(result.requestId);
-    const received = await markReturnReceived({ requestId, staffId: core.staff });
+    const received = await markReturnReceived({ requestId, staffId: suite.core.staff });
     expect(received.return).toMatchObject({ id: requestId, state: "received" });
-    proxy.fault(/^POST \/admin\/payments\/[^/]+\/refund$/, "lose");
+    suite.proxy.fault(/^POST \/admin\/payments\/[^/]+\/refund$/, "lose");
     const lost = await relayPass(actionId, "store.receive_return");
     expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     const refunded = await relayPass(actionId, "store.receive_return");
@@ -201,16 +163,18 @@ describe("create_return_request at the store", () => {
     const ours = adminRefunds(after).filter((r) => r.note === refundNote(actionId));
     expect(ours).toEqual([expect.objectContaining({ id: refunded.providerRef, amount: 117 })]);
     expect((await adminReturns(ref))[0]!.status).toBe("received");
-    expect(proxy.count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
-    expect(proxy.count(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/)).toBe(1);
+    expect(suite.proxy.count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
+    expect(suite.proxy.count(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/)).toBe(1);
 
     await forgetOutcome(refunded);
     expect((await relayPass(actionId, "store.receive_return")).status).toBe("succeeded");
     expect(adminRefunds(await adminOrder(id))).toHaveLength(1);
-    expect(proxy.count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
+    expect(suite.proxy.count(/^POST \/admin\/payments\/[^/]+\/refund$/)).toBe(1);
 
     // A second Mark received is a conflict, and nothing more is scheduled.
-    await expect(markReturnReceived({ requestId, staffId: core.staff })).rejects.toMatchObject({
+    await expect(
+      markReturnReceived({ requestId, staffId: suite.core.staff }),
+    ).rejects.toMatchObject({
       code: "conflict",
     });
   });
@@ -219,32 +183,37 @@ describe("create_return_request at the store", () => {
     const id = orders("delivered_recent")[2]!;
     const { actionId } = await confirmed("create_return_request", returnArgs(id));
     const ref = (await adminOrder(id)).id;
-    const before = proxy.count(/^POST \/admin\/returns$/);
-    proxy.fault(/^POST \/admin\/returns$/, "503");
+    const before = suite.proxy.count(/^POST \/admin\/returns$/);
+    suite.proxy.fault(/^POST \/admin\/returns$/, "503");
     const first = await relayPass(actionId, "store.create_return");
     expect(first).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
     expect(await adminReturns(ref)).toHaveLength(0);
     const done = await relayPass(actionId, "store.create_return");
     expect(done.status).toBe("succeeded");
     expect(await adminReturns(ref)).toHaveLength(1);
-    expect(proxy.count(/^POST \/admin\/returns$/) - before).toBe(1);
+    expect(suite.proxy.count(/^POST \/admin\/returns$/) - before).toBe(1);
   });
 
   it("an order changed at the store between the plan and the confirm gets no return", async () => {
     const id = orders("delivered_recent")[1]!;
-    const chatId = await newChat(core.db, core.anna);
-    const action = await proposeWith("create_return_request", core.anna, chatId, returnArgs(id));
-    await touchAtStore(id);
-    expect((await confirmAction({ actionId: action.id, userId: core.anna })).action.status).toBe(
-      "executed",
+    const chatId = await newChat(suite.core.db, suite.core.anna);
+    const action = await proposeWith(
+      "create_return_request",
+      suite.core.anna,
+      chatId,
+      returnArgs(id),
     );
+    await touchAtStore(id);
+    expect(
+      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+    ).toBe("executed");
     const settled = await relayPass(action.id, "store.create_return");
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect(await adminReturns((await adminOrder(id)).id)).toHaveLength(0);
     // Still returnable as it is now: the fresh proposal is the chat's open card.
     const replanned = await relayPass(action.id, "action.replan");
     expect(replanned.status).toBe("succeeded");
-    expect((await getChatView({ chatId, userId: core.anna })).pendingAction).toMatchObject({
+    expect((await getChatView({ chatId, userId: suite.core.anna })).pendingAction).toMatchObject({
       id: replanned.providerRef,
       tool: "create_return_request",
       status: "pending",
@@ -260,7 +229,7 @@ describe("change_delivery_address at the store", () => {
       address: NEW_ADDRESS,
     });
     const path = new RegExp(`^POST /admin/orders/${(await adminOrder(id)).id}$`);
-    proxy.fault(path, "lose");
+    suite.proxy.fault(path, "lose");
     const lost = await relayPass(actionId, "store.change_address");
     expect(lost).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     // While the outcome is unknown, the card says the address is on its way, not that it is set.
@@ -280,10 +249,10 @@ describe("change_delivery_address at the store", () => {
       first_name: "Anna",
     });
     expect(at.metadata?.[ADDRESS_METADATA_KEY]).toBe(actionId);
-    expect(proxy.count(path)).toBe(1);
+    expect(suite.proxy.count(path)).toBe(1);
     await forgetOutcome(done);
     expect((await relayPass(actionId, "store.change_address")).status).toBe("succeeded");
-    expect(proxy.count(path)).toBe(1);
+    expect(suite.proxy.count(path)).toBe(1);
     // The order reads with its new address, from the store.
     const status = await executeToolCall("get_order_status", { orderId: id }, await ctx());
     expect(status).toMatchObject({ data: { deliveryAddress: { city: "Hamburg" } } });
@@ -291,15 +260,15 @@ describe("change_delivery_address at the store", () => {
 
   it("an order changed at the store between the plan and the confirm keeps its address; the fresh plan is proposed, and is a refusal once the merchant set that address", async () => {
     const id = orders("processing")[3]!;
-    const chatId = await newChat(core.db, core.anna);
-    const action = await proposeWith("change_delivery_address", core.anna, chatId, {
+    const chatId = await newChat(suite.core.db, suite.core.anna);
+    const action = await proposeWith("change_delivery_address", suite.core.anna, chatId, {
       orderId: id,
       address: NEW_ADDRESS,
     });
     await touchAtStore(id);
-    expect((await confirmAction({ actionId: action.id, userId: core.anna })).action.status).toBe(
-      "executed",
-    );
+    expect(
+      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+    ).toBe("executed");
     const settled = await relayPass(action.id, "store.change_address");
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
     expect((await adminOrder(id)).shipping_address.city).toBe("Berlin");
@@ -308,7 +277,7 @@ describe("change_delivery_address at the store", () => {
     const replanned = await relayPass(action.id, "action.replan");
     expect(replanned.status).toBe("succeeded");
     const freshId = replanned.providerRef!;
-    const view = await getChatView({ chatId, userId: core.anna });
+    const view = await getChatView({ chatId, userId: suite.core.anna });
     expect(view.pendingAction).toMatchObject({
       id: freshId,
       tool: "change_delivery_address",
@@ -344,16 +313,16 @@ describe("change_delivery_address at the store", () => {
         },
       },
     });
-    expect((await confirmAction({ actionId: freshId, userId: core.anna })).action.status).toBe(
-      "executed",
-    );
+    expect(
+      (await confirmAction({ actionId: freshId, userId: suite.core.anna })).action.status,
+    ).toBe("executed");
     expect(await relayPass(freshId, "store.change_address")).toMatchObject({
       status: "failed",
       lastErrorCode: "order_changed_at_store",
     });
     const refused = await relayPass(freshId, "action.replan");
     expect(refused).toMatchObject({ status: "succeeded", providerRef: `replan-${freshId}` });
-    const last = await getChatView({ chatId, userId: core.anna });
+    const last = await getChatView({ chatId, userId: suite.core.anna });
     expect(last.pendingAction).toBeNull();
     const note = last.messages.find((m) => m.id === `replan-${freshId}`);
     expect(note?.parts).toEqual([
@@ -361,7 +330,9 @@ describe("change_delivery_address at the store", () => {
     ]);
     // The fresh action's audit: proposed by the system in place of the first one, and, refused
     // in turn, the system's second plan for it was a refusal.
-    expect((await auditFor(core.db, freshId)).filter((e) => e.tool === "system:replan")).toEqual([
+    expect(
+      (await auditFor(suite.core.db, freshId)).filter((e) => e.tool === "system:replan"),
+    ).toEqual([
       expect.objectContaining({
         status: "success",
         arguments: expect.objectContaining({ replaces: action.id, proposedBy: "system" }),

@@ -27,29 +27,25 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { claimDueEffects } from "@/db/queries/effects";
-import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
-import { stopRelay } from "@/lib/effects/relay";
-import { resetEnv } from "@/lib/env";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
-import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+import { newChat, proposeWith } from "../integration/action-core/fixtures";
 import {
   admin,
   adminAs,
   adminOrder,
   effectOf,
   type FaultMode,
-  type FaultProxy,
   medusaStore,
   relayPass,
-  startFaultProxy,
+  storeSuite,
   touchAtStore,
 } from "./harness";
 
-const medusa = medusaStore();
+const _medusa = medusaStore();
 const script = path.resolve(import.meta.dirname, "../../scripts/store-medusa.mjs");
 const KIND = "store.cancel_order";
 const ENV = {
@@ -68,36 +64,17 @@ const ENV = {
 /** The long mode: npm run test:model -- --store --runs=N. */
 const RUNS = Number(process.env.MODEL_RUNS ?? 0) || 0;
 
-let core: Core;
-let proxy: FaultProxy;
+const suite = storeSuite(ENV);
 /** The merchant's own secret API key: its cancels are another actor's. */
 let merchantKey = "";
 
 beforeAll(async () => {
-  proxy = await startFaultProxy(medusa.url);
-  const store = { STORE_BACKEND: "medusa", MEDUSA_URL: proxy.url, MEDUSA_API_KEY: medusa.apiKey };
-  core = await setupCore({ ...ENV, ...store });
-  Object.assign(process.env, ENV, store);
-  resetEnv();
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
   merchantKey = (
     await admin<{ api_key: { token: string } }>("/admin/api-keys", {
       method: "POST",
       body: { title: "Merchant's tool (model-based)", type: "secret" },
     })
   ).api_key.token;
-});
-
-afterAll(async () => {
-  await stopRelay();
-  await proxy?.close();
-  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(ENV)])
-    delete process.env[k];
-  resetEnv();
 });
 
 type Model = {
@@ -121,7 +98,7 @@ type Cmd = fc.AsyncCommand<Model, Real>;
 async function check(m: Model, r: Real) {
   const order = await adminOrder(r.displayId);
   const effect = await effectOf(r.actionId, KIND);
-  const sent = proxy.count(r.routes.cancel);
+  const sent = suite.proxy.count(r.routes.cancel);
   const where = `after ${r.log.join(", ")}`;
   expect(sent, `our cancel reached Medusa more than once, ${where}`).toBeLessThanOrEqual(1);
   if (m.merchantCancelled) expect(sent, `ours after the merchant's cancel, ${where}`).toBe(0);
@@ -161,7 +138,7 @@ class Fault implements Cmd {
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    proxy.fault(r.routes[this.at], this.mode);
+    suite.proxy.fault(r.routes[this.at], this.mode);
     if (this.mode === "stop") m.stopped = true;
     r.log.push(String(this));
     await check(m, r);
@@ -172,7 +149,7 @@ class Fault implements Cmd {
 class StoreBack implements Cmd {
   check = (m: Readonly<Model>) => m.stopped;
   async run(m: Model, r: Real) {
-    await proxy.start();
+    await suite.proxy.start();
     m.stopped = false;
     r.log.push("store back");
     await check(m, r);
@@ -259,15 +236,15 @@ async function freshOrder(): Promise<string> {
 async function modelRun(cmds: Iterable<Cmd>): Promise<void> {
   const displayId = await freshOrder();
   const ref = (await adminOrder(displayId)).id;
-  const chatId = await newChat(core.db, core.boris);
-  const action = await proposeWith("cancel_order", core.boris, chatId, {
+  const chatId = await newChat(suite.core.db, suite.core.boris);
+  const action = await proposeWith("cancel_order", suite.core.boris, chatId, {
     orderId: displayId,
     reason: "changed_mind",
     comment: null,
   });
-  expect((await confirmAction({ actionId: action.id, userId: core.boris })).action.status).toBe(
-    "executed",
-  );
+  expect(
+    (await confirmAction({ actionId: action.id, userId: suite.core.boris })).action.status,
+  ).toBe("executed");
   const model: Model = { stopped: false, editedBeforeOurId: false, merchantCancelled: false };
   const real: Real = {
     displayId,
@@ -280,18 +257,18 @@ async function modelRun(cmds: Iterable<Cmd>): Promise<void> {
     },
     log: [],
   };
-  proxy.clear();
+  suite.proxy.clear();
   try {
     await fc.asyncModelRun(() => ({ model, real }), cmds);
     // Liveness: with the faults over, the relay settles the effect by itself.
-    proxy.clear();
-    await proxy.start();
+    suite.proxy.clear();
+    await suite.proxy.start();
     model.stopped = false;
     let e = await effectOf(action.id, KIND);
     for (let i = 0; i < 6 && (e.status === "pending" || e.status === "in_flight"); i++) {
       // A dead relay's claim is taken over once its lease has lapsed (it has, by construction).
       if (e.status === "in_flight")
-        await core.db
+        await suite.core.db
           .update(effects)
           .set({ leaseUntil: new Date(0) })
           .where(eq(effects.id, e.id));
@@ -303,18 +280,18 @@ async function modelRun(cmds: Iterable<Cmd>): Promise<void> {
     const where = real.log.join(", ");
     if (e.status === "succeeded") {
       expect(order.status, where).toBe("canceled");
-      expect(proxy.count(real.routes.cancel), where).toBe(1);
+      expect(suite.proxy.count(real.routes.cancel), where).toBe(1);
     } else {
       expect(e.status, `did not settle: ${where}`).toBe("failed");
-      expect(proxy.count(real.routes.cancel), where).toBe(0);
+      expect(suite.proxy.count(real.routes.cancel), where).toBe(0);
       // Refused because the order changed (an edit before our id), or the merchant's cancel.
       if (e.lastErrorCode === "order_changed_at_store")
         expect(model.editedBeforeOurId, where).toBe(true);
       else expect(model.merchantCancelled, where).toBe(true);
     }
   } finally {
-    proxy.clear();
-    await proxy.start();
+    suite.proxy.clear();
+    await suite.proxy.start();
   }
 }
 
