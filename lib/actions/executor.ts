@@ -160,6 +160,24 @@ function auditResult(outcome: Exclude<ToolCallOutcome, { kind: "proposal" }>): u
 }
 
 /**
+ * What a tool's thrown error becomes: the tool's refusal (its code), a timeout, or, for anything
+ * else, a technical error that is logged (its detail never reaches the model or the customer).
+ */
+function thrownOutcome(toolName: string, err: unknown, what: string): ToolCallOutcome {
+  if (err instanceof ToolBusinessError)
+    return errorOutcome(toolName, "business_error", err.code, err.message);
+  if (err instanceof ToolTimeout)
+    return errorOutcome(toolName, "timeout", "timeout", `${toolName} did not answer in time.`);
+  log().error({ err: errorFields(err), tool: toolName }, what);
+  return errorOutcome(
+    toolName,
+    "technical_error",
+    "internal_error",
+    `${toolName} failed because of a technical problem.`,
+  );
+}
+
+/**
  * Runs one model tool call. Never throws for anything the model or a tool did; the outcome says
  * what happened and modelView() turns it into what the model may see.
  */
@@ -187,24 +205,7 @@ export async function executeToolCall(
     try {
       outcome = await run(tool, rawArgs, ctx, ctxIn, startedAt);
     } catch (err) {
-      if (err instanceof ToolBusinessError)
-        outcome = errorOutcome(tool.name, "business_error", err.code, err.message);
-      else if (err instanceof ToolTimeout)
-        outcome = errorOutcome(
-          tool.name,
-          "timeout",
-          "timeout",
-          `${tool.name} did not answer in time.`,
-        );
-      else {
-        log().error({ err: errorFields(err), tool: tool.name }, "tool failed");
-        outcome = errorOutcome(
-          tool.name,
-          "technical_error",
-          "internal_error",
-          `${tool.name} failed because of a technical problem.`,
-        );
-      }
+      outcome = thrownOutcome(tool.name, err, "tool failed");
     }
   }
   // A proposal was audited (confirmation_required) atomically with storing the action.
@@ -305,24 +306,7 @@ export async function replanToolCall({
     try {
       step = await validateAndPlan(tool, withoutNul(rawArgs), ctx);
     } catch (err) {
-      if (err instanceof ToolBusinessError)
-        step = errorOutcome(tool.name, "business_error", err.code, err.message);
-      else if (err instanceof ToolTimeout)
-        step = errorOutcome(
-          tool.name,
-          "timeout",
-          "timeout",
-          `${tool.name} did not answer in time.`,
-        );
-      else {
-        log().error({ err: errorFields(err), tool: tool.name }, "tool failed in a replan");
-        step = errorOutcome(
-          tool.name,
-          "technical_error",
-          "internal_error",
-          `${tool.name} failed because of a technical problem.`,
-        );
-      }
+      step = thrownOutcome(tool.name, err, "tool failed in a replan");
     }
   }
   if (step.kind !== "planned" && isTransient(step)) return step;
