@@ -232,16 +232,20 @@ export async function relayPass(actionId: string, kind: string): Promise<EffectR
  * front of the real Medusa server; our core on a fresh SQLite database with `STORE_BACKEND=medusa`
  * behind that proxy and the file's `env`; the demo customers linked to their store customers.
  * Afterwards the relay is stopped, the proxy closed and the variables removed. The file's own
- * beforeAll hooks, registered after this call, run after it.
+ * beforeAll hooks run in the order they are registered, before or after this call.
  */
-export function storeSuite(env: Record<string, string>): { core: Core; proxy: FaultProxy } {
+export function storeSuite(env: Record<string, string> | (() => Record<string, string>)): {
+  core: Core;
+  proxy: FaultProxy;
+} {
   const suite = {} as { core: Core; proxy: FaultProxy };
   let names: string[] = [];
   beforeAll(async () => {
     const medusa = medusaStore();
     suite.proxy = await startFaultProxy(medusa.url);
     const all = {
-      ...env,
+      // A function: what the file's own earlier beforeAll made (an SMTP server's URL).
+      ...(typeof env === "function" ? env() : env),
       STORE_BACKEND: "medusa",
       MEDUSA_URL: suite.proxy.url,
       MEDUSA_API_KEY: medusa.apiKey,

@@ -11,13 +11,11 @@
  */
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setStoreCustomerId } from "@/db/queries/users";
 import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
 import { en } from "@/lib/ai/models/offline/replies/en";
 import { ru } from "@/lib/ai/models/offline/replies/ru";
-import { runDueEffects, stopRelay } from "@/lib/effects/relay";
-import { resetEnv } from "@/lib/env";
+import { runDueEffects } from "@/lib/effects/relay";
 import { markReturnReceived } from "@/lib/returns/receive";
 import {
   ADDRESS_METADATA_KEY,
@@ -26,20 +24,19 @@ import {
   refundNote,
 } from "@/lib/store/medusa";
 import { parseMail } from "../helpers/mime";
-import { type Core, newChat, proposeWith, setupCore } from "../integration/action-core/fixtures";
+import { newChat, proposeWith } from "../integration/action-core/fixtures";
 import {
   adminOrder,
   adminRefunds,
   adminReturns,
   effectOf,
-  type FaultProxy,
   medusaStore,
   ordersOf,
   relayPass,
-  startFaultProxy,
+  storeSuite,
 } from "./harness";
 
-const medusa = medusaStore();
+const _medusa = medusaStore();
 const BORIS = "boris@example.com";
 // A late answer is one the relay stops waiting for: the timeout is short so that costs little,
 // and the lease outlasts an attempt's requests (lib/env.ts checks it).
@@ -53,15 +50,14 @@ const ENV = {
   APPROVAL_THRESHOLD_MINOR: "0",
   MAIL_FROM: "Returns Desk <returns@shop.test>",
 };
-let core: Core;
-let proxy: FaultProxy;
 let smtp: SMTPServer;
+let smtpUrl = "";
 let inbox: { to: string[]; raw: string }[] = [];
 
 async function confirmed(tool: string, args: Record<string, unknown>) {
-  const chatId = await newChat(core.db, core.boris);
-  const action = await proposeWith(tool, core.boris, chatId, args);
-  const done = await confirmAction({ actionId: action.id, userId: core.boris });
+  const chatId = await newChat(suite.core.db, suite.core.boris);
+  const action = await proposeWith(tool, suite.core.boris, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId: suite.core.boris });
   expect(done.action.status).toBe("executed");
   return { actionId: action.id, result: done.action.result as Record<string, unknown> };
 }
@@ -73,6 +69,18 @@ async function refundMails(actionId: string) {
   return inbox
     .filter((m) => m.raw.includes(`rd-${actionId}-mail.refund_succeeded`))
     .map((m) => ({ to: m.to, mail: parseMail(m.raw) }));
+}
+
+/** Boris was mailed the refund of `amount` (minor units) for the order, once, through SMTP. */
+async function expectOneRefundMail(actionId: string, orderId: string, amount: number) {
+  const mails = await refundMails(actionId);
+  expect(mails).toHaveLength(1);
+  expect(mails[0]!.to).toEqual([BORIS]);
+  expect(mails[0]!.mail.text).toContain(orderId);
+  expect(await effectOf(actionId, "mail.refund_succeeded")).toMatchObject({
+    status: "succeeded",
+    payload: expect.objectContaining({ orderId, amount, currency: "EUR" }),
+  });
 }
 
 beforeAll(async () => {
@@ -94,37 +102,13 @@ beforeAll(async () => {
     },
   });
   await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
-  proxy = await startFaultProxy(medusa.url);
-  const store = {
-    STORE_BACKEND: "medusa",
-    MEDUSA_URL: proxy.url,
-    MEDUSA_API_KEY: medusa.apiKey,
-    SMTP_URL: smtpUrl,
-  };
-  core = await setupCore({ ...ENV, ...store });
-  Object.assign(process.env, ENV, store);
-  resetEnv();
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
 });
+// After the SMTP server above: the store-backed core mails through it.
+const suite = storeSuite(() => ({ ...ENV, SMTP_URL: smtpUrl }));
 
 afterAll(async () => {
-  await stopRelay();
-  await proxy?.close();
   await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
-  for (const k of [
-    "STORE_BACKEND",
-    "MEDUSA_URL",
-    "MEDUSA_API_KEY",
-    "SMTP_URL",
-    ...Object.keys(ENV),
-  ])
-    delete process.env[k];
-  resetEnv();
 });
 
 describe("faults during a write at the store", () => {
@@ -138,7 +122,7 @@ describe("faults during a write at the store", () => {
       comment: null,
     });
 
-    proxy.fault(cancel, "stop");
+    suite.proxy.fault(cancel, "stop");
     let e = await relayPass(actionId, "store.cancel_order");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     // Still stopped: the next attempt's lookup gets no answer either; nothing is sent.
@@ -147,13 +131,13 @@ describe("faults during a write at the store", () => {
     expect((await adminOrder(id)).status).not.toBe("canceled");
     expect((await adminOrder(id)).metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
 
-    await proxy.start();
-    proxy.fault(cancel, "503");
+    await suite.proxy.start();
+    suite.proxy.fault(cancel, "503");
     e = await relayPass(actionId, "store.cancel_order");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
-    expect(proxy.count(cancel)).toBe(0);
+    expect(suite.proxy.count(cancel)).toBe(0);
 
-    proxy.fault(cancel, "late");
+    suite.proxy.fault(cancel, "late");
     e = await relayPass(actionId, "store.cancel_order");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "timeout" });
     const applied = await adminOrder(id);
@@ -161,18 +145,11 @@ describe("faults during a write at the store", () => {
 
     e = await relayPass(actionId, "store.cancel_order");
     expect(e).toMatchObject({ status: "succeeded", providerRef: ref });
-    expect(proxy.count(cancel)).toBe(1);
+    expect(suite.proxy.count(cancel)).toBe(1);
     expect((await adminOrder(id)).canceled_at).toBe(applied.canceled_at);
 
     // Medusa refunded the captured payment with the cancel: Boris is mailed, once.
-    const mails = await refundMails(actionId);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.to).toEqual([BORIS]);
-    expect(mails[0]!.mail.text).toContain(id);
-    expect(await effectOf(actionId, "mail.refund_succeeded")).toMatchObject({
-      status: "succeeded",
-      payload: expect.objectContaining({ orderId: id, amount: 1900, currency: "EUR" }),
-    });
+    await expectOneRefundMail(actionId, id, 1900);
   });
 
   it("return and its refund: stopped half-way, late answers and a 503: one return, one refund, one mail", async () => {
@@ -185,13 +162,13 @@ describe("faults during a write at the store", () => {
     });
 
     // The store stops after our return was begun (a draft carrying our id), before its items.
-    proxy.fault(/^POST \/admin\/returns\/[^/]+\/request-items$/, "stop");
+    suite.proxy.fault(/^POST \/admin\/returns\/[^/]+\/request-items$/, "stop");
     let e = await relayPass(actionId, "store.create_return");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
-    await proxy.start();
+    await suite.proxy.start();
     // Back, but the request that completes the return answers late: the draft is dropped and a
     // new return made; the lookup after the timeout finds it requested.
-    proxy.fault(/^POST \/admin\/returns\/[^/]+\/request$/, "late");
+    suite.proxy.fault(/^POST \/admin\/returns\/[^/]+\/request$/, "late");
     e = await relayPass(actionId, "store.create_return");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "timeout" });
     e = await relayPass(actionId, "store.create_return");
@@ -201,10 +178,10 @@ describe("faults during a write at the store", () => {
     expect(returns[0]!.metadata[RETURN_METADATA_KEY]).toBe(actionId);
 
     // Staff: the parcel arrived. The receive's confirm gets a 503, the refund a late answer.
-    await markReturnReceived({ requestId: String(result.requestId), staffId: core.staff });
-    proxy.fault(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/, "503");
+    await markReturnReceived({ requestId: String(result.requestId), staffId: suite.core.staff });
+    suite.proxy.fault(/^POST \/admin\/returns\/[^/]+\/receive\/confirm$/, "503");
     const refund = /^POST \/admin\/payments\/[^/]+\/refund$/;
-    proxy.fault(refund, "late");
+    suite.proxy.fault(refund, "late");
     e = await relayPass(actionId, "store.receive_return");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
     e = await relayPass(actionId, "store.receive_return");
@@ -213,17 +190,10 @@ describe("faults during a write at the store", () => {
     expect(e.status).toBe("succeeded");
     const ours = adminRefunds(await adminOrder(id)).filter((r) => r.note === refundNote(actionId));
     expect(ours).toEqual([expect.objectContaining({ id: e.providerRef, amount: 29 })]);
-    expect(proxy.count(refund)).toBe(1);
+    expect(suite.proxy.count(refund)).toBe(1);
     expect((await adminReturns(ref)).map((r) => r.status)).toEqual(["received"]);
 
-    const mails = await refundMails(actionId);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.to).toEqual([BORIS]);
-    expect(mails[0]!.mail.text).toContain(id);
-    expect(await effectOf(actionId, "mail.refund_succeeded")).toMatchObject({
-      status: "succeeded",
-      payload: expect.objectContaining({ orderId: id, amount: 2900, currency: "EUR" }),
-    });
+    await expectOneRefundMail(actionId, id, 2900);
   });
 
   it("address: a 503, then a lost answer: set once; with the store stopped throughout, needs_attention and nothing applied", async () => {
@@ -242,30 +212,30 @@ describe("faults during a write at the store", () => {
       },
     });
     const first = await confirmed("change_delivery_address", address("Wien"));
-    proxy.fault(write, "503");
-    proxy.fault(write, "lose");
+    suite.proxy.fault(write, "503");
+    suite.proxy.fault(write, "lose");
     let e = await relayPass(first.actionId, "store.change_address");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "http_503" });
     e = await relayPass(first.actionId, "store.change_address");
     expect(e).toMatchObject({ status: "pending", lastErrorCode: "connection_error" });
     e = await relayPass(first.actionId, "store.change_address");
     expect(e).toMatchObject({ status: "succeeded" });
-    expect(proxy.count(write)).toBe(1);
+    expect(suite.proxy.count(write)).toBe(1);
     let at = await adminOrder(id);
     expect(at.shipping_address).toMatchObject({ address_1: "Praterstraße 1", city: "Wien" });
     expect(at.metadata?.[ADDRESS_METADATA_KEY]).toBe(first.actionId);
 
     // A second change, and the store stops at its first request and stays down.
     const second = await confirmed("change_delivery_address", address("Graz"));
-    proxy.fault(new RegExp(`^GET /admin/orders/${ref}$`), "stop");
+    suite.proxy.fault(new RegExp(`^GET /admin/orders/${ref}$`), "stop");
     try {
       for (let i = 0; i < Number(ENV.EFFECTS_MAX_ATTEMPTS); i++)
         e = await relayPass(second.actionId, "store.change_address");
     } finally {
-      await proxy.start();
+      await suite.proxy.start();
     }
     expect(e).toMatchObject({ status: "needs_attention", lastErrorCode: "connection_error" });
-    expect(proxy.count(write)).toBe(1);
+    expect(suite.proxy.count(write)).toBe(1);
     at = await adminOrder(id);
     expect(at.shipping_address).toMatchObject({ address_1: "Praterstraße 1", city: "Wien" });
     expect(at.metadata?.[ADDRESS_METADATA_KEY]).toBe(first.actionId);
@@ -280,19 +250,19 @@ describe("reads of a store that is down or slow", () => {
         "get_order_status",
         { orderId: id },
         {
-          userId: core.boris,
-          chatId: await newChat(core.db, core.boris),
+          userId: suite.core.boris,
+          chatId: await newChat(suite.core.db, suite.core.boris),
           promptVersion: "test-prompt-1",
           model: "test-model",
         },
       );
-    proxy.fault(/^GET \/admin\/orders$/, "late");
+    suite.proxy.fault(/^GET \/admin\/orders$/, "late");
     expect(await ask()).toMatchObject({ kind: "error", code: "store_unreachable" });
-    proxy.fault(/^GET \/admin\/orders$/, "stop");
+    suite.proxy.fault(/^GET \/admin\/orders$/, "stop");
     try {
       expect(await ask()).toMatchObject({ kind: "error", code: "store_unreachable" });
     } finally {
-      await proxy.start();
+      await suite.proxy.start();
     }
     expect(await ask()).toMatchObject({ kind: "result", data: { orderId: id } });
     // What the customer reads for that code, never a status.

@@ -13,7 +13,6 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getActionById } from "@/db/queries/actions";
 import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
-import { setStoreCustomerId } from "@/db/queries/users";
 import { effects } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import { toPendingActionDto } from "@/lib/actions/dto";
@@ -22,20 +21,13 @@ import { actionDetail } from "@/lib/chat/action-detail";
 import { actionDescription, presentAction } from "@/lib/chat/present";
 import { registerReplanner } from "@/lib/chat/replan";
 import { getChatView } from "@/lib/chat/service";
-import { runDueEffects, stopRelay } from "@/lib/effects/relay";
+import { runDueEffects } from "@/lib/effects/relay";
 import { setReplanner } from "@/lib/effects/replan";
 import { resetEnv } from "@/lib/env";
 import { store } from "@/lib/store";
 import { OPERATION_METADATA_KEY } from "@/lib/store/medusa";
-import {
-  actionRow,
-  auditFor,
-  type Core,
-  newChat,
-  proposeWith,
-  setupCore,
-} from "../integration/action-core/fixtures";
-import { effectOf, type FaultProxy, relayPass as harnessPass, startFaultProxy } from "./harness";
+import { actionRow, auditFor, newChat, proposeWith } from "../integration/action-core/fixtures";
+import { effectOf, relayPass as harnessPass, storeSuite } from "./harness";
 
 const medusa = inject("medusa");
 
@@ -50,12 +42,11 @@ const RELAY_ENV = {
   APPROVAL_THRESHOLD_MINOR: "0",
 };
 
-let core: Core;
+const suite = storeSuite(RELAY_ENV);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Medusa's cancel, as the fault proxy (./harness.ts) sees it. */
 const CANCEL = /^POST \/admin\/orders\/[^/]+\/cancel$/;
-let proxy: FaultProxy;
 
 /** An address where nothing listens: a port that was free a moment ago. */
 async function deadUrl(): Promise<string> {
@@ -123,14 +114,14 @@ async function relayPass(actionId: string): Promise<EffectRow> {
 
 /** The effect as a relay that lost its record finds it: due again, from its first attempt. */
 async function forgetOutcome(effect: EffectRow) {
-  await core.db
+  await suite.core.db
     .update(effects)
     .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
     .where(eq(effects.id, effect.id));
 }
 
 async function confirmedCancel(userId: string, orderId: string) {
-  const chatId = await newChat(core.db, userId);
+  const chatId = await newChat(suite.core.db, userId);
   const action = await proposeWith("cancel_order", userId, chatId, {
     orderId,
     reason: "changed_mind",
@@ -147,47 +138,21 @@ const status = async (userId: string, orderId: string) =>
     { orderId },
     {
       userId,
-      chatId: await newChat(core.db, userId),
+      chatId: await newChat(suite.core.db, userId),
       promptVersion: "test-prompt-1",
       model: "test-model",
     },
   );
 
-beforeAll(async () => {
-  proxy = await startFaultProxy(medusa.url);
-  core = await setupCore({
-    ...RELAY_ENV,
-    STORE_BACKEND: "medusa",
-    MEDUSA_URL: proxy.url,
-    MEDUSA_API_KEY: medusa.apiKey,
-  });
-  for (const k of Object.keys(RELAY_ENV)) process.env[k] = RELAY_ENV[k as keyof typeof RELAY_ENV];
-  process.env.STORE_BACKEND = "medusa";
-  process.env.MEDUSA_API_KEY = medusa.apiKey;
-  pointAt(proxy.url);
-  // The composition root's injection (lib/startup.ts): the relay's fresh plans after a refusal.
-  registerReplanner();
-  // The demo accounts are linked to the store's customers, as the seed printed them.
-  for (const c of medusa.customers) {
-    expect(await setStoreCustomerId({ email: c.email, storeCustomerId: c.storeCustomerId })).toBe(
-      true,
-    );
-  }
-});
+// The composition root's injection (lib/startup.ts): the relay's fresh plans after a refusal.
+beforeAll(() => registerReplanner());
 
-afterAll(async () => {
-  await stopRelay();
-  setReplanner(null);
-  await proxy?.close();
-  for (const k of ["STORE_BACKEND", "MEDUSA_URL", "MEDUSA_API_KEY", ...Object.keys(RELAY_ENV)])
-    delete process.env[k];
-  resetEnv();
-});
+afterAll(() => setReplanner(null));
 
 describe("reads come from the store", () => {
   it("get_order_status answers Anna's order with the store's facts", async () => {
     const id = orderOf("anna@example.com", "processing");
-    const out = await status(core.anna, id);
+    const out = await status(suite.core.anna, id);
     expect(out.kind).toBe("result");
     const data = (out as { data: Record<string, unknown> }).data;
     expect(data).toMatchObject({
@@ -201,7 +166,7 @@ describe("reads come from the store", () => {
 
   it("lists exactly the customer's own orders, newest first, with the cancelled one as cancelled", async () => {
     const listed = await store().listOrders({
-      userId: core.anna,
+      userId: suite.core.anna,
       storeCustomerId: medusa.customers.find((c) => c.email === "anna@example.com")!
         .storeCustomerId,
     });
@@ -217,17 +182,17 @@ describe("reads come from the store", () => {
   it("another customer's order, and one that does not exist, are both order_not_found", async () => {
     const boris = orderOf("boris@example.com", "processing");
     for (const id of [boris, "9999"]) {
-      const out = await status(core.anna, id);
+      const out = await status(suite.core.anna, id);
       expect(out).toMatchObject({ kind: "error", code: "order_not_found" });
     }
     // Boris sees his own.
-    expect((await status(core.boris, boris)).kind).toBe("result");
+    expect((await status(suite.core.boris, boris)).kind).toBe("result");
     // And Anna cannot get a card to cancel it either.
-    const chatId = await newChat(core.db, core.anna);
+    const chatId = await newChat(suite.core.db, suite.core.anna);
     const out = await executeToolCall(
       "cancel_order",
       { orderId: boris, reason: "changed_mind", comment: null },
-      { userId: core.anna, chatId, promptVersion: "test-prompt-1", model: "test-model" },
+      { userId: suite.core.anna, chatId, promptVersion: "test-prompt-1", model: "test-model" },
     );
     expect(out).toMatchObject({ kind: "error", code: "order_not_found" });
   });
@@ -236,8 +201,8 @@ describe("reads come from the store", () => {
 describe("cancel_order at the store, exactly once", () => {
   it("confirm stores the effect; the relay cancels at Medusa with our operation id; a repeated pass sends no second cancel", async () => {
     const id = annaOrders().filter((o) => o.state === "processing")[0]!.displayId;
-    const cancelsBefore = proxy.count(CANCEL);
-    const actionId = await confirmedCancel(core.anna, id);
+    const cancelsBefore = suite.proxy.count(CANCEL);
+    const actionId = await confirmedCancel(suite.core.anna, id);
     // The confirm did not call the store: the effect waits in the outbox, and so does the mail
     // that says it is cancelled (it rides on the store's effect).
     expect(await storeEffect(actionId)).toMatchObject({
@@ -251,7 +216,7 @@ describe("cancel_order at the store, exactly once", () => {
     expect((await medusaOrder(id)).status).not.toBe("canceled");
     // So neither the card nor the chat says it is cancelled yet, in either language; the card
     // keeps following the write.
-    const anna = { id: core.anna, role: "customer" as const };
+    const anna = { id: suite.core.anna, role: "customer" as const };
     const queued = await actionDetail({ actionId, user: anna });
     expect(queued.view.outcome).toMatchObject({ tone: "neutral", settled: false });
     expect(queued.view.outcome?.text).toContain("the store is cancelling it now");
@@ -277,37 +242,37 @@ describe("cancel_order at the store, exactly once", () => {
     expect(at.status).toBe("canceled");
     expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
     expect(done.providerRef).toBe(at.id);
-    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    expect(suite.proxy.count(CANCEL) - cancelsBefore).toBe(1);
 
     // A second relay that took the effect over (its record lost) sends it again from scratch:
     // the store already shows our cancel, so nothing more is sent.
-    await core.db
+    await suite.core.db
       .update(effects)
       .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
       .where(eq(effects.id, done.id));
     const again = await relayPass(actionId);
     expect(again.status).toBe("succeeded");
-    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    expect(suite.proxy.count(CANCEL) - cancelsBefore).toBe(1);
     const after = await medusaOrder(id);
     expect(after.canceled_at).toBe(at.canceled_at);
 
     // Asking again is the existing cancellation, not a new card.
-    const chatId = await newChat(core.db, core.anna);
+    const chatId = await newChat(suite.core.db, suite.core.anna);
     const out = await executeToolCall(
       "cancel_order",
       { orderId: id, reason: "changed_mind", comment: null },
-      { userId: core.anna, chatId, promptVersion: "test-prompt-1", model: "test-model" },
+      { userId: suite.core.anna, chatId, promptVersion: "test-prompt-1", model: "test-model" },
     );
     expect(out).toMatchObject({ kind: "existing", data: { createdNow: false } });
     // And the order reads as cancelled, from the store.
-    expect(await status(core.anna, id)).toMatchObject({ data: { status: "cancelled" } });
+    expect(await status(suite.core.anna, id)).toMatchObject({ data: { status: "cancelled" } });
   });
 
   it("a lost answer (Medusa cancelled, the relay never heard): the next attempt looks it up and sends nothing", async () => {
     const id = annaOrders().filter((o) => o.state === "processing")[1]!.displayId;
-    const cancelsBefore = proxy.count(CANCEL);
-    const actionId = await confirmedCancel(core.anna, id);
-    proxy.fault(CANCEL, "lose");
+    const cancelsBefore = suite.proxy.count(CANCEL);
+    const actionId = await confirmedCancel(suite.core.anna, id);
+    suite.proxy.fault(CANCEL, "lose");
     const first = await relayPass(actionId);
     expect(first.status).toBe("pending");
     expect(first.lastErrorCode).toBe("connection_error");
@@ -317,14 +282,14 @@ describe("cancel_order at the store, exactly once", () => {
 
     const second = await relayPass(actionId);
     expect(second.status).toBe("succeeded");
-    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    expect(suite.proxy.count(CANCEL) - cancelsBefore).toBe(1);
     expect((await medusaOrder(id)).canceled_at).toBe(applied.canceled_at);
   });
 
   it("an order that changed at the store after the plan is not cancelled; the customer is told, and a fresh proposal follows in the same chat", async () => {
     const id = orderOf("boris@example.com", "processing");
-    const chatId = await newChat(core.db, core.boris);
-    const action = await proposeWith("cancel_order", core.boris, chatId, {
+    const chatId = await newChat(suite.core.db, suite.core.boris);
+    const action = await proposeWith("cancel_order", suite.core.boris, chatId, {
       orderId: id,
       reason: "changed_mind",
       comment: null,
@@ -340,7 +305,7 @@ describe("cancel_order at the store, exactly once", () => {
       body: JSON.stringify({ metadata: { packed_by: "warehouse" } }),
     });
     expect(r.ok).toBe(true);
-    const done = await confirmAction({ actionId: action.id, userId: core.boris });
+    const done = await confirmAction({ actionId: action.id, userId: suite.core.boris });
     expect(done.action.status).toBe("executed");
     const settled = await relayPass(action.id);
     expect(settled).toMatchObject({ status: "failed", lastErrorCode: "order_changed_at_store" });
@@ -349,7 +314,7 @@ describe("cancel_order at the store, exactly once", () => {
     expect(await kindsOf(action.id)).not.toContain("mail.cancellation_confirmed");
 
     // The attempt's audit says the order's business key was freed.
-    const audit = (await auditFor(core.db, action.id)).filter(
+    const audit = (await auditFor(suite.core.db, action.id)).filter(
       (e) => e.tool === "effect:store.cancel_order",
     );
     expect(audit.map((e) => e.result)).toEqual([
@@ -358,7 +323,7 @@ describe("cancel_order at the store, exactly once", () => {
     // The customer's card says nothing was done and how to go on, in English and in Russian.
     const detail = await actionDetail({
       actionId: action.id,
-      user: { id: core.boris, role: "customer" },
+      user: { id: suite.core.boris, role: "customer" },
     });
     // Not settled yet: the fresh plan (`action.replan`) is still to come, and the card follows it.
     expect(detail.view.outcome).toMatchObject({
@@ -377,13 +342,13 @@ describe("cancel_order at the store, exactly once", () => {
     const replanned = await harnessPass(action.id, "action.replan");
     expect(replanned.status).toBe("succeeded");
     const freshId = replanned.providerRef!;
-    const fresh = await actionRow(core.db, freshId);
+    const fresh = await actionRow(suite.core.db, freshId);
     const atStore = await medusaOrder(id);
     expect(fresh).toMatchObject({
       status: "pending",
       tool: "cancel_order",
       chatId,
-      userId: core.boris,
+      userId: suite.core.boris,
       arguments: { orderId: id, reason: "changed_mind", comment: null },
       plan: expect.objectContaining({
         store: expect.objectContaining({ updatedAt: atStore.updated_at }),
@@ -394,7 +359,7 @@ describe("cancel_order at the store, exactly once", () => {
     );
     // The customer's chat: the app's message with the new card, the open proposal; the old card
     // keeps its own note.
-    const view = await getChatView({ chatId, userId: core.boris });
+    const view = await getChatView({ chatId, userId: suite.core.boris });
     expect(view.pendingAction?.id).toBe(freshId);
     const note = view.messages.find((m) => m.id === `replan-${action.id}`);
     expect(note?.role).toBe("assistant");
@@ -407,33 +372,33 @@ describe("cancel_order at the store, exactly once", () => {
     ]);
     const oldCard = await actionDetail({
       actionId: action.id,
-      user: { id: core.boris, role: "customer" },
+      user: { id: suite.core.boris, role: "customer" },
     });
     expect(oldCard.view.outcome).toMatchObject({ tone: "warning", settled: true });
     // The audit: the fresh action was proposed by the system, replacing the refused one.
-    expect((await auditFor(core.db, freshId)).map((e) => [e.tool, e.status])).toEqual([
+    expect((await auditFor(suite.core.db, freshId)).map((e) => [e.tool, e.status])).toEqual([
       ["cancel_order", "confirmation_required"],
       ["system:replan", "success"],
     ]);
-    expect((await auditFor(core.db, freshId))[1]).toMatchObject({
+    expect((await auditFor(suite.core.db, freshId))[1]).toMatchObject({
       arguments: { replaces: action.id, cause: "order_changed_at_store", proposedBy: "system" },
     });
 
     // A relay that lost the replan's outcome looks it up: no second proposal, no second message.
     await forgetOutcome(replanned);
     expect((await harnessPass(action.id, "action.replan")).status).toBe("succeeded");
-    const after = await getChatView({ chatId, userId: core.boris });
+    const after = await getChatView({ chatId, userId: suite.core.boris });
     expect(after.messages.filter((m) => m.id.startsWith("replan-"))).toHaveLength(1);
 
     // Boris confirms the fresh proposal: Medusa cancels once, and the store's refund of the
     // captured payment is mailed to him.
-    const cancelsBefore = proxy.count(CANCEL);
-    expect((await confirmAction({ actionId: freshId, userId: core.boris })).action.status).toBe(
-      "executed",
-    );
+    const cancelsBefore = suite.proxy.count(CANCEL);
+    expect(
+      (await confirmAction({ actionId: freshId, userId: suite.core.boris })).action.status,
+    ).toBe("executed");
     expect((await relayPass(freshId)).status).toBe("succeeded");
     expect((await medusaOrder(id)).status).toBe("canceled");
-    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    expect(suite.proxy.count(CANCEL) - cancelsBefore).toBe(1);
     expect(await listEffectsForAction({ actionId: freshId })).not.toContainEqual(
       expect.objectContaining({ kind: "action.replan" }),
     );
@@ -457,17 +422,17 @@ describe("the store does not answer", () => {
   it("a read is store_unreachable, never a status", async () => {
     pointAt(await deadUrl());
     try {
-      const out = await status(core.anna, orderOf("anna@example.com", "large"));
+      const out = await status(suite.core.anna, orderOf("anna@example.com", "large"));
       expect(out).toMatchObject({ kind: "error", code: "store_unreachable" });
     } finally {
-      pointAt(proxy.url);
+      pointAt(suite.proxy.url);
     }
   });
 
   it("a confirmed cancel waits in the outbox while the store is down, and is cancelled once it is back", async () => {
     const id = orderOf("anna@example.com", "large");
-    const cancelsBefore = proxy.count(CANCEL);
-    const actionId = await confirmedCancel(core.anna, id);
+    const cancelsBefore = suite.proxy.count(CANCEL);
+    const actionId = await confirmedCancel(suite.core.anna, id);
     pointAt(await deadUrl());
     let effect: EffectRow;
     try {
@@ -476,12 +441,12 @@ describe("the store does not answer", () => {
       effect = await relayPass(actionId);
       expect(effect).toMatchObject({ status: "pending", attempts: 2 });
     } finally {
-      pointAt(proxy.url);
+      pointAt(suite.proxy.url);
     }
     // Back: the next attempt looks the order up (absent), then cancels it.
     effect = await relayPass(actionId);
     expect(effect.status).toBe("succeeded");
-    expect(proxy.count(CANCEL) - cancelsBefore).toBe(1);
+    expect(suite.proxy.count(CANCEL) - cancelsBefore).toBe(1);
     const at = await medusaOrder(id);
     expect(at.status).toBe("canceled");
     expect(at.metadata?.[OPERATION_METADATA_KEY]).toBe(actionId);
@@ -495,10 +460,10 @@ describe("the store does not answer", () => {
     await new Promise<void>((r) => failing.listen(0, "127.0.0.1", r));
     pointAt(`http://127.0.0.1:${(failing.address() as AddressInfo).port}`);
     try {
-      const out = await status(core.anna, orderOf("anna@example.com", "large"));
+      const out = await status(suite.core.anna, orderOf("anna@example.com", "large"));
       expect(out).toMatchObject({ kind: "error", code: "store_unreachable" });
     } finally {
-      pointAt(proxy.url);
+      pointAt(suite.proxy.url);
       await new Promise<void>((r) => failing.close(() => r()));
     }
   });
