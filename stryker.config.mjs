@@ -2,7 +2,7 @@
 // core, the effects relay, the tools, the hand-off, receipts, the work queue, sign-in and the
 // queries. The whole scope is not part of npm test; npm run test:mutation (in npm test) runs it
 // on the files a change touched (scripts/mutation-changed.mjs). The tests it runs per mutant are
-// vitest.mutation.config.ts's (unit and integration, SQLite).
+// vitest.mutation.config.ts's: every in-process unit and integration suite, on SQLite.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
@@ -25,7 +25,9 @@ export default {
   // A static mutant (a module-level constant) needs every test run again; on a 2-core machine
   // that is not affordable, so they are left out (Stryker reports them as ignored).
   ignoreStatic: true,
-  concurrency: 1,
+  // Both cores: a mutant's cost is mostly one process importing the module graph, so two runners
+  // halve the wall time (npm run mutation and CI's incremental step both run alone).
+  concurrency: 2,
   // Only what changed since the last run is tested again. The file is committed: CI's run
   // (npm run test:mutation) then tests only the mutants a change made or whose tests changed.
   incremental: true,
