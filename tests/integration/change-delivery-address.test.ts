@@ -407,6 +407,50 @@ describe("Confirm and the warehouse's webhook", () => {
     });
   });
 
+  it("asking again for the address the latest change set answers that change, proposing nothing; once the order moved on, it is a new proposal", async () => {
+    useWebhook(false);
+    const orderId = await processingOrder();
+    const { result } = await confirmed(orderId);
+    const chat = await newChat(core.db, core.anna);
+    const again = await executeToolCall(
+      "change_delivery_address",
+      { orderId, address: address() },
+      { userId: core.anna, chatId: chat, promptVersion: "test-prompt-1", model: "test-model" },
+    );
+    expect(again).toMatchObject({
+      kind: "existing",
+      tool: "change_delivery_address",
+      data: { changeId: result.changeId, createdNow: false },
+    });
+    // Another customer asking for Anna's order learns nothing of her change.
+    const boris = await executeToolCall(
+      "change_delivery_address",
+      { orderId, address: address() },
+      {
+        userId: core.boris,
+        chatId: await newChat(core.db, core.boris),
+        promptVersion: "test-prompt-1",
+        model: "test-model",
+      },
+    );
+    expect(boris.kind).not.toBe("existing");
+    // The order's address changed since (by staff, say): the same request is a change again.
+    await core.db
+      .update((await import("@/db/schema")).orders)
+      .set({
+        deliveryLine1: HOME.line1,
+        deliveryLine2: HOME.line2,
+        deliveryPostalCode: HOME.postalCode,
+      })
+      .where(eq((await import("@/db/schema")).orders.id, orderId));
+    const fresh = await executeToolCall(
+      "change_delivery_address",
+      { orderId, address: address() },
+      { userId: core.anna, chatId: chat, promptVersion: "test-prompt-1", model: "test-model" },
+    );
+    expect(fresh.kind).toBe("proposal");
+  });
+
   it("one change per action: a second Confirm changes nothing and sends nothing", async () => {
     useWebhook(true);
     const orderId = await processingOrder();
