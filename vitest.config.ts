@@ -26,6 +26,8 @@ const POSTGRES_SUITES = [
   "tests/integration/free-text.test.ts",
   "tests/integration/decision-rate-limits.test.ts",
   "tests/integration/effects.test.ts",
+  // When the relay wakes next: the earliest pending retry, on both dialects' ordering.
+  "tests/integration/effects-due.test.ts",
   // The integration canary: one at a time across relays on PostgreSQL's concurrent transactions.
   "tests/integration/effects-canary.test.ts",
   // The same canary for the warehouse's webhook, whose 2xx is its confirmation.
