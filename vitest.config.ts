@@ -13,6 +13,8 @@ const POSTGRES_SUITES = [
   // Revisions and four-eyes approval, racing approvals and the sweep.
   "tests/integration/approvals/*.test.ts",
   "tests/integration/audit-status-counts.test.ts",
+  // The audit's keyset pages against a plain sort, on both dialects' row-value comparisons.
+  "tests/integration/audit-pages.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
