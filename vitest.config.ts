@@ -32,6 +32,8 @@ const POSTGRES_SUITES = [
   "tests/integration/effects-due.test.ts",
   // The integration canary: one at a time across relays on PostgreSQL's concurrent transactions.
   "tests/integration/effects-canary.test.ts",
+  // Its queries one by one: the slot, the claim by id, the next look.
+  "tests/integration/effect-canary-queries.test.ts",
   // The same canary for the warehouse's webhook, whose 2xx is its confirmation.
   "tests/integration/warehouse-canary.test.ts",
   // The protocol against its model (docs/formal.md), and its races.
