@@ -8,7 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { getDb } from "@/db";
 import { rateWindows } from "@/db/schema";
-import { resetAccountThrottle } from "@/lib/auth/account-throttle";
+import {
+  beginSignInAttempt,
+  resetAccountThrottle,
+  settleSignInAttempt,
+} from "@/lib/auth/account-throttle";
 import { resetEnv } from "@/lib/env";
 import { useTestDatabase } from "../helpers/db";
 import { request } from "../helpers/http";
@@ -154,6 +158,25 @@ describe("sign-in throttling", () => {
       expect((await signIn("anna@example.com", `again-${i}`, { peer: nextPeer() })).status).toBe(
         401,
       );
+  });
+
+  it("an attempt that checked no password gives its slot back, and only its own", async () => {
+    const email = "boris@example.com";
+    // Four attempts (the allowance) that ended without a password check: none stays counted.
+    for (let i = 0; i < 4; i++) {
+      const attempt = await beginSignInAttempt(email, 1_000 + i);
+      await settleSignInAttempt(attempt, i % 2 ? 500 : 400);
+    }
+    for (let i = 0; i < 3; i++)
+      await settleSignInAttempt(await beginSignInAttempt(email, 2_000 + i), 401);
+    // Giving back an attempt's slot twice, or one never taken, takes no wrong password back.
+    const open = await beginSignInAttempt(email, 3_000);
+    await settleSignInAttempt(open, 503);
+    await settleSignInAttempt(open, 503);
+    await settleSignInAttempt({ ...open, at: 9_999 }, 503);
+    await settleSignInAttempt(await beginSignInAttempt(email, 3_001), 401);
+    // Three wrong passwords and this one: the allowance is used up.
+    await expect(beginSignInAttempt(email, 3_002)).rejects.toMatchObject({ code: "rate_limited" });
   });
 
   // The lock held only for JSON bodies; better-auth also takes a form.
