@@ -19,7 +19,7 @@ import {
   listEffectsForAction,
   recordEffectOutcome,
 } from "@/db/queries/effects";
-import { auditEvents, orderItems, orders, refundsLedger } from "@/db/schema";
+import { auditEvents, orderCancellations, orderItems, orders, refundsLedger } from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import type { RefundPayload } from "@/lib/effects/kinds";
 import { ledgerProvider } from "@/lib/effects/providers/ledger";
@@ -232,6 +232,23 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
       await core.db.select().from(auditEvents).where(eq(auditEvents.actionId, c.actionId))
     ).filter((e) => e.tool === "effect:payment.refund");
     expect((event!.result as { followUps?: unknown }).followUps).toEqual(["mail.refund_succeeded"]);
+    // The mail names the cancellation the refund is for (its record, by the operation id), to
+    // the customer whose cancellation it is.
+    const [cancellation] = await core.db
+      .select()
+      .from(orderCancellations)
+      .where(eq(orderCancellations.operationId, c.actionId));
+    const mail = (await listEffectsForAction({ actionId: c.actionId })).find(
+      (e) => e.kind === "mail.refund_succeeded",
+    );
+    expect(cancellation?.userId).toBe(core.anna);
+    expect(mail?.payload).toMatchObject({
+      to: "anna@example.com",
+      orderId: c.orderId,
+      reference: cancellation!.id,
+      amount: 4500,
+      currency: "EUR",
+    });
 
     res = await get();
     const refunds = (await res.json()).effects.filter(
