@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
  * out with a notice; in CI (CI=true) that is an error, so CI can never pass without them.
  */
 const POSTGRES_SUITES = [
-  "tests/integration/action-core/{cancel-order-policy,concurrency,confirm,executor,lifecycle,propose,write-tools}.test.ts",
+  "tests/integration/action-core/{cancel-order-policy,concurrency,confirm,executor,lifecycle,propose,refusals,replan-outcomes,write-tools}.test.ts",
   // Revisions and four-eyes approval, racing approvals and the sweep.
   "tests/integration/approvals/*.test.ts",
   "tests/integration/audit-status-counts.test.ts",
