@@ -149,6 +149,33 @@ describe("approve and reject refuse what staff cannot decide", () => {
   });
 });
 
+describe("four eyes", () => {
+  it.each([
+    [
+      "asked for it (another person confirmed)",
+      { userId: "staff" as const, decidedBy: "anna" as const },
+    ],
+    ["confirmed it (for a customer)", { userId: "anna" as const, decidedBy: "staff" as const }],
+  ])("a staff member who %s may not approve it (403 own_action)", async (_who, roles) => {
+    const id = await actionIn("awaiting_approval", {
+      expiresAt: new Date(Date.now() + 3_600_000),
+      userId: core[roles.userId],
+      decidedBy: core[roles.decidedBy],
+    });
+    const err = await refusal(approveAction({ actionId: id, staffId: core.staff }));
+    expect({ code: err.code, status: err.status, message: err.message }).toEqual({
+      code: "own_action",
+      status: 403,
+      message:
+        "You cannot approve an action you asked for or confirmed: another staff member must.",
+    });
+    expect(await actionRow(core.db, id)).toMatchObject({
+      status: "awaiting_approval",
+      approvedBy: null,
+    });
+  });
+});
+
 describe("listApprovals", () => {
   it("lists what waits, oldest confirm first, without the lapsed, up to its limit", async () => {
     const later = new Date(Date.now() + 3_600_000);
