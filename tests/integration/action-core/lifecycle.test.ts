@@ -14,6 +14,7 @@ import {
   getPendingActionForChat,
   recoverInterruptedActions,
 } from "@/lib/actions";
+import { startActionCore } from "@/lib/actions/sweeper";
 import { transition } from "@/lib/actions/transition";
 import { AppError } from "@/lib/errors";
 import {
@@ -228,5 +229,35 @@ describe("start-up recovery", () => {
     });
     expect(await statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
     expect(await recoverInterruptedActions()).toEqual({ executed: 0, failed: 0 });
+  });
+
+  it("startActionCore recovers, expires what is due, and starts one periodic sweep however often it is called", async () => {
+    const g = globalThis as { __returnsDeskSweep?: NodeJS.Timeout };
+    clearInterval(g.__returnsDeskSweep);
+    delete g.__returnsDeskSweep;
+    try {
+      const stuck = await stuckAction("7718");
+      const chat = await newChat(core.db, core.anna);
+      const old = await propose(
+        core.anna,
+        chat,
+        { orderId: "9307", reason: "damaged" },
+        {
+          now: new Date(Date.now() - TTL_MS - 1000),
+        },
+      );
+      await startActionCore();
+      expect((await actionRow(core.db, stuck.id)).status).toBe("failed");
+      expect((await actionRow(core.db, old.id)).status).toBe("expired");
+      const sweep = g.__returnsDeskSweep;
+      expect(sweep).toBeDefined();
+      // Never what keeps the process alive.
+      expect(sweep?.hasRef()).toBe(false);
+      await startActionCore();
+      expect(g.__returnsDeskSweep).toBe(sweep);
+    } finally {
+      clearInterval(g.__returnsDeskSweep);
+      delete g.__returnsDeskSweep;
+    }
   });
 });
