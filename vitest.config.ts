@@ -20,6 +20,7 @@ const POSTGRES_SUITES = [
   "tests/integration/test-database.test.ts",
   "tests/integration/embed-session.test.ts",
   "tests/integration/embed-visitor.test.ts",
+  "tests/integration/embed-accounts.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",
