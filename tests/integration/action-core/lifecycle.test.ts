@@ -13,7 +13,9 @@ import {
   getActionForUser,
   getPendingActionForChat,
   recoverInterruptedActions,
+  supersedePendingInChat,
 } from "@/lib/actions";
+import { onApprovalExpired, supersedePendingForUser } from "@/lib/actions/lifecycle";
 import { startActionCore } from "@/lib/actions/sweeper";
 import { transition } from "@/lib/actions/transition";
 import { AppError } from "@/lib/errors";
@@ -162,6 +164,75 @@ describe("expiry", () => {
     expect((await actionRow(core.db, old.id)).status).toBe("expired");
     expect((await actionRow(core.db, fresh.id)).status).toBe("pending");
     expect(await statuses(old.id)).toEqual(["confirmation_required", "expired"]);
+  });
+});
+
+describe("superseding and the sweep's listeners", () => {
+  it("a handoff supersedes only that chat's pending proposal, audited with its code; a new chat the other chats'", async () => {
+    const chatA = chat;
+    const chatB = await newChat(core.db, core.anna);
+    const chatC = await newChat(core.db, core.anna);
+    const a = await propose(core.anna, chatA, { orderId: "7718", reason: "damaged" });
+    const b = await propose(core.anna, chatB, { orderId: "9307", reason: "damaged" });
+    const c = await propose(core.anna, chatC, { orderId: "2890", reason: "damaged" });
+    expect(
+      await supersedePendingInChat({ userId: core.anna, chatId: chatA, errorCode: "handoff" }),
+    ).toBe(1);
+    expect(await actionRow(core.db, a.id)).toMatchObject({
+      status: "superseded",
+      decidedBy: "system",
+      errorCode: "handoff",
+    });
+    expect((await actionRow(core.db, b.id)).status).toBe("pending");
+    // Again: nothing left to supersede there.
+    expect(
+      await supersedePendingInChat({ userId: core.anna, chatId: chatA, errorCode: "handoff" }),
+    ).toBe(0);
+    // Another customer's call names no chat of Anna's.
+    expect(
+      await supersedePendingInChat({ userId: core.boris, chatId: chatB, errorCode: "handoff" }),
+    ).toBe(0);
+    expect(await supersedePendingForUser({ userId: core.anna, exceptChatId: chatC })).toBe(1);
+    expect(await actionRow(core.db, b.id)).toMatchObject({
+      status: "superseded",
+      decidedBy: "system",
+    });
+    expect((await actionRow(core.db, c.id)).status).toBe("pending");
+  });
+
+  it("the sweep tells the listener of each approval wait it ended, and of nothing else", async () => {
+    const heard: string[] = [];
+    const g = globalThis as {
+      __returnsDeskApprovalExpired?: Parameters<typeof onApprovalExpired>[0];
+    };
+    const before = g.__returnsDeskApprovalExpired;
+    onApprovalExpired(async (action) => {
+      heard.push(`${action.id}:${action.status}`);
+    });
+    try {
+      const t0 = new Date();
+      const waiting = await propose(
+        core.anna,
+        chat,
+        { orderId: "7718", reason: "damaged" },
+        { now: t0 },
+      );
+      const plain = await propose(
+        core.anna,
+        await newChat(core.db, core.anna),
+        { orderId: "9307", reason: "damaged" },
+        { now: t0 },
+      );
+      await core.db
+        .update(pendingActions)
+        .set({ status: "awaiting_approval" })
+        .where(eq(pendingActions.id, waiting.id));
+      expect(await expireDueActions(new Date(t0.getTime() + 3 * TTL_MS))).toBe(2);
+      expect(heard).toEqual([`${waiting.id}:expired`]);
+      expect((await actionRow(core.db, plain.id)).status).toBe("expired");
+    } finally {
+      g.__returnsDeskApprovalExpired = before;
+    }
   });
 });
 
