@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  dryRunToolCall,
   isTransient,
   REPLAN_AUDIT_TOOL,
   replanToolCall,
@@ -115,7 +116,49 @@ describe("replanToolCall", () => {
       status: "rejected",
       errorCode: "invalid_arguments",
       actionId: "refused-action",
+      // Staff's audit shows which argument was wrong.
+      result: {
+        outcome: "refused",
+        replaces: "refused-action",
+        code: "invalid_arguments",
+        issues: expect.arrayContaining([expect.objectContaining({ path: "orderId" })]),
+      },
     });
+  });
+});
+
+describe("dryRunToolCall (a candidate in shadow)", () => {
+  const dry = (name: string, rawArgs: unknown) =>
+    dryRunToolCall(name, rawArgs, { userId: core.anna, chatId: chat, now: new Date() });
+
+  it("plans a write without storing anything; refuses as the live path would", async () => {
+    const before = (await auditRows(core.db)).length;
+    expect(await dry("create_return_request", { orderId: "7718", reason: "damaged" })).toEqual({
+      kind: "planned",
+      tool: "create_return_request",
+    });
+    expect(await dry("no_such_tool", {})).toMatchObject({
+      kind: "error",
+      status: "rejected",
+      code: "unknown_tool",
+    });
+    expect(await dry("create_return_request", { orderId: 7718 })).toMatchObject({
+      kind: "error",
+      status: "rejected",
+      code: "invalid_arguments",
+    });
+    expect(
+      await dry("create_return_request", { orderId: "3004", reason: "damaged" }),
+    ).toMatchObject({
+      kind: "error",
+      status: "business_error",
+    });
+    // A read answers as it would live.
+    expect(await dry("get_order_status", { orderId: "7718" })).toMatchObject({
+      tool: "get_order_status",
+    });
+    expect(await dry("get_order_status", { orderId: "7718" })).not.toMatchObject({ kind: "error" });
+    expect((await auditRows(core.db)).length).toBe(before);
   });
 });
 
