@@ -6,7 +6,6 @@
  * them is effects-canary.test.ts.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/db";
 import {
   canaryEffectsNextAt,
   claimEffectById,
@@ -15,31 +14,12 @@ import {
   releaseCanarySlot,
   takeCanarySlot,
 } from "@/db/queries/effect-canaries";
-import { effects } from "@/db/schema";
 import { useTestDatabase } from "../helpers/db";
+import { at, insertEffect } from "./effect-rows";
 
-const T = new Date("2026-12-04T12:00:00.000Z").getTime();
-const at = (s: number) => new Date(T + s * 1000);
 const KIND = "payment.refund";
-
-async function effect(id: string, status: string, dueIn: number, leaseIn: number | null = null) {
-  await getDb()
-    .insert(effects)
-    .values({
-      id,
-      actionId: `action-${id}`,
-      kind: KIND,
-      idempotencyKey: `key-${id}`,
-      payload: {},
-      status: status as never,
-      nextAttemptAt: at(dueIn),
-      leaseOwner: leaseIn === null ? null : "relay-old",
-      leaseUntil: leaseIn === null ? null : at(leaseIn),
-      attempts: 1,
-      createdAt: at(-60),
-      updatedAt: at(-60),
-    });
-}
+const effect = (id: string, status: string, dueIn: number, leaseIn: number | null = null) =>
+  insertEffect({ id, kind: KIND, status, dueIn, leaseIn });
 
 beforeEach(async () => {
   await useTestDatabase({ seed: false });

@@ -4,29 +4,12 @@
  * for its canary do not count: waking for them would claim nothing.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/db";
 import { nextDueAt } from "@/db/queries/effects";
-import { effects } from "@/db/schema";
 import { useTestDatabase } from "../helpers/db";
+import { at, insertEffect } from "./effect-rows";
 
-const T = new Date("2026-12-04T12:00:00.000Z").getTime();
-const at = (s: number) => new Date(T + s * 1000);
-
-async function effect(id: string, kind: string, status: string, dueIn: number) {
-  await getDb()
-    .insert(effects)
-    .values({
-      id,
-      actionId: `action-${id}`,
-      kind,
-      idempotencyKey: `key-${id}`,
-      payload: {},
-      status: status as never,
-      nextAttemptAt: at(dueIn),
-      createdAt: at(-60),
-      updatedAt: at(-60),
-    });
-}
+const effect = (id: string, kind: string, status: string, dueIn: number) =>
+  insertEffect({ id, kind, status, dueIn });
 
 beforeEach(async () => {
   await useTestDatabase({ seed: false });

@@ -8,6 +8,7 @@ import { type Db, one } from "@/db";
 import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
+import { AppError } from "@/lib/errors";
 // Renamed: Biome would otherwise take the "use" prefix for a React hook.
 import { useTestDatabase as openTestDatabase } from "../../helpers/db";
 
@@ -94,4 +95,15 @@ export async function proposeWith(
   if (outcome.kind !== "proposal")
     throw new Error(`expected a proposal, got ${JSON.stringify(outcome)}`);
   return outcome.action;
+}
+
+/** The AppError a call was refused with; fails the test if it was not refused. */
+export async function refusal(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error("expected a refusal");
 }

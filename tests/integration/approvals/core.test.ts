@@ -15,7 +15,6 @@ import { orders, pendingActions, user } from "@/db/schema";
 import { cancelAction, confirmAction, expireDueActions } from "@/lib/actions";
 import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
 import { MAX_REVISIONS, reviseAction } from "@/lib/actions/revise";
-import { AppError } from "@/lib/errors";
 import { approvalsReport } from "@/lib/metrics/approvals";
 import { workerEnv } from "../../helpers/db";
 import {
@@ -25,6 +24,7 @@ import {
   newChat,
   orderRow,
   propose,
+  refusal,
   returnsFor,
   setupCore,
 } from "../action-core/fixtures";
@@ -36,16 +36,6 @@ let core: Core;
 beforeEach(async () => {
   core = await setupCore({ APPROVAL_TTL_HOURS: "48", APPROVAL_THRESHOLD_MINOR: "50000" });
 });
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected a refusal");
-}
 
 const bike = async (now?: Date) =>
   await propose(

@@ -8,23 +8,19 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { pendingActions } from "@/db/schema";
 import { approveAction, listApprovals, rejectAction } from "@/lib/actions/approve";
-import { AppError } from "@/lib/errors";
-import { actionRow, type Core, newChat, propose, setupCore } from "../action-core/fixtures";
+import {
+  actionRow,
+  type Core,
+  newChat,
+  propose,
+  refusal,
+  setupCore,
+} from "../action-core/fixtures";
 
 let core: Core;
 beforeEach(async () => {
   core = await setupCore({ APPROVAL_TTL_HOURS: "48", APPROVAL_THRESHOLD_MINOR: "50000" });
 });
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected a refusal");
-}
 
 async function actionIn(status: string, set: Record<string, unknown> = {}) {
   const a = await propose(core.anna, await newChat(core.db, core.anna), {

@@ -8,8 +8,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { pendingActions } from "@/db/schema";
 import { MAX_REVISIONS, reviseAction } from "@/lib/actions/revise";
-import { AppError } from "@/lib/errors";
-import { auditFor, type Core, newChat, propose, setupCore } from "../action-core/fixtures";
+import { auditFor, type Core, newChat, propose, refusal, setupCore } from "../action-core/fixtures";
 
 let core: Core;
 let actionId: string;
@@ -23,21 +22,14 @@ beforeEach(async () => {
   ).id;
 });
 
-async function refusal(changes: Record<string, unknown>, id = actionId): Promise<AppError> {
-  try {
-    await reviseAction({ actionId: id, userId: core.anna, changes });
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected a refusal");
-}
+const revised = (changes: Record<string, unknown>, userId = core.anna) =>
+  refusal(reviseAction({ actionId, userId, changes }));
 
 const EDITABLE = ["reason", "comment"];
 
 describe("reviseAction refuses", () => {
   it("fields that cannot be changed, naming them and the editable ones", async () => {
-    const err = await refusal({ orderId: "9307", refundDestination: "x", reason: "defective" });
+    const err = await revised({ orderId: "9307", refundDestination: "x", reason: "defective" });
     expect({
       code: err.code,
       status: err.status,
@@ -52,7 +44,7 @@ describe("reviseAction refuses", () => {
   });
 
   it("an edit that names no field", async () => {
-    const err = await refusal({});
+    const err = await revised({});
     expect({ code: err.code, message: err.message, details: err.details }).toEqual({
       code: "invalid_request",
       message: "Nothing to change: args names no field.",
@@ -61,7 +53,7 @@ describe("reviseAction refuses", () => {
   });
 
   it("a value the tool's schema refuses, with the field's path", async () => {
-    const err = await refusal({ reason: "because" });
+    const err = await revised({ reason: "because" });
     expect({ code: err.code, message: err.message }).toEqual({
       code: "invalid_request",
       message: "The changed arguments are not valid.",
@@ -76,7 +68,7 @@ describe("reviseAction refuses", () => {
       .update(pendingActions)
       .set({ revision: MAX_REVISIONS })
       .where(eq(pendingActions.id, actionId));
-    const err = await refusal({ reason: "defective" });
+    const err = await revised({ reason: "defective" });
     expect({
       code: err.code,
       status: err.status,
@@ -97,21 +89,15 @@ describe("reviseAction refuses", () => {
       .update(orders)
       .set({ deliveredAt: new Date(Date.now() - 400 * 86_400_000) })
       .where(eq(orders.id, "7718"));
-    const err = await refusal({ reason: "defective" });
+    const err = await revised({ reason: "defective" });
     expect(err.code).toBe("conflict");
     expect(typeof (err.details as { reason?: unknown }).reason).toBe("string");
     expect(err.message.length).toBeGreaterThan(0);
   });
 
   it("someone else's action, like a missing one; a decided one, like a confirm would", async () => {
-    const theirs = await (async () => {
-      try {
-        await reviseAction({ actionId, userId: core.boris, changes: { reason: "defective" } });
-      } catch (e) {
-        return e as AppError;
-      }
-    })();
-    expect({ code: theirs?.code, message: theirs?.message }).toEqual({
+    const theirs = await revised({ reason: "defective" }, core.boris);
+    expect({ code: theirs.code, message: theirs.message }).toEqual({
       code: "not_found",
       message: "No such action.",
     });
@@ -119,7 +105,7 @@ describe("reviseAction refuses", () => {
       .update(pendingActions)
       .set({ status: "cancelled" })
       .where(eq(pendingActions.id, actionId));
-    const decided = await refusal({ reason: "defective" });
+    const decided = await revised({ reason: "defective" });
     expect({ code: decided.code, details: decided.details }).toEqual({
       code: "already_decided",
       details: { status: "cancelled" },
