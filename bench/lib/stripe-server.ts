@@ -19,7 +19,7 @@
  * first (`forget_keys_and_drop`); applies it and answers 500; answers 500 without applying
  * (and replays that 500 for the key); applies it and answers only after `slowMs` (after the
  * client's timeout); declines (400); answers 429 (`rate_limited`) or 409 (`conflict`) without
- * applying or storing anything. `forgetKeys()` drops every stored key (Stripe prunes them
+ * applying or storing anything; creates a refund that ends `failed` or `canceled`. `forgetKeys()` drops every stored key (Stripe prunes them
  * after about 24 hours); `setDown(true)` resets every connection until `setDown(false)`.
  */
 import { randomBytes } from "node:crypto";
@@ -42,7 +42,13 @@ export type StripeFault =
   /** 429 rate_limit_error, nothing applied and nothing stored for the key. */
   | "rate_limited"
   /** 409 idempotency_error (as if another request with the key were running), nothing applied. */
-  | "conflict";
+  | "conflict"
+  /**
+   * The refund is created but ends `failed` or `canceled` (Stripe answers 200 with that status,
+   * and lists it so): no money moved, and the lookup must say so too.
+   */
+  | "refund_failed"
+  | "refund_canceled";
 
 export type FakeRefund = {
   id: string;
@@ -51,7 +57,7 @@ export type FakeRefund = {
   currency: string;
   payment_intent: string;
   metadata: Record<string, string>;
-  status: "succeeded";
+  status: "succeeded" | "failed" | "canceled";
   created: number;
 };
 
@@ -249,6 +255,8 @@ export async function startStripeServer(
     }
     if (key) keys.set(key, { fingerprint, status: 0, body: "", done: false });
     const refund = apply(params, metadata);
+    if (fault === "refund_failed") refund.status = "failed";
+    if (fault === "refund_canceled") refund.status = "canceled";
     await state.onApply?.(refund);
     const ok = JSON.stringify(refund);
     if (fault === "500_after_apply") {

@@ -63,9 +63,9 @@ export function stripeClientOptions(c: StripeConfig): Stripe.StripeConfig {
   return options;
 }
 
-const header = (err: Stripe.errors.StripeError, name: string) => {
-  const h = err.headers as Record<string, string | string[] | undefined> | undefined;
-  const v = h?.[name] ?? h?.[name.toLowerCase()];
+/** A response header of the error (Node's HTTP client gives the names in lower case). */
+const header = (err: Stripe.errors.StripeError, name: Lowercase<string>) => {
+  const v = (err.headers as Record<string, string | string[] | undefined> | undefined)?.[name];
   return Array.isArray(v) ? v[0] : v;
 };
 
@@ -88,7 +88,9 @@ export function classifyStripeError(err: unknown): SendOutcome {
       replayed: header(err, "idempotent-replayed") === "true",
     };
   }
-  return { kind: "definite", code: err.code ?? err.type ?? `http_${status}` };
+  // Stripe's own words: its error code, else its error type (`card_error`, `invalid_request_error`;
+  // the SDK's `type` is its class name instead), else the status.
+  return { kind: "definite", code: err.code ?? err.rawType ?? `http_${status}` };
 }
 
 export function stripeProvider(config: StripeConfig): PaymentsProvider {
