@@ -19,7 +19,14 @@ import {
   listEffectsForAction,
   recordEffectOutcome,
 } from "@/db/queries/effects";
-import { auditEvents, orderCancellations, orderItems, orders, refundsLedger } from "@/db/schema";
+import {
+  auditEvents,
+  effects,
+  orderCancellations,
+  orderItems,
+  orders,
+  refundsLedger,
+} from "@/db/schema";
 import { confirmAction } from "@/lib/actions/confirm";
 import type { RefundPayload } from "@/lib/effects/kinds";
 import { ledgerProvider } from "@/lib/effects/providers/ledger";
@@ -149,6 +156,22 @@ async function effectAudit(actionId: string) {
     }));
 }
 
+/**
+ * What each attempt asked the provider, in order (the audit's `steps`): staff read these to tell
+ * a lookup that found the refund from a second send. A settled attempt names no next one.
+ */
+async function effectSteps(actionId: string): Promise<string[][]> {
+  const rows = await core.db.select().from(auditEvents).where(eq(auditEvents.actionId, actionId));
+  return rows
+    .filter((e) => e.tool === "effect:payment.refund")
+    .sort((a, b) => a.id - b.id)
+    .map((e) => {
+      const result = e.result as { steps: string[]; status: string; nextAttemptAt: string | null };
+      if (result.status !== "pending") expect(result.nextAttemptAt).toBeNull();
+      return result.steps;
+    });
+}
+
 /** The one refund an action should have left at Stripe: its amount and metadata. */
 function expectOneStripeRefund(c: { actionId: string; orderId: string; total: number }) {
   const refunds = refundsAtStripe(c.actionId);
@@ -227,6 +250,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     expect(await effectAudit(c.actionId)).toEqual([
       { status: "success", errorCode: null, outcome: "succeeded" },
     ]);
+    expect(await effectSteps(c.actionId)).toEqual([["send:succeeded"]]);
     // The audit event names the mail the refund's outcome enqueued.
     const [event] = (
       await core.db.select().from(auditEvents).where(eq(auditEvents.actionId, c.actionId))
@@ -311,6 +335,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
       { status: "technical_error", errorCode: "connection_error", outcome: "retry" },
       { status: "success", errorCode: null, outcome: "reconciled" },
     ]);
+    expect(await effectSteps(c.actionId)).toEqual([["send:indeterminate"], ["lookup:found"]]);
   });
 
   it("applied, then the connection dropped: the retry finds the refund instead of sending again", async () => {
@@ -330,6 +355,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
       { status: "technical_error", errorCode: "connection_error", outcome: "retry" },
       { status: "success", errorCode: null, outcome: "reconciled" },
     ]);
+    expect(await effectSteps(c.actionId)).toEqual([["send:indeterminate"], ["lookup:found"]]);
   });
 
   it("applied, then 500 (which Stripe would replay for the key): looked up, not re-sent", async () => {
@@ -381,6 +407,10 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
       { status: "technical_error", errorCode: code, outcome: "retry" },
       { status: "success", errorCode: null, outcome: "succeeded" },
     ]);
+    expect(await effectSteps(c.actionId)).toEqual([
+      ["send:indeterminate"],
+      ["lookup:absent", "send:succeeded"],
+    ]);
   });
 
   it("the lookup is by operation id: another operation's refund on the same payment intent is not ours", async () => {
@@ -427,6 +457,7 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     expect(await effectAudit(c.actionId)).toEqual([
       { status: "business_error", errorCode: "charge_already_refunded", outcome: "failed" },
     ]);
+    expect(await effectSteps(c.actionId)).toEqual([["send:definite"]]);
   });
 
   it("a hostile error code (a NUL, markup) is kept as a plain token, on PostgreSQL too", async () => {
@@ -465,6 +496,35 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
     }
   });
 
+  it("a retry waits half to all of EFFECTS_RETRY_BASE_MS after the attempt, and the audit says until when", async () => {
+    useStripe(true, { EFFECTS_RETRY_BASE_MS: "60000", EFFECTS_RETRY_MAX_MS: "600000" });
+    stripe.setDown(true);
+    const c = await confirmedCancellation(5151);
+    try {
+      const before = Date.now();
+      await attemptOnce(c.actionId);
+      const after = Date.now();
+      const pending = await effectOf(c.actionId);
+      expect(pending.status).toBe("pending");
+      expect(pending.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 30_000);
+      expect(pending.nextAttemptAt.getTime()).toBeLessThanOrEqual(after + 60_000);
+      const [event] = (
+        await core.db.select().from(auditEvents).where(eq(auditEvents.actionId, c.actionId))
+      ).filter((e) => e.tool === "effect:payment.refund");
+      expect((event?.result as { nextAttemptAt?: string } | undefined)?.nextAttemptAt).toBe(
+        pending.nextAttemptAt.toISOString(),
+      );
+    } finally {
+      stripe.setDown(false);
+      useStripe(true);
+    }
+    // Due now, so no later case meets it waiting: it refunds once.
+    const { id } = await effectOf(c.actionId);
+    await core.db.update(effects).set({ nextAttemptAt: new Date() }).where(eq(effects.id, id));
+    expect(await settle(c.actionId)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expectOneStripeRefund(c);
+  });
+
   it("a stored 500 without a refund: after the lookup finds nothing, a new key gets through", async () => {
     const c = await confirmedCancellation(4321);
     stripe.fail("500_without_apply");
@@ -496,6 +556,12 @@ describe("Stripe: the refund of a confirmed cancellation", () => {
         "retry",
         "retry",
         "needs_attention",
+      ]);
+      // After the first unknown outcome each attempt only asks; an unknown answer sends nothing.
+      expect(await effectSteps(c.actionId)).toEqual([
+        ["send:indeterminate"],
+        ["lookup:indeterminate"],
+        ["lookup:indeterminate"],
       ]);
     } finally {
       stripe.setDown(false);
@@ -649,6 +715,7 @@ describe("ledger (no STRIPE_SECRET_KEY): the same lifecycle in our own database"
     expect(await settle(c.actionId)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(await ledgerRows(c.actionId)).toHaveLength(1);
     expect((await effectAudit(c.actionId)).map((e) => e.outcome)).toEqual(["reconciled"]);
+    expect(await effectSteps(c.actionId)).toEqual([["lookup:found"]]);
   });
 
   it("a stored effect of no known kind, or with a payload outside its schema, fails without a provider call", async () => {
