@@ -49,6 +49,7 @@ const POSTGRES_SUITES = [
   "tests/integration/replan.test.ts",
   "tests/integration/turn-lock.test.ts",
   "tests/integration/handoff.test.ts",
+  "tests/integration/handoff-records.test.ts",
   "tests/integration/handoff-model.test.ts",
   "tests/integration/unique-violation.test.ts",
   // Shadow mode: the dry run stores nothing, on both databases.
