@@ -282,4 +282,33 @@ describe("the records a handoff leaves", () => {
     });
     expect(await count()).toBe(before + 2);
   });
+
+  it("the answer in handoff is the stored note, streamed whole, in the conversation's language", async () => {
+    const chatId = await anna.newChat();
+    expect((await anna.say(chatId, "Позовите оператора, пожалуйста")).status).toBe(200);
+    // No letters, so no language of its own: the conversation so far is Russian.
+    const turn = await anna.say(chatId, "  8041?  ");
+    expect(turn.status).toBe(200);
+    expect(turn.errors).toEqual([]);
+    const rows = await getDb().select().from(messages).where(eq(messages.chatId, chatId));
+    const [user, note] = rows.slice(-2);
+    expect(user?.role).toBe("user");
+    expect(user?.parts).toEqual([{ type: "text", text: "8041?" }]);
+    expect(note?.role).toBe("assistant");
+    // The streamed message is the stored one: same id, same parts, then a finished stream.
+    expect(turn.message?.id).toBe(note?.id);
+    expect(turn.message?.parts).toEqual([
+      { type: "data-handoff", id: note?.id, data: { status: "waiting" } },
+      expect.objectContaining({ type: "text", text: expect.stringMatching(/^Скоро здесь/) }),
+    ]);
+    expect(turn.chunks.map((c) => c.type)).toEqual([
+      "start",
+      "data-handoff",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "finish",
+    ]);
+    expect(turn.chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
+  });
 });
