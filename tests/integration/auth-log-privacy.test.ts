@@ -9,6 +9,7 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
+import { getAuth } from "@/lib/auth/auth";
 import { setLogDestination } from "@/lib/log";
 import { sqliteClient, useTestDatabase } from "../helpers/db";
 import { request, signIn } from "../helpers/http";
@@ -81,5 +82,50 @@ describe("better-auth's errors go through our logger", () => {
     expect(everything).not.toContain("session_gone");
     expect(everything).not.toContain("anna@example.com");
     expect(everything).not.toMatch(/params/i);
+  });
+
+  it("what better-auth logs itself: the message's first line, never a query, an error by name and code", () => {
+    const logger = getAuth().options.logger;
+    const logged = () => JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    logger?.log?.("error", "Session refresh failed\nat line two with anna@example.com");
+    expect(logged()).toMatchObject({
+      level: "error",
+      source: "better-auth",
+      msg: "Session refresh failed",
+    });
+    expect(logged().err).toBeUndefined();
+    logger?.log?.("error", `${"x".repeat(250)}`);
+    expect(logged().msg).toBe("x".repeat(200));
+    for (const query of [
+      'Failed query: select "id" from "session" where "token" = ?',
+      "params: tok_123",
+      'update "user" set "name" = ?',
+    ]) {
+      logger?.log?.("error", query);
+      expect(logged().msg).toBe("database error");
+    }
+    // The error is found among the arguments (not the first, and not a null before it).
+    const err = Object.assign(new Error("duplicate key anna@example.com"), { code: "23505" });
+    logger?.log?.("error", "create failed", "a string", null, err);
+    expect(logged()).toMatchObject({
+      source: "better-auth",
+      msg: "create failed",
+      err: { name: "Error", code: "23505" },
+    });
+    expect(lines.at(-1)).not.toContain("anna@example.com");
+    logger?.log?.("warn", "only words", "not an error");
+    expect(logged()).toMatchObject({ level: "warn", msg: "only words" });
+    expect(logged().err).toBeUndefined();
+    expect(consoleOut).toEqual([]);
+  });
+
+  it("trusts the origin the request was sent to, and no other", async () => {
+    const trusted = getAuth().options.trustedOrigins as (r?: Request) => Promise<string[]>;
+    expect(
+      await trusted(
+        new Request("http://x/api/auth/sign-in", { headers: { host: "shop.example:3000" } }),
+      ),
+    ).toEqual(["http://shop.example:3000", "https://shop.example:3000"]);
+    expect(await trusted(undefined)).toEqual([]);
   });
 });
