@@ -16,6 +16,7 @@ const POSTGRES_SUITES = [
   // The audit's keyset pages against a plain sort, on both dialects' row-value comparisons.
   "tests/integration/audit-pages.test.ts",
   "tests/integration/metrics-counters.test.ts",
+  "tests/integration/rate-windows.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
