@@ -452,10 +452,25 @@ describe("the return's refund on receipt", () => {
     const mine = audit.filter(
       (e) => (e.arguments as { requestId: string }).requestId === r.requestId,
     );
-    expect(mine.map((e) => [e.status, e.userId, e.errorCode])).toEqual([
-      ["success", core.staff, null],
-      ["business_error", core.staff, "already_received"],
+    expect(mine.map((e) => [e.status, e.userId, e.errorCode, e.access, e.actionId])).toEqual([
+      ["success", core.staff, null, "write", r.actionId],
+      ["business_error", core.staff, "already_received", "write", r.actionId],
     ]);
+    // What each says: the receipt and the refund it scheduled; the refusal, the first receipt.
+    const receivedAt = body.return.receivedAt as string;
+    expect(Number.isNaN(Date.parse(receivedAt))).toBe(false);
+    expect(mine[0]?.result).toEqual({
+      requestId: r.requestId,
+      orderId: r.orderId,
+      receivedAt,
+      receivedBy: core.staff,
+      refund: ["payment.refund"],
+    });
+    expect(mine[1]?.result).toEqual({
+      requestId: r.requestId,
+      receivedAt,
+      receivedBy: core.staff,
+    });
   });
 
   it("racing receive calls schedule one refund", async () => {
@@ -471,9 +486,24 @@ describe("the return's refund on receipt", () => {
     expect(row!.receivedBy).toBe(core.staff);
   });
 
-  it("404 for an unknown return", async () => {
+  it("404 for an unknown return, and a 409 names the return as it stands", async () => {
     const res = await receive("RR-NOPE");
     expect(res.status).toBe(404);
+    expect((await res.json()).error).toMatchObject({
+      code: "not_found",
+      message: "No such return request.",
+    });
+    const r = await confirmedReturn("en", 1800);
+    expect((await receive(r.requestId)).status).toBe(200);
+    const again = await receive(r.requestId);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error).toMatchObject({
+      code: "conflict",
+      message: "This return was already marked received.",
+      return: { id: r.requestId, state: "received", receivedBy: core.staff },
+    });
+    // Its refund is carried out here, not by a later case's relay.
+    await settleAll(r.actionId);
   });
 });
 
