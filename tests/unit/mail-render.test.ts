@@ -37,7 +37,7 @@ describe("a customer's email", () => {
       expect(doc).toContain(fixed[lang].greeting);
       expect(doc).toContain(fixed[lang].signature);
       // The footer names the order and the reference.
-      expect(doc).toMatch(/7718[^]*RT-0042/);
+      expect(doc).toMatch(/7718[\s\S]*RT-0042/);
     }
     // Plain text is text: no markup left in it.
     expect(mail.text).not.toMatch(/<[a-z/!]/i);
