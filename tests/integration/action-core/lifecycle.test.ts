@@ -17,7 +17,7 @@ import {
 } from "@/lib/actions";
 import { onApprovalExpired, supersedePendingForUser } from "@/lib/actions/lifecycle";
 import { startActionCore } from "@/lib/actions/sweeper";
-import { transition } from "@/lib/actions/transition";
+import { expireIfDue, transition } from "@/lib/actions/transition";
 import { AppError } from "@/lib/errors";
 import {
   actionRow,
@@ -164,6 +164,55 @@ describe("expiry", () => {
     expect((await actionRow(core.db, old.id)).status).toBe("expired");
     expect((await actionRow(core.db, fresh.id)).status).toBe("pending");
     expect(await statuses(old.id)).toEqual(["confirmation_required", "expired"]);
+  });
+});
+
+describe("expireIfDue on an action that already ended", () => {
+  it("an executed or cancelled action looked at long after its TTL stays as it ended, nothing audited", async () => {
+    const t0 = new Date();
+    const later = new Date(t0.getTime() + 10 * TTL_MS);
+    const done = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    await confirmAction({ actionId: done.id, userId: core.anna, now: t0 });
+    const otherChat = await newChat(core.db, core.boris);
+    const cancelled = await propose(
+      core.boris,
+      otherChat,
+      { orderId: "4410", reason: "defective" },
+      { now: t0 },
+    );
+    await cancelAction({ actionId: cancelled.id, userId: core.boris, now: t0 });
+    for (const [id, status] of [
+      [done.id, "executed"],
+      [cancelled.id, "cancelled"],
+    ] as const) {
+      const before = await statuses(id);
+      const row = await expireIfDue(await actionRow(core.db, id), later);
+      expect(row.status).toBe(status);
+      expect((await actionRow(core.db, id)).status).toBe(status);
+      expect(await statuses(id)).toEqual(before);
+    }
+  });
+
+  it("a pending one is expired at its deadline by the system, audited once", async () => {
+    const t0 = new Date();
+    const action = await propose(
+      core.anna,
+      chat,
+      { orderId: "7718", reason: "damaged" },
+      { now: t0 },
+    );
+    const row = await expireIfDue(
+      await actionRow(core.db, action.id),
+      new Date(t0.getTime() + 3 * TTL_MS),
+    );
+    expect(row).toMatchObject({ status: "expired", decidedBy: "system" });
+    expect(row.decidedAt?.getTime()).toBe(row.expiresAt.getTime());
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "expired"]);
   });
 });
 
