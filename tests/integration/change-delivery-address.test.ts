@@ -99,55 +99,64 @@ async function settle(actionId: string): Promise<EffectRow> {
 }
 
 describe("the policy, at the model boundary", () => {
-  // Each row: what the model sends, and the refusal the executor answers with (nothing proposed).
-  const REFUSED: [string, () => string, unknown, string][] = [
+  // Each row: what the model sends, the refusal the executor answers with (nothing proposed), and
+  // what its message must name for the model to explain it to the customer.
+  const REFUSED: [string, () => string, unknown, string, RegExp?][] = [
     [
       "another customer's order",
       () => core.anna,
       { orderId: "1187", address: address() },
       "order_not_found",
+      /^No order 1187 was found for this customer\./,
     ],
     [
       "an unknown order",
       () => core.anna,
       { orderId: "0001", address: address() },
       "order_not_found",
+      /^No order 0001 was found/,
     ],
     [
       "an order that has shipped",
       () => core.anna,
       { orderId: "8041", address: address() },
       "already_shipped",
+      /^Order 8041 has already shipped \(status: \w+\), so its delivery address can no/,
     ],
     [
       "a delivered order",
       () => core.anna,
       { orderId: "7718", address: address() },
       "already_delivered",
+      /^Order 7718 has already been delivered, so its address can no longer be changed\./,
     ],
     [
       "a cancelled order",
       () => core.anna,
       { orderId: "6390", address: address() },
       "order_cancelled",
+      /^Order 6390 is cancelled\./,
     ],
     [
       "a country we do not ship to",
       () => core.anna,
       { orderId: "3004", address: address({ country: "US", postalCode: "10001" }) },
       "country_not_shipped",
+      /^We do not ship to US\. Shipping countries: DE, AT, /,
     ],
     [
       "a postal code of another country",
       () => core.anna,
       { orderId: "3004", address: address({ postalCode: "1010" }) },
       "invalid_postal_code",
+      /^1010 is not a postal code of DE\./,
     ],
     [
       "the address it already has",
       () => core.anna,
       { orderId: "3004", address: { ...HOME, line1: " Hauptstraße   12 " } },
       "address_unchanged",
+      /^Order 3004 is already going to that address\./,
     ],
     [
       // Controls, bidi and zero-width characters are removed (free-text.test.ts); what is left
@@ -183,9 +192,10 @@ describe("the policy, at the model boundary", () => {
       "invalid_arguments",
     ],
   ];
-  it.each(REFUSED)("%s: refused, nothing proposed", async (_name, who, args, code) => {
+  it.each(REFUSED)("%s: refused, nothing proposed", async (_name, who, args, code, says) => {
     const outcome = await call(who(), args);
     expect(outcome).toMatchObject({ kind: "error", code });
+    if (says) expect((outcome as { message: string }).message).toMatch(says);
     const rows = await core.db.select().from(deliveryAddressChanges);
     expect(rows).toEqual([]);
   });
