@@ -12,7 +12,7 @@ import {
   getCancellationByOrderId,
   insertCancellationIfAbsent,
 } from "@/db/queries/cancellations";
-import { orderCancellations, pendingActions } from "@/db/schema";
+import { orderCancellations, orders, pendingActions } from "@/db/schema";
 import { confirmAction } from "@/lib/actions";
 import { executeToolCall } from "@/lib/actions/executor";
 import { cancelOrder } from "@/lib/tools/cancel-order";
@@ -51,6 +51,42 @@ describe("cancel_order", () => {
       expect((await auditRows(core.db)).filter((e) => e.chatId === chat)).toMatchObject([
         { tool: "cancel_order", status: "business_error", errorCode: "already_shipped" },
       ]);
+    },
+  );
+
+  it.each([
+    [
+      "cancelled outside this tool (no cancellation on record)",
+      { status: "cancelled" as const },
+      "already_cancelled",
+      /^Order 3004 is already cancelled\.$/,
+    ],
+    [
+      "delivered, still returnable",
+      { status: "delivered" as const, deliveredAt: new Date() },
+      "already_delivered",
+      /^Order 3004 has been delivered, so it can no longer be cancelled, but it can still be returned/,
+    ],
+    [
+      "delivered, its return window over",
+      { status: "delivered" as const, deliveredAt: new Date(Date.now() - 400 * 86_400_000) },
+      "already_delivered_not_returnable",
+      /^Order 3004 has been delivered, so it can no longer be cancelled, and its return window has ended\.$/,
+    ],
+  ])(
+    "an order %s: refused with its code and a message that says why",
+    async (_name, set, code, says) => {
+      await core.db.update(orders).set(set).where(eq(orders.id, "3004"));
+      const chat = await newChat(core.db, core.anna);
+      const outcome = await executeToolCall("cancel_order", cancel("3004"), {
+        userId: core.anna,
+        chatId: chat,
+      });
+      expect(outcome).toMatchObject({ kind: "error", status: "business_error", code });
+      expect((outcome as { message: string }).message).toMatch(says);
+      expect(
+        await core.db.select().from(pendingActions).where(eq(pendingActions.chatId, chat)),
+      ).toEqual([]);
     },
   );
 
