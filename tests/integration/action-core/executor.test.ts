@@ -5,12 +5,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { confirmAction } from "@/lib/actions/confirm";
 import { executeToolCall } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
 import { type CreateReturnArgs, createReturnRequest } from "@/lib/tools/create-return-request";
 import { createRegistry, TOOLS, toolDescriptors } from "@/lib/tools/registry";
 import type { ReadTool, WriteTool } from "@/lib/tools/types";
-import { auditRows, type Core, newChat, rowCounts, setupCore } from "./fixtures";
+import { auditRows, type Core, newChat, proposeWith, rowCounts, setupCore } from "./fixtures";
 
 let core: Core;
 let chat: string;
@@ -269,5 +270,38 @@ describe("descriptors for the model", () => {
     expect(d[2]!.inputJsonSchema).toMatchObject({ required: ["orderId", "reason"] });
     expect(d[3]!.inputJsonSchema).toMatchObject({ required: ["orderId", "reason"] });
     expect(d[4]!.inputJsonSchema).toMatchObject({ required: ["orderId", "address"] });
+  });
+});
+
+// Last in this file: it makes a return for 7718, which the cases above read as returnable.
+describe("get_order_status after a return", () => {
+  it("names the order's return request and gives no delivery estimate for a delivered order", async () => {
+    const action = await proposeWith("create_return_request", core.anna, chat, {
+      orderId: "7718",
+      reason: "damaged",
+      comment: null,
+    });
+    const done = await confirmAction({ actionId: action.id, userId: core.anna });
+    const requestId = (done.result as unknown as { requestId: string }).requestId;
+    const { outcome } = await call("get_order_status", { orderId: "7718" });
+    if (outcome.kind !== "result") throw new Error(`expected a result, got ${outcome.kind}`);
+    const data = outcome.data as Record<string, unknown>;
+    expect(data.returnRequest).toEqual({
+      requestId,
+      reason: "damaged",
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(data).toMatchObject({
+      orderId: "7718",
+      status: "delivered",
+      deliveredAt: expect.any(String),
+      estimatedDeliveryAt: null,
+      total: { amount: expect.any(Number), currency: "EUR" },
+    });
+    expect(data.items).toEqual(
+      expect.arrayContaining([
+        { name: expect.any(String), quantity: expect.any(Number), unitPrice: expect.any(Number) },
+      ]),
+    );
   });
 });
