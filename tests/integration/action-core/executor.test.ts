@@ -156,6 +156,17 @@ describe("read tools", () => {
       kind: "result",
       data: { windowDays: 30, acceptedReasons: ["defective", "damaged", "other"] },
     });
+    // What the model answers policy questions from: every rule is there, with its numbers.
+    const data = (outcome as { data: Record<string, unknown> }).data;
+    expect(data.windowStarts).toBe("delivery");
+    expect(data.refund).toMatch(/full order total .* original payment method/);
+    expect(data.notReturnable).toEqual([
+      "orders that have not been delivered yet",
+      "cancelled orders",
+      "orders delivered more than 30 days ago",
+      "orders that already have a return request (one return per order)",
+    ]);
+    expect(data.howToRequest).toMatch(/up to \d+ characters\..*Confirm/);
     const extra = await call("get_return_policy", { orderId: "7718" });
     expect(extra.outcome).toMatchObject({ status: "rejected", code: "invalid_arguments" });
   });
