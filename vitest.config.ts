@@ -18,6 +18,7 @@ const POSTGRES_SUITES = [
   "tests/integration/metrics-counters.test.ts",
   "tests/integration/rate-windows.test.ts",
   "tests/integration/ledger-and-webhook-providers.test.ts",
+  "tests/integration/staff-returns.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
