@@ -19,8 +19,9 @@
  * first (`forget_keys_and_drop`); applies it and answers 500; answers 500 without applying
  * (and replays that 500 for the key); applies it and answers only after `slowMs` (after the
  * client's timeout); declines (400); answers 429 (`rate_limited`) or 409 (`conflict`) without
- * applying or storing anything; creates a refund that ends `failed` or `canceled`. `forgetKeys()` drops every stored key (Stripe prunes them
- * after about 24 hours); `setDown(true)` resets every connection until `setDown(false)`.
+ * applying or storing anything; creates a refund that ends `failed` or `canceled`.
+ * `forgetKeys()` drops every stored key (Stripe prunes them after about 24 hours);
+ * `setDown(true)` resets every connection until `setDown(false)`.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
