@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { keptThreads } from "./tests/helpers/kept-thread-pool";
 import base from "./vitest.config";
 
 /**
@@ -26,6 +27,18 @@ const ISOLATED = [
   "tests/integration/candidate-canary.test.ts",
 ];
 
+/**
+ * Each run's worker thread is kept for the next (tests/helpers/kept-thread-pool.ts): a mutant then
+ * costs its tests, not a new import of the graph. Set through a plugin because Stryker's vitest
+ * runner passes `pool: "threads"` on the command line, which overrides a project's own `pool`.
+ * `MUTATION_FRESH_THREADS=1` runs with vitest's plain threads, as the comparison in
+ * docs/mutation.md does.
+ */
+const keptThreadsPlugin = {
+  name: "returns-desk:kept-threads",
+  config: () => ({ test: { pool: keptThreads({ runsPerThread: 50 }) } }),
+};
+
 const shared = {
   environment: "node" as const,
   hookTimeout: 60_000,
@@ -40,6 +53,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        plugins: process.env.MUTATION_FRESH_THREADS ? [] : [keptThreadsPlugin],
         test: {
           ...shared,
           name: "mutation",
@@ -57,6 +71,8 @@ export default defineConfig({
             "tests/integration/auth-secret.test.ts",
             // Reads the source text, which Stryker has instrumented.
             "tests/unit/i18n-catalogues.test.ts",
+            // Starts a vitest of its own to test this set's pool; it reaches no code of the scope.
+            "tests/unit/kept-thread-pool.test.ts",
           ],
         },
       },
