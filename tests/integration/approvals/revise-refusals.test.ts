@@ -113,6 +113,38 @@ describe("reviseAction refuses", () => {
   });
 });
 
+describe("reviseAction on a proposal that can no longer be decided", () => {
+  // The state is judged before the edit: a dead proposal answers with what it is, not with what
+  // is wrong in the fields, which could no longer be fixed in it anyway.
+  it("an expired one answers expired before its fields are judged, and stays expired", async () => {
+    const later = new Date(Date.now() + 24 * 3600 * 1000);
+    const err = await refusal(
+      reviseAction({ actionId, userId: core.anna, changes: { orderId: "9307" }, now: later }),
+    );
+    expect({ code: err.code, details: err.details }).toEqual({
+      code: "expired",
+      details: { status: "expired" },
+    });
+    const [row] = await core.db
+      .select({ status: pendingActions.status })
+      .from(pendingActions)
+      .where(eq(pendingActions.id, actionId));
+    expect(row?.status).toBe("expired");
+  });
+
+  it("a decided one answers as decided even to an edit that names no field", async () => {
+    await core.db
+      .update(pendingActions)
+      .set({ status: "executed" })
+      .where(eq(pendingActions.id, actionId));
+    const err = await revised({});
+    expect({ code: err.code, details: err.details }).toEqual({
+      code: "already_decided",
+      details: { status: "executed" },
+    });
+  });
+});
+
 describe("a made edit", () => {
   it("records the new proposal's audit event with its chain", async () => {
     const { action, previous } = await reviseAction({
