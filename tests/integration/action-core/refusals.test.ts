@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { pendingActions } from "@/db/schema";
 import { explainUndecidable } from "@/lib/actions/refusals";
 import { AppError } from "@/lib/errors";
-import { type Core, newChat, propose, setupCore } from "./fixtures";
+import { actionRow, type Core, newChat, propose, setupCore } from "./fixtures";
 
 let core: Core;
 let actionId: string;
@@ -59,11 +59,7 @@ describe("explainUndecidable", () => {
       code: "expired",
       details: { status: "expired" },
     });
-    const [row] = await core.db
-      .select({ status: pendingActions.status })
-      .from(pendingActions)
-      .where(eq(pendingActions.id, actionId));
-    expect(row?.status).toBe("expired");
+    expect((await actionRow(core.db, actionId)).status).toBe("expired");
   });
 
   it.each(["pending", "executing"])(

@@ -8,7 +8,15 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { pendingActions } from "@/db/schema";
 import { MAX_REVISIONS, reviseAction } from "@/lib/actions/revise";
-import { auditFor, type Core, newChat, propose, refusal, setupCore } from "../action-core/fixtures";
+import {
+  actionRow,
+  auditFor,
+  type Core,
+  newChat,
+  propose,
+  refusal,
+  setupCore,
+} from "../action-core/fixtures";
 
 let core: Core;
 let actionId: string;
@@ -125,11 +133,7 @@ describe("reviseAction on a proposal that can no longer be decided", () => {
       code: "expired",
       details: { status: "expired" },
     });
-    const [row] = await core.db
-      .select({ status: pendingActions.status })
-      .from(pendingActions)
-      .where(eq(pendingActions.id, actionId));
-    expect(row?.status).toBe("expired");
+    expect((await actionRow(core.db, actionId)).status).toBe("expired");
   });
 
   it("a decided one answers as decided even to an edit that names no field", async () => {
