@@ -20,8 +20,10 @@ import { ThreadsPoolWorker } from "vitest/node";
  * active under the runner's run-time switch, fresh thread or not.
  *
  * What a kept thread carries from one mutant to the next is module state: the caches of
- * providers, transports and fingerprints, each keyed by its configuration. docs/mutation.md
- * compares the results with fresh threads mutant by mutant (`MUTATION_FRESH_THREADS=1`). A thread
+ * providers, transports and fingerprints, each keyed by its configuration. A mutant that breaks
+ * a cache's first use is then not killed, because an earlier run filled the cache: three such
+ * were found, and no kill that fresh threads would not make, comparing mutant by mutant
+ * (`MUTATION_FRESH_THREADS=1`, docs/mutation.md). A thread
  * is replaced after `runsPerThread` runs, because the worker adds a listener and a cancel callback
  * for each run it is given.
  */
