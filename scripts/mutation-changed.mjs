@@ -10,15 +10,14 @@
 //   file committed, CI re-tests nothing and only checks the score.
 // - A time budget (MUTATION_BUDGET_SECONDS, default 420) keeps CI's run short: past it, Stryker is
 //   stopped and the step fails, saying which files to run locally first.
-// - The score judged is the changed files' own, from Stryker's JSON report. Stryker's own exit
-//   code judges every file in the incremental report, so a change to a file at 100 % would fail
-//   for files it never touched.
+// - The score judged is the changed files' own (scripts/mutation-score.mjs), not Stryker's exit
+//   code, which judges every file in the incremental report.
 // docs/mutation.md has the figures and the commands.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { calculateMetrics } from "mutation-testing-metrics";
 import strykerConfig from "../stryker.config.mjs";
+import { changedFilesScore } from "./mutation-score.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const budget = Number(process.env.MUTATION_BUDGET_SECONDS ?? 420);
@@ -101,12 +100,9 @@ child.on("exit", (code) => {
   const report = path.join(root, strykerConfig.jsonReporter.fileName);
   // No report from this run: Stryker failed before scoring anything, and its code says so.
   if (!fs.existsSync(report) || fs.statSync(report).mtimeMs < started) process.exit(code || 1);
-  const all = JSON.parse(fs.readFileSync(report, "utf8")).files;
-  const changed = Object.fromEntries(files.map((f) => [f, all[f]]).filter(([, r]) => r));
-  const { mutationScore, killed, timeout, survived, noCoverage } =
-    calculateMetrics(changed).metrics;
+  const { files: reportFiles } = JSON.parse(fs.readFileSync(report, "utf8"));
+  const { score, killed, timeout, survived, noCoverage } = changedFilesScore(reportFiles, files);
   const floor = strykerConfig.thresholds.break;
-  const score = Number.isNaN(mutationScore) ? 100 : mutationScore;
   console.log(
     `[mutation] the changed files: ${score.toFixed(2)} % (${killed} killed, ${timeout} timed out, ${survived} survived, ${noCoverage} without a covering test); the floor is ${floor} %`,
   );
