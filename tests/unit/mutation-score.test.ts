@@ -1,23 +1,23 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { changedFilesScore } from "../../scripts/mutation-score.mjs";
 
 /**
  * The score CI's mutation step judges (npm run test:mutation): the changed files' own, not every
- * file's in the report. The report is built from a real entry of mutation/incremental.json (the
- * JSON report's `files` shape), its statuses set here so the expected scores are known.
+ * file's in the report. The report has the shape of Stryker's JSON report's `files`, with
+ * statuses chosen so the expected scores are known.
  */
-type Mutant = { status: string };
-type FileResult = { mutants: Mutant[] };
-const real: Record<string, FileResult> = JSON.parse(
-  readFileSync("mutation/incremental.json", "utf8"),
-).files;
-const [template] = Object.values(real).filter((f) => f.mutants.length >= 4);
+type FileResult = { language: string; source: string; mutants: object[] };
 
 const withStatuses = (statuses: string[]): FileResult => ({
-  ...template!,
-  mutants: statuses.map((status, i) => ({ ...template!.mutants[i]!, status })),
+  language: "typescript",
+  source: "export const x = 1;\n",
+  mutants: statuses.map((status, i) => ({
+    id: String(i),
+    mutatorName: "BooleanLiteral",
+    location: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } },
+    status,
+  })),
 });
 
 const full = "lib/a.ts";
