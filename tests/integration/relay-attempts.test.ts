@@ -27,6 +27,7 @@ import type { EffectKind } from "@/lib/effects/kinds";
 import { stripeProvider } from "@/lib/effects/providers/stripe";
 import { runDueEffects, startRelay, stopRelay } from "@/lib/effects/relay";
 import { replanner } from "@/lib/effects/replan";
+import { wakeRelay } from "@/lib/effects/signal";
 import { resetEnv } from "@/lib/env";
 import { setLogDestination } from "@/lib/log";
 import { sqliteClient } from "../helpers/db";
@@ -120,6 +121,16 @@ const waitDue = async (id: string) => {
   const wait = (e?.nextAttemptAt.getTime() ?? 0) - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait + 1));
 };
+
+/** Until the effect is settled, or a few seconds: a poll would take an hour. */
+async function settledSoon(id: string): Promise<EffectRow | null> {
+  for (let i = 0; i < 250; i++) {
+    const e = await getEffect({ id });
+    if (e && e.status !== "pending" && e.status !== "in_flight") return e;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return getEffect({ id });
+}
 
 const mail = (to = "anna@example.com") => ({
   to,
@@ -680,6 +691,31 @@ describe("recording an attempt", () => {
     ).toMatchObject({ status: "succeeded" });
   });
 
+  it("a pass the database fails is logged, and the relay carries on at the next wake", async () => {
+    await drain();
+    const { actionId } = await annasAction();
+    const effect = await stored(actionId, "mail.return_confirmed", mail());
+    const passFailed = () => lines.some((l) => JSON.parse(l).msg === "effects relay pass failed");
+    expect(passFailed()).toBe(false);
+    sqliteClient().exec("ALTER TABLE effects RENAME TO effects_gone");
+    try {
+      startRelay();
+      for (let i = 0; i < 250 && !passFailed(); i++) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      sqliteClient().exec("ALTER TABLE effects_gone RENAME TO effects");
+    }
+    try {
+      const failed = lines
+        .map((l) => JSON.parse(l))
+        .find((l) => l.msg === "effects relay pass failed");
+      expect(failed).toMatchObject({ level: "error", err: { name: expect.any(String) } });
+      wakeRelay();
+      expect(await settledSoon(effect.id)).toMatchObject({ status: "succeeded" });
+    } finally {
+      await stopRelay();
+    }
+  });
+
   it("a recording the database refuses leaves the effect in flight for the next relay, and the log names it", async () => {
     await drain();
     const { actionId } = await annasAction();
@@ -705,16 +741,6 @@ describe("recording an attempt", () => {
 });
 
 describe("the relay's own loop (EFFECTS_POLL_SECONDS is an hour here)", () => {
-  /** Until the effect is settled, or a few seconds: a poll would take an hour. */
-  async function settledSoon(id: string): Promise<EffectRow | null> {
-    for (let i = 0; i < 250; i++) {
-      const e = await getEffect({ id });
-      if (e && e.status !== "pending" && e.status !== "in_flight") return e;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return getEffect({ id });
-  }
-
   it("started with nothing due yet, it sleeps until the next effect falls due, not for the poll", async () => {
     await drain();
     const { actionId } = await annasAction();
