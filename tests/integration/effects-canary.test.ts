@@ -340,6 +340,10 @@ describe("the integration canary for effects", () => {
     await runDueEffects();
     expect(await statuses(ids)).toEqual(["succeeded", "succeeded"]);
     expect(lookups(stripe)).toHaveLength(0);
+    // No canary at all: staff's queue shows none for this configuration.
+    const fp = configFingerprint("stripe", [stripe.secretKey, stripe.url]);
+    expect(await getEffectCanary({ kind: "payment.refund", fingerprint: fp })).toBeNull();
+    expect((await staffQueue()).canaries.map((c) => c.fingerprint)).not.toContain(fp);
     process.env.EFFECTS_CANARY_COUNT = ENV.EFFECTS_CANARY_COUNT;
     resetEnv();
   });

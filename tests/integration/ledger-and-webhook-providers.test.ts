@@ -9,7 +9,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AddressChangedPayload, RefundPayload } from "@/lib/effects/kinds";
+import { closeDb } from "@/db";
+import type { AddressChangedPayload, AlertPayload, RefundPayload } from "@/lib/effects/kinds";
+import { alertWebhook } from "@/lib/effects/providers/alert";
 import { ledgerProvider } from "@/lib/effects/providers/ledger";
 import { warehouseWebhook, webhookBody } from "@/lib/effects/providers/warehouse";
 import { useTestDatabase } from "../helpers/db";
@@ -55,6 +57,39 @@ describe("the ledger", () => {
       providerRef: (made as { providerRef: string }).providerRef,
     });
     expect(await ledgerProvider.findRefund(refund("9003", 100), ref("l3"))).toEqual({
+      kind: "absent",
+    });
+  });
+});
+
+describe("the ledger when our own database does not answer", () => {
+  it("the refund and the lookup are unknown, not failed and not absent", async () => {
+    await useTestDatabase();
+    const saved = {
+      DATABASE_PATH: process.env.DATABASE_PATH,
+      DATABASE_URL: process.env.DATABASE_URL,
+    };
+    // Unreachable on either dialect: no server on port 1; a file under a file cannot be opened.
+    if (process.env.DATABASE_URL) process.env.DATABASE_URL = "postgres://root@127.0.0.1:1/none";
+    else process.env.DATABASE_PATH = "/dev/null/unreachable.db";
+    try {
+      expect(await ledgerProvider.refund(refund("9101", 700), ref("down"))).toEqual({
+        kind: "indeterminate",
+        code: "ledger_unavailable",
+      });
+      expect(await ledgerProvider.findRefund(refund("9101", 700), ref("down"))).toEqual({
+        kind: "indeterminate",
+        code: "ledger_unavailable",
+      });
+    } finally {
+      await closeDb();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    // Back: nothing was written while it was down.
+    expect(await ledgerProvider.findRefund(refund("9101", 700), ref("down"))).toEqual({
       kind: "absent",
     });
   });
@@ -142,6 +177,44 @@ describe("the warehouse's webhook", () => {
   it("nothing listening is a connection error; a webhook cannot be looked up", async () => {
     const hook = warehouseWebhook({ url: "http://127.0.0.1:1/hooks", secret, timeoutMs: 2000 });
     expect(await hook.send(payload)).toEqual({ kind: "indeterminate", code: "connection_error" });
+    expect(await hook.lookup()).toEqual({ kind: "absent" });
+  });
+
+  it("a receiver that takes longer than the timeout leaves it unknown, as a timeout", async () => {
+    const silent = http.createServer(() => {
+      // Reads the request and never answers.
+    });
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const hook = warehouseWebhook({
+        url: `http://127.0.0.1:${port}/hooks`,
+        secret,
+        timeoutMs: 200,
+      });
+      expect(await hook.send(payload)).toEqual({ kind: "indeterminate", code: "timeout" });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  it("the alert webhook is signed the same way, and cannot be looked up either", async () => {
+    status = 200;
+    const alert = {
+      webhookId: "msg_alert_1",
+      alertId: "al_1",
+      kind: "relay_stalled",
+      fingerprint: "fp1",
+      detail: { stuck: 3 },
+      at: "2026-06-01T10:00:00.000Z",
+    } as unknown as AlertPayload;
+    const hook = alertWebhook({ url, secret, timeoutMs: 2000 });
+    expect(await hook.send(alert)).toEqual({ kind: "succeeded", providerRef: "msg_alert_1" });
+    expect(JSON.parse(received.at(-1)!.body)).toMatchObject({
+      type: "alert.raised",
+      data: { id: "al_1", fingerprint: "fp1" },
+    });
     expect(await hook.lookup()).toEqual({ kind: "absent" });
   });
 });

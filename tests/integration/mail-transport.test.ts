@@ -6,9 +6,11 @@
  * server, is in mail-and-receive.test.ts.
  */
 import fs from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   classifySmtpError,
   fileTransport,
@@ -161,5 +163,139 @@ describe("this process's transport", () => {
       }
       resetEnv();
     }
+  });
+});
+
+/** A real SMTP server that refuses one mailbox and keeps what it accepted. */
+async function smtpServer() {
+  const got: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(address, _session, cb) {
+      if (address.address === "gone@example.com") {
+        cb(Object.assign(new Error("no such mailbox"), { responseCode: 550 }));
+      } else cb();
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        got.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    got,
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("the SMTP transport against a server", () => {
+  it("a delivered mail's reference is its Message-ID; a refused recipient is final", async () => {
+    const server = await smtpServer();
+    try {
+      const t = smtpTransport(server.url, 2000);
+      const key = "rd-0002-mail.refund_failed";
+      const sent = await t.send(mail(key));
+      expect(sent).toEqual({ kind: "succeeded", providerRef: messageIdFor(key) });
+      expect(server.got).toHaveLength(1);
+      expect(server.got[0]!.to).toEqual(["anna@example.com"]);
+      expect(server.got[0]!.raw).toContain(`X-Returns-Desk-Effect: ${key}`);
+      // One of two mailboxes refused: the server answered for good, so the mail is not retried.
+      const partly = await t.send({
+        ...mail("rd-0003-mail.refund_failed"),
+        to: "anna@example.com, gone@example.com",
+      });
+      expect(partly).toEqual({ kind: "definite", code: "smtp_rejected" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("smtps:// speaks TLS from the first byte; smtp:// waits for the server's greeting", async () => {
+    // A server that says nothing and records what the client sends first.
+    const first: Buffer[] = [];
+    const silent = net.createServer((socket) => {
+      socket.once("data", (b: Buffer) => first.push(b));
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const plain = await smtpTransport(`smtp://127.0.0.1:${port}`, 300).send(mail("k-plain"));
+      expect(plain.kind).toBe("indeterminate");
+      expect(first).toEqual([]);
+      const tls = await smtpTransport(`smtps://127.0.0.1:${port}`, 300).send(mail("k-tls"));
+      expect(tls.kind).toBe("indeterminate");
+      // 0x16: a TLS handshake record, the ClientHello; nothing of the mail in clear.
+      expect(first[0]?.[0]).toBe(0x16);
+    } finally {
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});
+
+describe("this process's transport, per configuration", () => {
+  const withEnv = (vars: Record<string, string | undefined>, fn: () => void | Promise<void>) => {
+    const keys = ["MAIL_DIR", "SMTP_URL", "EFFECTS_LEASE_SECONDS", "STRIPE_TIMEOUT_MS"];
+    const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+    const set = (v: Record<string, string | undefined>) => {
+      for (const [k, x] of Object.entries(v)) {
+        if (x === undefined) delete process.env[k];
+        else process.env[k] = x;
+      }
+      resetEnv();
+    };
+    set(vars);
+    return Promise.resolve(fn()).finally(() => set(saved));
+  };
+
+  it("the first transport of a process is built from the configuration", async () => {
+    await withEnv({ SMTP_URL: undefined, MAIL_DIR: path.join(dir, "first") }, async () => {
+      vi.resetModules();
+      const fresh = await import("@/lib/effects/mail/transport");
+      const t = fresh.mailTransport();
+      expect(t.name).toBe("file");
+      expect(fresh.mailTransport()).toBe(t);
+    });
+  });
+
+  it("another SMTP server, or another lease (the timeouts follow it), is another transport", async () => {
+    await withEnv(
+      {
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        EFFECTS_LEASE_SECONDS: "10",
+        STRIPE_TIMEOUT_MS: "1000",
+      },
+      async () => {
+        const a = mailTransport();
+        expect(mailTransport()).toBe(a);
+        process.env.SMTP_URL = "smtp://127.0.0.1:2526";
+        resetEnv();
+        const b = mailTransport();
+        expect(b).not.toBe(a);
+        process.env.EFFECTS_LEASE_SECONDS = "11";
+        resetEnv();
+        const c = mailTransport();
+        expect(c).not.toBe(b);
+        expect(c.name).toBe("smtp");
+        // A lease long enough that the timeouts reach their cap: nothing changes.
+        process.env.EFFECTS_LEASE_SECONDS = "90";
+        resetEnv();
+        const d = mailTransport();
+        process.env.EFFECTS_LEASE_SECONDS = "120";
+        resetEnv();
+        expect(mailTransport()).toBe(d);
+      },
+    );
   });
 });

@@ -68,4 +68,27 @@ describe("deferConfirmationMail", () => {
     for (const k of ["store.receive_return", "payment.refund", "mail.return_confirmed", ""])
       expect(isStoreWrite(k)).toBe(false);
   });
+
+  it("defers only the confirmation mail: any other mail is still stored by the confirm", () => {
+    const other = {
+      ...mail("mail.return_confirmed"),
+      kind: "mail.refund_succeeded",
+    } as EffectRequest;
+    for (const confirmation of [
+      mail("mail.return_confirmed"),
+      mail("mail.cancellation_confirmed"),
+    ]) {
+      const out = deferConfirmationMail([atStore, refund], [other, confirmation]);
+      expect(out.map((e) => e.kind)).toEqual([
+        "store.cancel_order",
+        "payment.refund",
+        "mail.refund_succeeded",
+      ]);
+      const payload = EFFECT_PAYLOADS["store.cancel_order"].parse(out[0]!.payload);
+      expect(payload.confirmationMail).toEqual(confirmation);
+      expect(out[2]).toEqual(other);
+    }
+    // No confirmation mail among them: nothing rides on the store's effect.
+    expect(deferConfirmationMail([atStore], [other])).toEqual([atStore, other]);
+  });
 });

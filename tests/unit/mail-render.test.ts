@@ -68,3 +68,41 @@ describe("a customer's email", () => {
     expect(b).toEqual(a);
   });
 });
+
+describe("the plain text, paragraph by paragraph", () => {
+  it("the return's mail: greeting, what happened, how to send it back, the refund, who writes", async () => {
+    const mail = await renderMail("mail.return_confirmed", payload("en"));
+    expect(mail.text.split(/\n\n+/)).toEqual([
+      "Hello,",
+      "we have registered your return RT-0042 for order 7718.",
+      "HOW TO SEND THE ITEM BACK",
+      "Pack the item with everything it came with. Write RT-0042 clearly on the parcel. Send it to: Returns Desk, 12 Warehouse Road, 10115 Berlin, Germany. Keep the receipt of the shipment.",
+      "Refund: €123.45, to your original payment method, once the parcel has reached us and we have checked it.",
+      "Returns Desk",
+      "-".repeat(40),
+      "You receive this email because of your order 7718 at Returns Desk. Reference: RT-0042.",
+    ]);
+  });
+
+  it("a failed refund's mail in Russian: no how-to, the amount and the reference", async () => {
+    const mail = await renderMail("mail.refund_failed", payload("ru"));
+    expect(mail.text.split(/\n\n+/)).toEqual([
+      "Здравствуйте!",
+      expect.stringMatching(/^Возврат 123,45\s€ за заказ 7718 \(RT-0042\) не прошёл/),
+      "Вам ничего не нужно делать: наша команда свяжется с вами, чтобы всё уладить.",
+      "Returns Desk",
+      "-".repeat(40),
+      "Вы получили это письмо из-за заказа 7718 в Returns Desk. Номер: RT-0042.",
+    ]);
+  });
+
+  it("the HTML sets the heading and the footer apart as the plain text does", async () => {
+    const mail = await renderMail("mail.return_confirmed", payload("en"));
+    expect(mail.html).toContain(
+      '<h2 style="font-size:16px;margin:18px 0 8px">How to send the item back</h2>',
+    );
+    expect(mail.html).toContain(
+      '<p style="font-size:15px;line-height:22px;margin:0 0 14px">Returns Desk</p><hr style="border:none;border-top:1px solid #d0d7de;margin:18px 0"/><p style="font-size:12px;line-height:18px;color:#59636e;margin:0">You receive this email',
+    );
+  });
+});
