@@ -208,8 +208,10 @@ export const createReturnRequest: WriteTool<
       const reason = typeof args.reason === "string" ? ` (${args.reason})` : "";
       const asked = `Customer asked to return order ${order}${reason}`;
       const r = RETURN_REQUEST_RESULT.partial().safeParse(result).data;
+      // Only the refund is read: a strict pick of the plan refused every stored plan (they
+      // have all the other keys too), so staff always read the fallback.
       const to =
-        RETURN_PLAN.pick({ refund: true }).safeParse(plan).data?.refund.destination ??
+        z.object({ refund: REFUND }).safeParse(plan).data?.refund.destination ??
         "the original payment method";
       switch (status) {
         case "executed":
