@@ -13,6 +13,7 @@ export const CLIENT_ADDRESS_HEADER = "x-returns-desk-client";
 
 function createAuth() {
   return betterAuth({
+    // Stryker disable next-line StringLiteral: better-auth reads appName only in its two-factor plugin (an authenticator's issuer), which is not installed.
     appName: "Returns Desk",
     // Unset: the origin is taken from each request, and only that origin is trusted.
     baseURL: env().BETTER_AUTH_URL,
@@ -31,6 +32,7 @@ function createAuth() {
     // connection's statement gate (db/index.ts), so none can land inside one of our open
     // transactions; on PostgreSQL it uses the pool.
     database: drizzleAdapter(getConnection().db, {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the adapter's provider changes only case-insensitive where-clauses and JSON, array and UUID columns, none of which this configuration uses; everything else runs the same SQL on either.
       provider: getConnection().dialect === "postgres" ? "pg" : "sqlite",
       schema: {
         user: schema.user,
@@ -128,6 +130,7 @@ const g = globalThis as unknown as { __returnsDeskAuth?: { dbPath: string; auth:
 /** The better-auth instance, rebuilt only if the database changed (tests switch files). */
 export function getAuth(): Auth {
   const dbPath = getConnection().key;
+  // Stryker disable next-line ConditionalExpression: building a new instance per call reads the same configuration and keeps all state in the database; the cache saves only time.
   if (g.__returnsDeskAuth?.dbPath !== dbPath) g.__returnsDeskAuth = { dbPath, auth: createAuth() };
   return g.__returnsDeskAuth.auth;
 }

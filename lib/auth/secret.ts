@@ -45,6 +45,7 @@ function createOnce(file: string): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   } finally {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the temporary file was written just above and always exists here, so force never matters.
     fs.rmSync(tmp, { force: true });
   }
 }
