@@ -107,7 +107,8 @@ export async function markReturnReceived({
           ],
           now,
         })
-      : [];
+      : // Stryker disable next-line ArrayDeclaration: read only when a row was marked (the audit's refund)
+        [];
     await recordAudit({
       at: now,
       tool: MARK_RECEIVED,
@@ -173,7 +174,8 @@ async function receiveAtStore(current: StoreOperationRow, staffId: string, now: 
         ],
         now,
       })
-    : [];
+    : // Stryker disable next-line ArrayDeclaration: read only when a row was marked (the audit's refund)
+      [];
   await recordAudit({
     at: now,
     tool: MARK_RECEIVED,
@@ -207,7 +209,9 @@ export async function listStaffReturns({
 }: {
   limit?: number;
 } = {}): Promise<StaffReturn[]> {
+  // Stryker disable next-line ObjectLiteral: the slice below cuts the merged list to the limit
   const ours = await listReturnsWithRefund({ limit });
+  // Stryker disable next-line ObjectLiteral: the slice below cuts the merged list to the limit
   const atStore = await listStoreReturnsWithRefund({ limit });
   return [...ours, ...atStore]
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))

@@ -3,6 +3,7 @@
  * generateText), the real tool registry and executor against a seeded SQLite file, and a stop
  * once a write became a proposal. Only the model is ours; nothing here fakes our own code.
  */
+import type { JSONValue, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import {
   generateText,
   jsonSchema,
@@ -13,7 +14,7 @@ import {
   type ToolSet,
   tool,
 } from "ai";
-import { executeToolCall } from "@/lib/actions/executor";
+import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
 import { OfflineLanguageModel } from "@/lib/ai/models/offline";
 import { buildSystemPrompt } from "@/lib/ai/prompts";
@@ -108,6 +109,36 @@ export class Chat {
       outputTokens: usage.outputTokens,
     };
   }
+}
+
+/**
+ * The model's answer once the real executor answered its call to `toolName`: the turn as the SDK
+ * replays it (the customer's message, the call, the result as the model sees it); also after a
+ * proposal, where Chat stops.
+ */
+export async function answerAfterCall(
+  ctx: { userId: string; chatId: string },
+  text: string,
+  toolName: string,
+  input: Record<string, unknown>,
+): Promise<{ outcome: ToolCallOutcome; text: string }> {
+  const outcome = await executeToolCall(toolName, input, {
+    ...ctx,
+    promptVersion: "test-prompt-1",
+    model: "test-model",
+  });
+  // As the SDK carries it between steps: JSON.
+  const value = JSON.parse(JSON.stringify(modelView(outcome))) as JSONValue;
+  const output: LanguageModelV3ToolResultOutput = { type: "json", value };
+  const result = await new OfflineLanguageModel().doGenerate({
+    prompt: [
+      { role: "user", content: [{ type: "text", text }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName, input }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName, output }] },
+    ],
+    tools: [],
+  });
+  return { outcome, text: result.content[0]?.type === "text" ? result.content[0].text : "" };
 }
 
 const CYRILLIC = /\p{Script=Cyrillic}/gu;

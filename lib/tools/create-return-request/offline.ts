@@ -128,6 +128,7 @@ const threadEn: OfflineThreadReplies = {
     reason
       ? "I can help with that. Which order is it? Please send me the four-digit order number."
       : en.askOrder,
+  // Stryker disable next-line StringLiteral: askMissing has one slot to ask for and ignores its name
   askComplaint: (id) => en.askMissing("reason", id),
   askOrderAndComplaint:
     "Which order should the return be for (its four-digit number), and what is wrong with the item?",
@@ -146,6 +147,7 @@ const threadRu: OfflineThreadReplies = {
     reason
       ? "Помогу с этим. Какой это заказ? Пришлите, пожалуйста, четырёхзначный номер заказа."
       : ru.askOrder,
+  // Stryker disable next-line StringLiteral: askMissing has one slot to ask for and ignores its name
   askComplaint: (id) => ru.askMissing("reason", id),
   askOrderAndComplaint:
     "Для какого заказа оформить возврат (четырёхзначный номер) и что случилось с товаром?",
