@@ -90,6 +90,7 @@ export async function canaryGates(now: Date): Promise<CanaryGate[]> {
   for (const c of providerConfigs()) {
     const fingerprint = configFingerprint(c.provider, c.material);
     const id = `${c.kind}|${fingerprint}`;
+    // Stryker disable next-line ConditionalExpression: a passed canary row never changes status again (only running becomes passed or held, and held running), so asking the database again answers passed again
     if (passed.has(id)) continue;
     const row = await ensureEffectCanary({
       kind: c.kind,
@@ -99,6 +100,7 @@ export async function canaryGates(now: Date): Promise<CanaryGate[]> {
       now,
     });
     if (row.status === "passed") {
+      // Stryker disable next-line CallExpression: the same: without the note, the next pass asks the database, which answers passed again
       passed.add(id);
       continue;
     }

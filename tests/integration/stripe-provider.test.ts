@@ -99,6 +99,21 @@ describe("the Stripe provider", () => {
     expect(await provider().findRefund(payload, ref)).toEqual({ kind: "absent" });
   });
 
+  it("the lookup asks about this charge only: the operation's id on another charge's refund is not ours", async () => {
+    const { payload, ref } = refundCase();
+    stripe.refunds.push({
+      id: "re_other_charge",
+      object: "refund",
+      amount: 1500,
+      currency: "eur",
+      payment_intent: "pi_some_other_charge",
+      metadata: { operation_id: ref.operationId },
+      status: "succeeded",
+      created: 0,
+    });
+    expect(await provider().findRefund(payload, ref)).toEqual({ kind: "absent" });
+  });
+
   it("no payment reference: refused without a request, and nothing to look up", async () => {
     const { payload, ref } = refundCase();
     const before = stripe.requests.length;
