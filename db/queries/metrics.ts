@@ -20,13 +20,12 @@ export const dayOf = (at: Date | number) =>
   Math.floor((typeof at === "number" ? at : at.getTime()) / DAY_MS);
 
 /**
- * Adds to the day's counters (creating them). Call inside the writer's transaction. One
- * multi-row upsert, not one statement per counter (a turn bumps about ten): the same key twice is
- * summed first, because PostgreSQL refuses to update one row twice in a statement, and the rows
- * go in key order, so two writers lock counters in the same order.
+ * The rows one bump of the day's counters writes: the same counter twice is summed first, because
+ * PostgreSQL refuses to update one row twice in a statement, zero bumps are dropped, and the rows
+ * come in key order, so two writers lock counters in the same order and cannot deadlock.
  */
-export async function bumpDaily(bumps: readonly DailyBump[]): Promise<void> {
-  const rows = new Map<string, { day: number; name: string; key: string; n: number }>();
+export function dailyRows(bumps: readonly DailyBump[]): Required<DailyBump>[] {
+  const rows = new Map<string, Required<DailyBump>>();
   for (const b of bumps) {
     if (b.n === 0) continue;
     const key = b.key ?? "";
@@ -35,11 +34,21 @@ export async function bumpDaily(bumps: readonly DailyBump[]): Promise<void> {
     if (row) row.n += b.n;
     else rows.set(id, { day: b.day, name: b.name, key, n: b.n });
   }
-  if (rows.size === 0) return;
-  const values = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // A Map's keys are distinct, so two are never equal: `<=` orders them as `<` does.
+  // Stryker disable next-line EqualityOperator: equivalent for distinct keys (see above)
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+}
+
+/**
+ * Adds to the day's counters (creating them). Call inside the writer's transaction. One
+ * multi-row upsert (dailyRows), not one statement per counter: a turn bumps about ten.
+ */
+export async function bumpDaily(bumps: readonly DailyBump[]): Promise<void> {
+  const rows = dailyRows(bumps);
+  if (rows.length === 0) return;
   await getDb()
     .insert(metricsDaily)
-    .values(values.map(([, row]) => row))
+    .values(rows)
     .onConflictDoUpdate({
       target: [metricsDaily.day, metricsDaily.name, metricsDaily.key],
       set: { n: sql`${metricsDaily.n} + excluded.n` },
