@@ -12,4 +12,4 @@ export {
   supersedePendingInChat,
   withdrawProposal,
 } from "./lifecycle";
-export { type ProposeOutcome, proposeAction } from "./propose";
+export type { ProposeOutcome } from "./propose";

@@ -21,7 +21,7 @@ export type ProposeMeta = {
   model?: string | null;
   profile?: string | null;
   /** When the tool call started, for the audit duration (performance.now()). */
-  startedAt?: number;
+  startedAt: number;
   /**
    * The new action's id, when the caller derives it instead of a random one: a plan the system
    * makes again (replanToolCall) is stored at most once, whichever attempt stores it.
@@ -33,22 +33,6 @@ export type ProposeOutcome =
   | { kind: "proposal"; action: PendingActionDto }
   /** The business key already has its effect: no card, the tool's answer (createdNow: false). */
   | { kind: "existing"; result: WriteResult };
-
-/**
- * The business key first (an effect that already exists gets no card), then plan() and
- * await storeProposal(). `args` must already be the output of `tool.args` (the executor validates).
- * Throws ToolBusinessError when the policy says no; nothing is stored then.
- */
-export async function proposeAction(
-  tool: WriteTool,
-  args: unknown,
-  ctx: ToolContext,
-  meta: ProposeMeta = {},
-): Promise<ProposeOutcome> {
-  const existing = await existingEffect(tool, args, ctx);
-  if (existing) return existing;
-  return await storeProposal(tool, args, await tool.plan(args, ctx), ctx, meta);
-}
 
 /** The tool's answer when its business key already has an effect, or null. */
 export async function existingEffect(
@@ -70,7 +54,7 @@ export async function storeProposal(
   args: unknown,
   planned: Planned<unknown>,
   ctx: ToolContext,
-  meta: ProposeMeta = {},
+  meta: ProposeMeta,
 ): Promise<ProposeOutcome> {
   const plan = tool.planSchema.parse(planned.plan);
   const { target } = planned;
@@ -118,7 +102,7 @@ export async function storeProposal(
       chatId: ctx.chatId,
       actionId: inserted.id,
       toolCallId: inserted.toolCallId,
-      durationMs: meta.startedAt === undefined ? null : performance.now() - meta.startedAt,
+      durationMs: performance.now() - meta.startedAt,
       arguments: args,
       result: plan,
       promptVersion: inserted.promptVersion,

@@ -102,8 +102,22 @@ describe("traces over OTLP", () => {
     const tool = trace.find((s) => s.name === "ai.toolCall")!;
     expect(attrs(tool)).toMatchObject({
       "ai.toolCall.name": "create_return_request",
+      "returns_desk.tool.name": "create_return_request",
       "returns_desk.tool.status": "confirmation_required",
+      "returns_desk.action.id": card!.data.id,
     });
+    expect(attrs(tool)).not.toHaveProperty("returns_desk.tool.error_code");
+    // The lookup's tool span: a success, with neither an action nor an error code.
+    const lookupTurn = turns.find((s) => attrs(s)["returns_desk.chat.id"] === lookup)!;
+    const lookupTool = received.find(
+      (s) => s.traceId === lookupTurn.traceId && s.name === "ai.toolCall",
+    )!;
+    expect(attrs(lookupTool)).toMatchObject({
+      "returns_desk.tool.name": "get_order_status",
+      "returns_desk.tool.status": "success",
+    });
+    expect(attrs(lookupTool)).not.toHaveProperty("returns_desk.tool.error_code");
+    expect(attrs(lookupTool)).not.toHaveProperty("returns_desk.action.id");
     const model = trace.find((s) => s.name === "ai.streamText.doStream")!;
     expect(attrs(model)["ai.usage.inputTokens"]).toEqual(expect.any(Number));
 
@@ -127,5 +141,22 @@ describe("traces over OTLP", () => {
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain(NOTE);
     expect(everything).not.toContain("glass carafe");
+  });
+
+  it("a refused tool call carries its status and error code, and no action", async () => {
+    const anna = await Customer.signIn("anna@example.com");
+    const chat = await anna.newChat();
+    await anna.say(chat, "Where is order 1111?");
+    await flushTracing();
+    const turn = received.find(
+      (s) => s.name === "chat.turn" && attrs(s)["returns_desk.chat.id"] === chat,
+    )!;
+    const tool = received.find((s) => s.traceId === turn.traceId && s.name === "ai.toolCall")!;
+    expect(attrs(tool)).toMatchObject({
+      "returns_desk.tool.name": "get_order_status",
+      "returns_desk.tool.status": "business_error",
+      "returns_desk.tool.error_code": "order_not_found",
+    });
+    expect(attrs(tool)).not.toHaveProperty("returns_desk.action.id");
   });
 });

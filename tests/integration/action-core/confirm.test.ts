@@ -186,6 +186,8 @@ describe("confirm", () => {
     expect(await actionRow(core.db, action.id)).toMatchObject({
       status: "failed",
       errorCode: "payload_hash_mismatch",
+      decidedBy: core.anna,
+      approvedBy: null,
     });
     expect(await statuses(action.id)).toEqual(["confirmation_required", "technical_error"]);
     expect(await returnsFor(core.db, "9307")).toEqual([]);
@@ -245,6 +247,13 @@ describe("cancel", () => {
     });
     expect(await rowCounts(core.db)).toEqual({ ...before, auditEvents: before.auditEvents + 1 });
     expect(await statuses(action.id)).toEqual(["confirmation_required", "cancelled"]);
+    // Audited as the source course does: the code user_cancelled, and a result saying nothing ran.
+    expect((await auditFor(core.db, action.id)).at(-1)).toMatchObject({
+      userId: core.anna,
+      actorId: null,
+      errorCode: "user_cancelled",
+      result: { written: false, status: "cancelled" },
+    });
     expect(
       await refusal(async () => await confirmAction({ actionId: action.id, userId: core.anna })),
     ).toEqual({

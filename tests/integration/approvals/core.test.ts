@@ -197,6 +197,17 @@ describe("four eyes", () => {
     await confirmAction({ actionId: a.id, userId: core.anna });
     const out = await approveAction({ actionId: a.id, staffId: core.staff });
     expect(out.action.status).toBe("executed");
+    // The customer confirmed; the approver is the one who decided it ran.
+    expect(await actionRow(core.db, a.id)).toMatchObject({
+      decidedBy: core.staff,
+      approvedBy: core.staff,
+    });
+    expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({
+      status: "success",
+      userId: core.anna,
+      actorId: core.staff,
+      errorCode: null,
+    });
     expect(out.result?.createdNow).toBe(true);
     expect(await returnsFor(core.db, "2890")).toEqual([
       expect.objectContaining({ reason: "damaged", actionId: a.id, refundAmountMinor: 129000 }),
@@ -238,6 +249,13 @@ describe("four eyes", () => {
     expect(await actionRow(core.db, a.id)).toMatchObject({
       status: "failed",
       errorCode: "payload_hash_mismatch",
+      decidedBy: core.staff,
+      approvedBy: core.staff,
+    });
+    expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({
+      status: "technical_error",
+      actorId: core.staff,
+      errorCode: "payload_hash_mismatch",
     });
     expect(await returnsFor(core.db, "2890")).toEqual([]);
   });
@@ -272,6 +290,8 @@ describe("four eyes", () => {
     expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({
       status: "approval_rejected",
       actorId: core.staff,
+      errorCode: "rejected_by_staff",
+      result: { written: false, status: "rejected", reason: "Photos needed." },
     });
     expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
       "already_decided",
@@ -286,7 +306,12 @@ describe("four eyes", () => {
     expect(await expireDueActions(new Date(t0.getTime() + 47 * HOUR))).toBe(0);
     expect(await expireDueActions(new Date(t0.getTime() + 48 * HOUR))).toBe(1);
     expect(await actionRow(core.db, a.id)).toMatchObject({ status: "expired" });
-    expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({ status: "expired" });
+    expect((await auditFor(core.db, a.id)).at(-1)).toMatchObject({
+      status: "expired",
+      actorId: null,
+      errorCode: null,
+      result: { written: false, status: "expired" },
+    });
     expect((await refusal(approveAction({ actionId: a.id, staffId: core.staff }))).code).toBe(
       "expired",
     );
