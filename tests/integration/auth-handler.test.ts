@@ -4,9 +4,12 @@
  * handler (app/api/auth/[...all]): the session cookie's attributes and lifetime, `Secure` where
  * the request came over HTTPS, the routes that are switched off, the origin check, which requests
  * are counted by the limiters, and the answers a client gets for a body better-auth refuses.
+ *
+ * Each test gets its own database, so each builds its own better-auth instance (getAuth): the
+ * configuration it checks is then the one that test ran with.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
 import { POST as newChat } from "@/app/api/chats/route";
 import { getDb } from "@/db";
@@ -47,7 +50,7 @@ const secureCount = (cookie: string | undefined) =>
   attributes(cookie).filter((a) => a.toLowerCase() === "secure").length;
 
 describe("the session cookie", () => {
-  beforeAll(async () => {
+  beforeEach(async () => {
     await useTestDatabase();
   });
 
@@ -181,7 +184,7 @@ describe("the session's lifetime", () => {
 });
 
 describe("what better-auth refuses by configuration", () => {
-  beforeAll(async () => {
+  beforeEach(async () => {
     await useTestDatabase();
   });
 
@@ -282,7 +285,7 @@ describe("what better-auth refuses by configuration", () => {
 });
 
 describe("what the guard answers before better-auth", () => {
-  beforeAll(async () => {
+  beforeEach(async () => {
     await useTestDatabase();
   });
   afterEach(async () => {
