@@ -64,8 +64,6 @@ export async function listEffectsForActions({
 }: {
   actionIds: string[];
 }): Promise<EffectRow[]> {
-  // Stryker disable next-line ConditionalExpression: a shortcut only; drizzle's inArray of an empty list is `false`, so the query answers no row too
-  if (actionIds.length === 0) return [];
   return getDb()
     .select()
     .from(effects)
@@ -81,8 +79,8 @@ const dueAt = (now: Date, excludeKinds: string[] = []) =>
       and(eq(effects.status, "in_flight"), lte(effects.leaseUntil, now)),
     ),
     // Kinds under an integration canary go one at a time, through their own claim.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: drizzle's notInArray of an empty list is `true`, the same as no condition
-    excludeKinds.length > 0 ? notInArray(effects.kind, excludeKinds) : undefined,
+    // None excluded: notInArray of an empty list is `true`.
+    notInArray(effects.kind, excludeKinds),
   );
 
 /**
@@ -112,7 +110,6 @@ export async function claimDueEffects({
   // skipping afresh: one relay then claimed every due effect, whatever the limit (a test caught
   // 5 for a limit of 2). ARRAY(subquery) is an InitPlan, run once per statement.
   const candidates =
-    // Stryker disable next-line ConditionalExpression,StringLiteral: the mutation run is SQLite's; the postgres test project runs this branch (racing relays claim disjoint sets)
     dialect() === "postgres"
       ? sql`${effects.id} = any(array(${select} for update skip locked))`
       : sql`${effects.id} in (${select})`;
@@ -184,8 +181,6 @@ export async function listEffectsByStatus({
   statuses: EffectStatus[];
   limit: number;
 }): Promise<QueueRow[]> {
-  // Stryker disable next-line ConditionalExpression: a shortcut only; drizzle's inArray of an empty list is `false`, so the query answers no row too
-  if (statuses.length === 0) return [];
   return queueRows(inArray(effects.status, statuses), limit);
 }
 
@@ -304,13 +299,7 @@ export async function nextDueAt({
   const row = await getDb()
     .select({ at: effects.nextAttemptAt })
     .from(effects)
-    .where(
-      and(
-        eq(effects.status, "pending"),
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: drizzle's notInArray of an empty list is `true`, the same as no condition
-        excludeKinds.length > 0 ? notInArray(effects.kind, excludeKinds) : undefined,
-      ),
-    )
+    .where(and(eq(effects.status, "pending"), notInArray(effects.kind, excludeKinds)))
     .orderBy(asc(effects.nextAttemptAt))
     .limit(1)
     .then(first);

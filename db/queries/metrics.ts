@@ -34,8 +34,7 @@ export function dailyRows(bumps: readonly DailyBump[]): Required<DailyBump>[] {
     if (row) row.n += b.n;
     else rows.set(id, { day: b.day, name: b.name, key, n: b.n });
   }
-  // A Map's keys are distinct, so two are never equal: `<=` orders them as `<` does.
-  // Stryker disable next-line EqualityOperator: equivalent for distinct keys (see above)
+  // A Map's keys are distinct, so two are never equal.
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
 }
 

@@ -236,7 +236,6 @@ export async function executeToolCall(
         : outcome.kind === "proposal"
           ? "confirmation_required"
           : "success",
-    // Stryker disable next-line ConditionalExpression: only an error has a code, and OpenTelemetry drops an undefined attribute
     ...(outcome.kind === "error" ? { "returns_desk.tool.error_code": outcome.code } : {}),
     ...(outcome.kind === "proposal" ? { "returns_desk.action.id": outcome.action.id } : {}),
   });
