@@ -119,8 +119,7 @@ async function validateAndPlan(
     return { kind: "result", tool: tool.name, data: checked.data };
   }
   const existing = await existingEffect(tool, parsed.data, ctx);
-  if (existing?.kind === "existing")
-    return { kind: "existing", tool: tool.name, data: existing.result };
+  if (existing) return { kind: "existing", tool: tool.name, data: existing };
   // The timeout covers plan() only; storing starts only after a timely plan.
   const planned = await withTimeout(async () => await tool.plan(parsed.data, ctx), timeout);
   return { kind: "planned", write: tool, args: parsed.data, planned };
@@ -136,16 +135,14 @@ async function run(
   const step = await validateAndPlan(tool, rawArgs, ctx);
   if (step.kind !== "planned") return step;
   const { write, args, planned } = step;
-  const proposed = await storeProposal(write, args, planned, ctx, {
+  const action = await storeProposal(write, args, planned, ctx, {
     toolCallId: ctxIn.toolCallId,
     promptVersion: ctxIn.promptVersion,
     model: ctxIn.model,
     profile: ctxIn.profile,
     startedAt,
   });
-  return proposed.kind === "proposal"
-    ? { kind: "proposal", tool: tool.name, action: proposed.action }
-    : { kind: "existing", tool: tool.name, data: proposed.result };
+  return { kind: "proposal", tool: tool.name, action };
 }
 
 /**
@@ -315,14 +312,11 @@ export async function replanToolCall({
     let outcome: ToolCallOutcome;
     if (planned.kind === "planned") {
       // The proposal's own audit event (confirmation_required) is written by storeProposal.
-      const proposed = await storeProposal(planned.write, planned.args, planned.planned, ctx, {
+      const action = await storeProposal(planned.write, planned.args, planned.planned, ctx, {
         id,
         startedAt,
       });
-      outcome =
-        proposed.kind === "proposal"
-          ? { kind: "proposal", tool: name, action: proposed.action }
-          : { kind: "existing", tool: name, data: proposed.result };
+      outcome = { kind: "proposal", tool: name, action };
     } else {
       outcome = planned;
     }

@@ -12,4 +12,3 @@ export {
   supersedePendingInChat,
   withdrawProposal,
 } from "./lifecycle";
-export type { ProposeOutcome } from "./propose";

@@ -29,19 +29,17 @@ export type ProposeMeta = {
   id?: string;
 };
 
-export type ProposeOutcome =
-  | { kind: "proposal"; action: PendingActionDto }
-  /** The business key already has its effect: no card, the tool's answer (createdNow: false). */
-  | { kind: "existing"; result: WriteResult };
-
-/** The tool's answer when its business key already has an effect, or null. */
+/**
+ * The tool's answer when its business key already has an effect (no card then; the answer says
+ * createdNow: false), or null.
+ */
 export async function existingEffect(
   tool: WriteTool,
   args: unknown,
   ctx: ToolContext,
-): Promise<ProposeOutcome | null> {
+): Promise<WriteResult | null> {
   const found = await tool.findExisting(args, ctx);
-  return found ? { kind: "existing", result: tool.result.parse(found) } : null;
+  return found ? tool.result.parse(found) : null;
 }
 
 /**
@@ -55,7 +53,7 @@ export async function storeProposal(
   planned: Planned<unknown>,
   ctx: ToolContext,
   meta: ProposeMeta,
-): Promise<ProposeOutcome> {
+): Promise<PendingActionDto> {
   const plan = tool.planSchema.parse(planned.plan);
   const { target } = planned;
   const now = ctx.now;
@@ -111,5 +109,5 @@ export async function storeProposal(
     });
     return inserted;
   });
-  return { kind: "proposal", action: toPendingActionDto(row) };
+  return toPendingActionDto(row);
 }
