@@ -160,7 +160,7 @@ function auditResult(outcome: Exclude<ToolCallOutcome, { kind: "proposal" }>): u
  * What a tool's thrown error becomes: the tool's refusal (its code), a timeout, or, for anything
  * else, a technical error that is logged (its detail never reaches the model or the customer).
  */
-function thrownOutcome(toolName: string, err: unknown, what: string): ToolCallOutcome {
+function thrownOutcome(toolName: string, err: unknown, what: string) {
   if (err instanceof ToolBusinessError)
     return errorOutcome(toolName, "business_error", err.code, err.message);
   if (err instanceof ToolTimeout)
@@ -378,16 +378,6 @@ export async function dryRunToolCall(
     write.planSchema.parse(planned.plan);
     return { kind: "planned", tool: tool.name };
   } catch (err) {
-    if (err instanceof ToolBusinessError)
-      return errorOutcome(tool.name, "business_error", err.code, err.message);
-    if (err instanceof ToolTimeout)
-      return errorOutcome(tool.name, "timeout", "timeout", `${tool.name} did not answer in time.`);
-    log().error({ err: errorFields(err), tool: tool.name }, "tool failed in a dry run");
-    return errorOutcome(
-      tool.name,
-      "technical_error",
-      "internal_error",
-      `${tool.name} failed because of a technical problem.`,
-    );
+    return thrownOutcome(tool.name, err, "tool failed in a dry run");
   }
 }
