@@ -102,6 +102,7 @@ describe("what the queue shows", () => {
       tool: "create_return_request",
       customer: { id: core.anna, email: "anna@example.com" },
       chatId: mine.chatId,
+      settledAt: mine.settledAt?.toISOString(),
     });
     expect(listed.find((e) => e.id === orphan.id)).toMatchObject({
       tool: null,
@@ -126,6 +127,8 @@ describe("what the queue shows", () => {
     const shown = await listCanaries();
     expect(shown).toHaveLength(CANARY_LIMIT);
     expect(shown[0]!.fingerprint).toBe(`fp-${CANARY_LIMIT}`);
+    // Still running: not settled.
+    expect(shown[0]!.settledAt).toBeNull();
     expect(shown.map((c) => c.fingerprint)).not.toContain("fp-00");
   });
 });
