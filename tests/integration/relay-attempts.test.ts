@@ -579,6 +579,17 @@ describe("under the integration canary: each attempt's audit says what the canar
         },
       }),
     ]);
+
+    // An effect no chat action made (staff's receipt of a return refunds so) is held all the same.
+    const unowned = await stored(`op-${randomUUID()}`, "payment.refund", refund(5105));
+    await runDueEffects();
+    expect(await getEffect({ id: unowned.id })).toMatchObject({
+      status: "needs_attention",
+      lastErrorCode: "canary_held",
+    });
+    expect(await attempts(unowned)).toEqual([
+      expect.objectContaining({ errorCode: "canary_held", userId: null, chatId: null }),
+    ]);
   });
 
   it("a success the lookup cannot show is held, and the audit says the lookup found nothing", async () => {
