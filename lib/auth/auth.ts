@@ -130,7 +130,6 @@ const g = globalThis as unknown as { __returnsDeskAuth?: { dbPath: string; auth:
 /** The better-auth instance, rebuilt only if the database changed (tests switch files). */
 export function getAuth(): Auth {
   const dbPath = getConnection().key;
-  // Stryker disable next-line ConditionalExpression: building a new instance per call reads the same configuration and keeps all state in the database; the cache saves only time.
   if (g.__returnsDeskAuth?.dbPath !== dbPath) g.__returnsDeskAuth = { dbPath, auth: createAuth() };
   return g.__returnsDeskAuth.auth;
 }

@@ -16,14 +16,12 @@ export function safeNext(value: string | null, origin = "http://localhost"): str
     let decoded = url.pathname;
     for (let i = 0; i < 5; i++) {
       const next = decodeURIComponent(decoded);
-      // Stryker disable next-line ConditionalExpression: once a decode changes nothing, decoding again changes nothing either; the break only saves the remaining rounds.
       if (next === decoded) break;
       decoded = next;
     }
     const followed = new URL(decoded, origin);
     if (!isOnePath(url.pathname) || !isOnePath(decoded) || !isOnePath(followed.pathname))
       return "/";
-    // Stryker disable next-line ConditionalExpression,StringLiteral: unreachable while isOnePath(decoded) holds (one slash, no backslash, no control character), since such a path always resolves on this origin; kept as the last word should that check change.
     if (followed.origin !== origin) return "/";
     return `${url.pathname}${url.search}${url.hash}`;
   } catch {

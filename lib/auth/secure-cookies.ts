@@ -5,7 +5,6 @@ import "server-only";
  * so. A client that forges the header on plain HTTP only gets cookies its browser will not keep.
  */
 export function servedOverHttps(req: Request): boolean {
-  // Stryker disable next-line OptionalChaining: split() always returns at least one element, so [0] is never undefined.
   const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return forwarded ? forwarded === "https" : new URL(req.url).protocol === "https:";
 }

@@ -25,7 +25,6 @@ export function toolTranslator(toolName: string, lang: Locale): Translate | null
   if (!texts) return null;
   const key = `${lang}:${toolName}`;
   let t = translators.get(key);
-  // Stryker disable next-line ConditionalExpression: the cache only saves work; a fresh translator answers the same texts
   if (!t) {
     // The namespace is computed, so next-intl's key typing cannot follow it; the tool module's own
     // t("…") calls are checked against its texts by tests/unit/i18n-catalogues.test.ts.

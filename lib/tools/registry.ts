@@ -64,7 +64,6 @@ export function toolDescriptors(registry: ToolRegistry = toolRegistry): ToolDesc
   // A registry never changes, and converting zod to JSON Schema on every chat turn was a
   // visible share of the turn (docs/benchmarks.md): build once per registry.
   let list = descriptorCache.get(registry);
-  // Stryker disable next-line ConditionalExpression: the cache only saves work; a rebuilt list is equal and callers get copies
   if (!list) {
     list = [...registry.values()].map((t) => ({
       name: t.name,

@@ -90,7 +90,6 @@ export async function listCanaries(): Promise<EffectCanary[]> {
 
 async function queueRowOf(id: string): Promise<StaffEffect> {
   const row = await getQueueRow({ id });
-  // Stryker disable next-line ConditionalExpression,StringLiteral: only called after staffChange found and changed this effect, and no code deletes effects: the row is always there
   if (!row) throw new AppError("not_found", "No such effect.");
   return toStaffEffect(row);
 }

@@ -30,7 +30,6 @@ export async function answerInHandoff({
   // any history is loaded or any write transaction is opened (the turn loads the history itself).
   // A takeover that lands after this read is the same as one landing just after the check inside
   // the transaction below: this turn is answered by the model, the next message by the person.
-  // Stryker disable next-line ConditionalExpression: storeMessageInHandoff reads it again in its transaction and returns null, storing and claiming nothing; this read only spares loading the history
   if (!(await getOpenHandoff({ chatId: chat.id }))) return null;
   const userMessage: ChatUIMessage = {
     id: randomUUID(),
@@ -53,7 +52,6 @@ export async function answerInHandoff({
           writer.write({ type: "text-start", id });
           writer.write({ type: "text-delta", id, delta: part.text });
           writer.write({ type: "text-end", id });
-          // Stryker disable next-line ConditionalExpression: a handoff note has only text and data-handoff parts (handoffNoteMessage)
         } else if (part.type === "data-handoff") {
           writer.write(part);
         }

@@ -138,7 +138,6 @@ export async function mailAfterRefund({
   // cancellation. Its customer is the one to tell, also when no chat action made it.
   const subject = await refundSubjectOf({ operationId: effect.actionId });
   const userId = subject?.userId ?? action?.userId;
-  // Stryker disable next-line ConditionalExpression: with no id, getUserContact finds no account and mailFor returns no mail either
   if (!userId) return [];
   return mailFor(
     outcome === "succeeded" ? "mail.refund_succeeded" : "mail.refund_failed",

@@ -28,7 +28,6 @@ export type MailTransport = {
 
 /** The address part of MAIL_FROM (`Name <a@b>` or `a@b`). */
 function fromAddress(from: string): string {
-  // Stryker disable next-line OptionalChaining: when the pattern matches, its group is at least one character, never undefined
   return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
 }
 
@@ -55,7 +54,6 @@ const fileFor = (dir: string, key: string) =>
   path.join(dir, `${key.replace(/[^A-Za-z0-9._-]/g, "_")}.eml`);
 
 export function fileTransport(dir: string): MailTransport {
-  // Stryker disable next-line BooleanLiteral: writeFile takes the message as a stream as well as a buffer: the same bytes land in the file
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     name: "file",
@@ -140,7 +138,6 @@ let cached: { key: string; transport: MailTransport } | undefined;
 export function mailTransport(): MailTransport {
   const e = env();
   const timeoutMs = Math.min(30_000, Math.floor((e.EFFECTS_LEASE_SECONDS * 1000) / 3));
-  // Stryker disable next-line StringLiteral: only the spelling of "no SMTP_URL" in a cache key, which no valid smtp:// URL equals
   const key = `${e.SMTP_URL ?? ""}|${e.MAIL_DIR}|${timeoutMs}`;
   if (cached?.key !== key) {
     cached = {

@@ -32,7 +32,6 @@ class RelayOwnsRetriesHttpClient extends Stripe.HttpClient {
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (
-        // Stryker disable next-line ConditionalExpression: the list holds only strings, so includes() is false for any other code anyway
         typeof code === "string" &&
         Stripe.HttpClient.CONNECTION_CLOSED_ERROR_CODES.includes(code)
       )
@@ -142,7 +141,6 @@ export function stripeProvider(config: StripeConfig): PaymentsProvider {
         const c = classifyStripeError(err);
         // A lookup refused for good (a bad key, an unknown intent) still leaves the effect's
         // outcome unknown: retried, and in the end needs_attention, never "failed" on a guess.
-        // Stryker disable next-line ConditionalExpression,StringLiteral: classifyStripeError never answers "succeeded"; the branch only narrows the type to one with a code
         return { kind: "indeterminate", code: c.kind === "succeeded" ? "error" : c.code };
       }
     },

@@ -208,7 +208,6 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     // Equivalent without this early exit: the compare-and-set below requires the same version and
     // `processing`, so the insert is rolled back into the same stale order_changed (and the core asks
     // findExisting first, so a cancellation already on record never reaches commit).
-    // Stryker disable next-line ConditionalExpression, LogicalOperator, BlockStatement: the compare-and-set decides the same
     if (order.version !== ctx.target.version || order.status !== "processing") {
       return {
         kind: "stale",

@@ -277,7 +277,6 @@ export const changeDeliveryAddress: WriteTool<
     // Equivalent without this early exit: at the plan's version the policy saw the same order and
     // arguments (a revision plans again), so only a moved version gets here, and the
     // compare-and-set below (same version, `processing`) rolls the insert back into the same stale.
-    // Stryker disable next-line ConditionalExpression, LogicalOperator, BlockStatement: the compare-and-set decides the same
     if (order.version !== ctx.target.version || refusal(order, to) || !to) {
       return { kind: "stale", ...CHANGED };
     }
