@@ -45,7 +45,6 @@ const TAIL = re(
 const partsOf = (text: string) => {
   const parts = text
     .replace(LEAD, "")
-    // Stryker disable next-line Regex: a run of separators splits into empty parts, which the filter below drops
     .split(/[,;\n]+/)
     .map((p) => p.trim().replace(/[.!?]+$/, ""))
     .filter(Boolean);
