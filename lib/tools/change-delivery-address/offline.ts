@@ -63,7 +63,6 @@ export function parseAddress(text: string): NewAddress | null {
   const parts = partsOf(text);
   if (parts.length < 3) return null;
   const code = countryCode(parts.at(-1)!);
-  // Stryker disable next-line ConditionalExpression: NEW_ADDRESS below rejects a null country too; this only returns earlier
   if (!code) return null;
   const postal = parts.at(-2)!.match(POSTAL_CITY);
   if (!postal) return null;
