@@ -19,7 +19,6 @@ import { type EffectRow, listEffectsForAction } from "@/db/queries/effects";
 import {
   auditEvents,
   messages as messagesTable,
-  orderItems,
   orders,
   refundsLedger,
   returnRequests,
@@ -31,7 +30,13 @@ import { resetEnv } from "@/lib/env";
 import { getTool } from "@/lib/tools/registry";
 import { call, signIn } from "../helpers/http";
 import { parseMail } from "../helpers/mime";
-import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
+import {
+  type Core,
+  insertDeliveredOrder,
+  newChat,
+  proposeWith,
+  setupCore,
+} from "./action-core/fixtures";
 
 type Received = { from: string; to: string[]; raw: string };
 
@@ -113,27 +118,8 @@ beforeEach(() => {
 });
 
 /** A delivered order of Anna's, returnable. */
-async function deliveredOrder(total: number): Promise<string> {
-  const id = String(nextOrderId++);
-  const now = new Date();
-  await core.db.insert(orders).values({
-    id,
-    userId: core.anna,
-    status: "delivered",
-    placedAt: new Date(now.getTime() - 10 * 86_400_000),
-    deliveredAt: new Date(now.getTime() - 2 * 86_400_000),
-    totalMinor: total,
-    currency: "EUR",
-    paymentMethod: "Visa •••• 4242",
-    paymentRef: `pi_test${id}`,
-    version: 1,
-    updatedAt: now,
-  });
-  await core.db
-    .insert(orderItems)
-    .values({ orderId: id, name: "Lamp", quantity: 1, unitPriceMinor: total });
-  return id;
-}
+const deliveredOrder = (total: number) =>
+  insertDeliveredOrder(core.db, { id: String(nextOrderId++), userId: core.anna, total });
 
 async function processingOrder(total: number): Promise<string> {
   const id = await deliveredOrder(total);

@@ -10,9 +10,16 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ActionRow } from "@/db/queries/actions";
 import type { EffectRow } from "@/db/queries/effects";
-import { messages, orderItems, orders, storeOperations, user } from "@/db/schema";
+import { messages, storeOperations, user } from "@/db/schema";
 import { mailAfterConfirm, mailAfterRefund } from "@/lib/effects/mail/compose";
-import { actionRow, type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
+import {
+  actionRow,
+  type Core,
+  insertDeliveredOrder,
+  newChat,
+  proposeWith,
+  setupCore,
+} from "./action-core/fixtures";
 
 let core: Core;
 /** A Russian-speaking account (its own choice of language is Russian). */
@@ -108,24 +115,11 @@ beforeAll(async () => {
   core = await setupCore();
   mira = await newUser("mira@example.com", "ru");
   broken = await newUser("not-an-address", "en");
-  const orderId = String(nextOrder++);
-  const now = new Date();
-  await core.db.insert(orders).values({
-    id: orderId,
+  const orderId = await insertDeliveredOrder(core.db, {
+    id: String(nextOrder++),
     userId: core.anna,
-    status: "delivered",
-    placedAt: new Date(now.getTime() - 10 * 86_400_000),
-    deliveredAt: new Date(now.getTime() - 2 * 86_400_000),
-    totalMinor: 1500,
-    currency: "EUR",
-    paymentMethod: "Visa •••• 4242",
-    paymentRef: `pi_test${orderId}`,
-    version: 1,
-    updatedAt: now,
+    total: 1500,
   });
-  await core.db
-    .insert(orderItems)
-    .values({ orderId, name: "Lamp", quantity: 1, unitPriceMinor: 1500 });
   const chatId = await chatWith(core.anna, [{ type: "text", text: "Хочу вернуть заказ" }]);
   const proposed = await proposeWith("create_return_request", core.anna, chatId, {
     orderId,

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getEffectCanary } from "@/db/queries/effect-canaries";
-import { auditEvents, effectCanaries, effects, orderItems, orders } from "@/db/schema";
+import { auditEvents, effectCanaries, effects } from "@/db/schema";
 import { setRelayBell } from "@/lib/effects/signal";
 import {
   CANARY_LIMIT,
@@ -21,7 +21,14 @@ import {
   resolveQueuedEffect,
   retryQueuedEffect,
 } from "@/lib/work-queue/queue";
-import { type Core, newChat, proposeWith, refusal, setupCore } from "./action-core/fixtures";
+import {
+  type Core,
+  insertDeliveredOrder,
+  newChat,
+  proposeWith,
+  refusal,
+  setupCore,
+} from "./action-core/fixtures";
 
 let core: Core;
 let nextOrder = 8800;
@@ -34,24 +41,11 @@ afterEach(() => setRelayBell(null));
 
 /** A chat action of Anna's: a proposed return of an order of its own. */
 async function chatAction(): Promise<{ actionId: string; chatId: string }> {
-  const orderId = String(nextOrder++);
-  const now = new Date();
-  await core.db.insert(orders).values({
-    id: orderId,
+  const orderId = await insertDeliveredOrder(core.db, {
+    id: String(nextOrder++),
     userId: core.anna,
-    status: "delivered",
-    placedAt: new Date(now.getTime() - 10 * 86_400_000),
-    deliveredAt: new Date(now.getTime() - 2 * 86_400_000),
-    totalMinor: 2000,
-    currency: "EUR",
-    paymentMethod: "Visa •••• 4242",
-    paymentRef: `pi_test${orderId}`,
-    version: 1,
-    updatedAt: now,
+    total: 2000,
   });
-  await core.db
-    .insert(orderItems)
-    .values({ orderId, name: "Lamp", quantity: 1, unitPriceMinor: 2000 });
   const chatId = await newChat(core.db, core.anna);
   const action = await proposeWith("create_return_request", core.anna, chatId, {
     orderId,

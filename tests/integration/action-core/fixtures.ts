@@ -5,7 +5,15 @@
 import { randomUUID } from "node:crypto";
 import { asc, count, eq } from "drizzle-orm";
 import { type Db, one } from "@/db";
-import { auditEvents, chats, orders, pendingActions, returnRequests, user } from "@/db/schema";
+import {
+  auditEvents,
+  chats,
+  orderItems,
+  orders,
+  pendingActions,
+  returnRequests,
+  user,
+} from "@/db/schema";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
 import { AppError } from "@/lib/errors";
@@ -32,6 +40,34 @@ export async function setupCore(env?: Record<string, string>): Promise<Core> {
 export async function newChat(db: Db, userId: string, now = new Date()): Promise<string> {
   const id = randomUUID();
   await db.insert(chats).values({ id, userId, createdAt: now, updatedAt: now });
+  return id;
+}
+
+/**
+ * A delivered order of the user's, delivered two days ago and so returnable, with one item and
+ * a card payment a refund goes back to. `id` must be unused (tests keep a counter).
+ */
+export async function insertDeliveredOrder(
+  db: Db,
+  { id, userId, total }: { id: string; userId: string; total: number },
+): Promise<string> {
+  const now = new Date();
+  await db.insert(orders).values({
+    id,
+    userId,
+    status: "delivered",
+    placedAt: new Date(now.getTime() - 10 * DAY),
+    deliveredAt: new Date(now.getTime() - 2 * DAY),
+    totalMinor: total,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 4242",
+    paymentRef: `pi_test${id}`,
+    version: 1,
+    updatedAt: now,
+  });
+  await db
+    .insert(orderItems)
+    .values({ orderId: id, name: "Lamp", quantity: 1, unitPriceMinor: total });
   return id;
 }
 
