@@ -11,7 +11,7 @@ import { confirmAction } from "@/lib/actions";
 import { rowsOf } from "@/lib/ai/models/offline/tool-rows";
 import { parseAddress } from "@/lib/tools/change-delivery-address/offline";
 import { type Core, newChat, orderRow, setupCore } from "../integration/action-core/fixtures";
-import { answerAfterCall, Chat } from "./offline-model-harness";
+import { answerAfterCall, Chat, expectReplies } from "./offline-model-harness";
 
 let core: Core;
 beforeAll(async () => {
@@ -156,15 +156,7 @@ describe("requests", () => {
         "Заказ 3004 уже доставляется по этому адресу.",
       ],
     ] as const;
-    for (const [text, expected] of cases) {
-      const turn = await say(text);
-      expect(
-        turn.decided.map((c) => c.toolName),
-        text,
-      ).toEqual(["change_delivery_address"]);
-      expect(turn.proposed, text).toBe(false);
-      expect(turn.text, text).toBe(expected);
-    }
+    await expectReplies(say, "change_delivery_address", cases);
     expect((await orderRow(core.db, "3004")).status).toBe("processing");
   });
 

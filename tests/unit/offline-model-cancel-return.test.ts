@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/ai/models/offline/tool-rows";
 import { type Core, newChat, setupCore } from "../integration/action-core/fixtures";
-import { answerAfterCall, Chat } from "./offline-model-harness";
+import { answerAfterCall, Chat, expectReplies } from "./offline-model-harness";
 
 let core: Core;
 beforeAll(async () => {
@@ -60,15 +60,7 @@ describe("cancelling", () => {
         "Заказ 5120 уже доставлен, поэтому отменить его нельзя, и срок возврата тоже истёк. Сожалею.",
       ],
     ] as const;
-    for (const [text, expected] of cases) {
-      const turn = await say(text);
-      expect(
-        turn.decided.map((c) => c.toolName),
-        text,
-      ).toEqual(["cancel_order"]);
-      expect(turn.proposed, text).toBe(false);
-      expect(turn.text, text).toBe(expected);
-    }
+    await expectReplies(say, "cancel_order", cases);
   });
 
   it("an order cancelled before: that cancellation and its refund", async () => {
@@ -170,15 +162,7 @@ describe("returning", () => {
         "Заказ 5120 доставлен слишком давно: срок возврата истёк, поэтому оформить возврат нельзя. Сожалею.",
       ],
     ] as const;
-    for (const [text, expected] of cases) {
-      const turn = await say(text);
-      expect(
-        turn.decided.map((c) => c.toolName),
-        text,
-      ).toEqual(["create_return_request"]);
-      expect(turn.proposed, text).toBe(false);
-      expect(turn.text, text).toBe(expected);
-    }
+    await expectReplies(say, "create_return_request", cases);
   });
 
   it("the card it proposed: check and confirm, nothing happens before", async () => {

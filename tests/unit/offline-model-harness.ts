@@ -3,6 +3,7 @@
  * generateText), the real tool registry and executor against a seeded SQLite file, and a stop
  * once a write became a proposal. Only the model is ours; nothing here fakes our own code.
  */
+
 import type { JSONValue, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import {
   generateText,
@@ -14,6 +15,7 @@ import {
   type ToolSet,
   tool,
 } from "ai";
+import { expect } from "vitest";
 import { executeToolCall, type ToolCallOutcome } from "@/lib/actions/executor";
 import { modelView } from "@/lib/actions/model-view";
 import { OfflineLanguageModel } from "@/lib/ai/models/offline";
@@ -152,4 +154,24 @@ export function replyLanguage(reply: string): "ru" | "en" {
   const ru = text.match(CYRILLIC)?.length ?? 0;
   const en = text.match(LATIN)?.length ?? 0;
   return ru > en ? "ru" : "en";
+}
+
+/**
+ * Each message makes the model call `tool` and answer with exactly the expected reply, with no
+ * card proposed: the tool's own refusal, told in the customer's words.
+ */
+export async function expectReplies(
+  say: (text: string) => Promise<Turn>,
+  tool: string,
+  cases: readonly (readonly [string, string])[],
+): Promise<void> {
+  for (const [text, expected] of cases) {
+    const turn = await say(text);
+    expect(
+      turn.decided.map((c) => c.toolName),
+      text,
+    ).toEqual([tool]);
+    expect(turn.proposed, text).toBe(false);
+    expect(turn.text, text).toBe(expected);
+  }
 }
