@@ -15,7 +15,11 @@ import {
   recoverInterruptedActions,
   supersedePendingInChat,
 } from "@/lib/actions";
-import { onApprovalExpired, supersedePendingForUser } from "@/lib/actions/lifecycle";
+import {
+  onApprovalExpired,
+  supersedePendingForUser,
+  withdrawProposal,
+} from "@/lib/actions/lifecycle";
 import { startActionCore } from "@/lib/actions/sweeper";
 import { expireIfDue, transition } from "@/lib/actions/transition";
 import { AppError } from "@/lib/errors";
@@ -247,6 +251,32 @@ describe("superseding and the sweep's listeners", () => {
       decidedBy: "system",
     });
     expect((await actionRow(core.db, c.id)).status).toBe("pending");
+  });
+
+  it("a proposal whose turn then failed is withdrawn: superseded by the system as turn_failed, once; an ended or unknown one is left", async () => {
+    const at = new Date(Date.now() + 1_000);
+    const action = await propose(core.anna, chat, { orderId: "7718", reason: "damaged" });
+    expect(await withdrawProposal({ actionId: action.id, now: at })).toBe(true);
+    expect(await actionRow(core.db, action.id)).toMatchObject({
+      status: "superseded",
+      decidedBy: "system",
+      decidedAt: at,
+      errorCode: "turn_failed",
+    });
+    // The chat is free again: no card left pending in it.
+    expect(await getPendingActionForChat({ userId: core.anna, chatId: chat })).toBeNull();
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "superseded"]);
+    // Twice: it already ended, so nothing changes and nothing more is audited.
+    expect(await withdrawProposal({ actionId: action.id })).toBe(false);
+    expect(await statuses(action.id)).toEqual(["confirmation_required", "superseded"]);
+    // A confirmed action is never withdrawn by a failed turn.
+    const other = await newChat(core.db, core.anna);
+    const kept = await propose(core.anna, other, { orderId: "9307", reason: "damaged" });
+    await confirmAction({ actionId: kept.id, userId: core.anna });
+    const before = (await actionRow(core.db, kept.id)).status;
+    expect(await withdrawProposal({ actionId: kept.id })).toBe(false);
+    expect((await actionRow(core.db, kept.id)).status).toBe(before);
+    expect(await withdrawProposal({ actionId: randomUUID() })).toBe(false);
   });
 
   it("the sweep tells the listener of each approval wait it ended, and of nothing else", async () => {
