@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { keptThreads } from "./tests/helpers/kept-thread-pool";
+import { ShortestFirstSequencer } from "./tests/helpers/shortest-first-sequencer";
 import base from "./vitest.config";
 
 /**
@@ -7,10 +8,11 @@ import base from "./vitest.config";
  * and integration suite that runs in-process, on SQLite.
  *
  * Left out: the system and e2e suites (a production build per mutant is not affordable), the
- * suites that start worker processes (racing confirms, crash recovery, the write lock's clock,
- * the harder faults, the receive race, the users CLI, the secret's start-up check: those
- * processes run the code without the mutant switched on and could only blur the score), and the
- * catalogue test that reads the source text (Stryker instruments it).
+ * suites that start worker processes (racing confirms and approvals, crash recovery, the write
+ * lock's clock, the harder faults, the receive race, the users CLI, the secret's start-up check:
+ * those processes run the code without the mutant switched on, so they could only blur the score,
+ * and each of them costs its processes' start-up for every mutant its in-process part reaches),
+ * and the catalogue test that reads the source text (Stryker instruments it).
  *
  * What a mutant costs is mostly importing the module graph, not running tests, so the files
  * share one: `isolate: false`. Each file still starts from the same environment
@@ -39,6 +41,14 @@ const keptThreadsPlugin = {
   config: () => ({ test: { pool: keptThreads({ runsPerThread: 50 }) } }),
 };
 
+/**
+ * A mutant's covering files run shortest first (tests/helpers/shortest-first-sequencer.ts), so the
+ * quick test that kills it runs before the slow ones that merely reach its line.
+ * `MUTATION_VITEST_ORDER=1` keeps vitest's own order (longest first), as the comparison in
+ * docs/mutation.md does.
+ */
+const sequence = process.env.MUTATION_VITEST_ORDER ? {} : { sequencer: ShortestFirstSequencer };
+
 const shared = {
   environment: "node" as const,
   hookTimeout: 60_000,
@@ -50,6 +60,7 @@ const shared = {
 export default defineConfig({
   resolve: base.resolve,
   test: {
+    sequence,
     projects: [
       {
         extends: true,
@@ -63,6 +74,7 @@ export default defineConfig({
             "**/node_modules/**",
             ...ISOLATED,
             "tests/integration/action-core/concurrency.test.ts",
+            "tests/integration/approvals/concurrency.test.ts",
             "tests/integration/action-core/write-tools.test.ts",
             "tests/integration/action-core/confirm-clock.test.ts",
             "tests/integration/harder-faults.test.ts",
@@ -71,8 +83,10 @@ export default defineConfig({
             "tests/integration/auth-secret.test.ts",
             // Reads the source text, which Stryker has instrumented.
             "tests/unit/i18n-catalogues.test.ts",
-            // Starts a vitest of its own to test this set's pool; it reaches no code of the scope.
+            // Start a vitest of their own to test this set's pool and order; they reach no code of
+            // the scope.
             "tests/unit/kept-thread-pool.test.ts",
+            "tests/unit/shortest-first-sequencer.test.ts",
           ],
         },
       },
