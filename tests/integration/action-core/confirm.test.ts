@@ -8,6 +8,7 @@ import { insertReturnRequestIfAbsent } from "@/db/queries/return-requests";
 import { orders, pendingActions } from "@/db/schema";
 import { cancelAction, confirmAction, getActionForUser } from "@/lib/actions";
 import { executeToolCall } from "@/lib/actions/executor";
+import { setRelayBell } from "@/lib/effects/signal";
 import { AppError } from "@/lib/errors";
 import { RETURN_REQUEST_RESULT } from "@/lib/tools/shapes";
 import {
@@ -321,8 +322,17 @@ describe("one return per order", () => {
     // (an older release, a manual edit) to show the database still allows only one return.
     const row = await actionRow(core.db, a.id);
     await core.db.insert(pendingActions).values({ ...row, id: `${a.id}-copy` });
+    // The relay's doorbell rings after a confirm that stored effects (the first one's mail), and
+    // not for the second, which stored none.
+    let rings = 0;
+    setRelayBell({ ring: () => void rings++ });
     const first = await confirmAction({ actionId: a.id, userId: core.anna });
+    expect(first.effects.length).toBeGreaterThan(0);
+    expect(rings).toBe(1);
     const second = await confirmAction({ actionId: `${a.id}-copy`, userId: core.anna });
+    setRelayBell(null);
+    expect(second.effects).toEqual([]);
+    expect(rings).toBe(1);
     expect(first.result?.createdNow).toBe(true);
     expect(second.result).toEqual({ ...first.result, createdNow: false });
     expect(second.action.status).toBe("executed");
