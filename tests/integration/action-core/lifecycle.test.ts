@@ -165,7 +165,11 @@ describe("expiry", () => {
     const sweepAt = new Date(t0.getTime() + TTL_MS + 1);
     expect(await expireDueActions(sweepAt)).toBe(1);
     expect(await expireDueActions(sweepAt)).toBe(0);
-    expect((await actionRow(core.db, old.id)).status).toBe("expired");
+    // Decided by the system (the sweep), not by a person.
+    expect(await actionRow(core.db, old.id)).toMatchObject({
+      status: "expired",
+      decidedBy: "system",
+    });
     expect((await actionRow(core.db, fresh.id)).status).toBe("pending");
     expect(await statuses(old.id)).toEqual(["confirmation_required", "expired"]);
   });
@@ -370,11 +374,13 @@ describe("start-up recovery", () => {
     expect(await recoverInterruptedActions()).toEqual({ executed: 1, failed: 1 });
     expect(await actionRow(core.db, noEffect.id)).toMatchObject({
       status: "failed",
+      decidedBy: "system",
       errorCode: "interrupted",
     });
     expect(await statuses(noEffect.id)).toEqual(["confirmation_required", "technical_error"]);
     expect(await actionRow(core.db, withEffect.id)).toMatchObject({
       status: "executed",
+      decidedBy: "system",
       result: { requestId, orderId: "9307" },
     });
     expect(await statuses(withEffect.id)).toEqual(["confirmation_required", "success"]);
