@@ -6,9 +6,7 @@
  * up instead of sending it again. Real database (SQLite, and PostgreSQL in the postgres
  * project), real processes.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import readline from "node:readline";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StripeServer, startStripeServer } from "@/bench/lib/stripe-server";
@@ -19,6 +17,7 @@ import { confirmAction } from "@/lib/actions/confirm";
 import { runDueEffects } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { workerEnv } from "../helpers/db";
+import { release, startWorker, type Worker } from "../helpers/workers";
 import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
 
 const WORKER = path.join(import.meta.dirname, "receive-worker.ts");
@@ -33,38 +32,15 @@ const ENV = {
   EFFECTS_POLL_SECONDS: "3600",
 };
 
-function worker(args: string[]): {
-  child: ChildProcess;
-  lines: string[];
-  ready: Promise<void>;
-  done: Promise<number | null>;
-} {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=react-server", "--import", "tsx", WORKER, ...args],
-    {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        ...ENV,
-        ...workerEnv(core.file),
-        SEED_DEMO: "0",
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_API_BASE: stripe.url,
-      },
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
-  const lines: string[] = [];
-  let markReady: () => void = () => {};
-  const ready = new Promise<void>((r) => {
-    markReady = r;
+function worker(args: string[]): Worker {
+  return startWorker(WORKER, args, {
+    ...process.env,
+    ...ENV,
+    ...workerEnv(core.file),
+    SEED_DEMO: "0",
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_API_BASE: stripe.url,
   });
-  readline
-    .createInterface({ input: child.stdout! })
-    .on("line", (l) => (l === "ready" ? markReady() : lines.push(l)));
-  const done = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  return { child, lines, ready, done };
 }
 
 beforeAll(async () => {
@@ -104,12 +80,8 @@ describe("one refund per received return, across processes", () => {
 
     await closeDb(); // The workers own the database during the race.
     const racers = Array.from({ length: 6 }, () => worker(["receive", core.staff, requestId, "2"]));
-    await Promise.all(racers.map((r) => r.ready));
-    for (const r of racers) r.child.stdin!.end("go\n");
-    expect(await Promise.all(racers.map((r) => r.done))).toEqual([0, 0, 0, 0, 0, 0]);
-    const answers = racers.flatMap((r) =>
-      r.lines.map((l) => JSON.parse(l) as { ok: boolean; code?: string }),
-    );
+    const { codes, lines: answers } = await release<{ ok: boolean; code?: string }>(racers);
+    expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
     expect(answers).toHaveLength(12);
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
     expect(answers.filter((a) => !a.ok).map((a) => a.code)).toEqual(Array(11).fill("conflict"));

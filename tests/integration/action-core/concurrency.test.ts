@@ -3,9 +3,7 @@
  * on one database file. The database (BEGIN IMMEDIATE, the conditional claim, UNIQUE order_id)
  * must make exactly one of them execute.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import readline from "node:readline";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -14,6 +12,7 @@ import { deliveryAddressChanges, orderCancellations, pendingActions } from "@/db
 import { confirmAction } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { onPostgres, workerEnv } from "../../helpers/db";
+import { release, startWorker } from "../../helpers/workers";
 import {
   actionRow,
   auditFor,
@@ -39,38 +38,12 @@ type Line = {
 
 /** Starts one worker per job, releases them together, collects every line they print. */
 async function race(file: string, userId: string, jobs: string[][]): Promise<Line[]> {
-  const procs: {
-    child: ChildProcess;
-    lines: string[];
-    done: Promise<number | null>;
-    ready: Promise<void>;
-  }[] = [];
-  for (const ids of jobs) {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", WORKER, userId, ...ids],
-      {
-        cwd: process.cwd(),
-        env: { ...process.env, ...workerEnv(file), SEED_DEMO: "0" },
-        stdio: ["pipe", "pipe", "inherit"],
-      },
-    );
-    const lines: string[] = [];
-    let markReady: () => void = () => {};
-    const ready = new Promise<void>((r) => {
-      markReady = r;
-    });
-    readline
-      .createInterface({ input: child.stdout! })
-      .on("line", (l) => (l === "ready" ? markReady() : lines.push(l)));
-    const done = new Promise<number | null>((r) => child.on("exit", r));
-    procs.push({ child, lines, done, ready });
-  }
-  await Promise.all(procs.map((p) => p.ready));
-  for (const p of procs) p.child.stdin!.end("go\n");
-  const codes = await Promise.all(procs.map((p) => p.done));
+  const env = { ...process.env, ...workerEnv(file), SEED_DEMO: "0" };
+  const { codes, lines } = await release<Line>(
+    jobs.map((ids) => startWorker(WORKER, [userId, ...ids], env)),
+  );
   expect(codes.every((c) => c === 0)).toBe(true);
-  return procs.flatMap((p) => p.lines.map((l) => JSON.parse(l) as Line));
+  return lines;
 }
 
 let core: Core;

@@ -5,13 +5,12 @@
  * (vitest.mutation.config.ts) leave such suites out, since the code those processes run has no
  * mutant switched on.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import readline from "node:readline";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { confirmAction } from "@/lib/actions";
 import { workerEnv } from "../../helpers/db";
+import { release, startWorker } from "../../helpers/workers";
 import {
   actionRow,
   auditFor,
@@ -44,36 +43,10 @@ async function race(
   jobs: string[][],
   extraEnv: Record<string, string> = {},
 ): Promise<Line[]> {
-  const procs: {
-    child: ChildProcess;
-    lines: string[];
-    done: Promise<number | null>;
-    ready: Promise<void>;
-  }[] = [];
-  for (const args of jobs) {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", WORKER, ...args],
-      {
-        cwd: process.cwd(),
-        env: { ...process.env, ...workerEnv(file), SEED_DEMO: "0", ...extraEnv },
-        stdio: ["pipe", "pipe", "inherit"],
-      },
-    );
-    const lines: string[] = [];
-    let markReady: () => void = () => {};
-    const ready = new Promise<void>((r) => {
-      markReady = r;
-    });
-    readline
-      .createInterface({ input: child.stdout! })
-      .on("line", (l) => (l === "ready" ? markReady() : lines.push(l)));
-    procs.push({ child, lines, ready, done: new Promise((r) => child.on("exit", r)) });
-  }
-  await Promise.all(procs.map((p) => p.ready));
-  for (const p of procs) p.child.stdin!.end("go\n");
-  expect((await Promise.all(procs.map((p) => p.done))).every((c) => c === 0)).toBe(true);
-  return procs.flatMap((p) => p.lines.map((l) => JSON.parse(l) as Line));
+  const env = { ...process.env, ...workerEnv(file), SEED_DEMO: "0", ...extraEnv };
+  const { codes, lines } = await release<Line>(jobs.map((args) => startWorker(WORKER, args, env)));
+  expect(codes.every((c) => c === 0)).toBe(true);
+  return lines;
 }
 
 describe("approvals under real concurrency", () => {
