@@ -46,6 +46,9 @@ describe("kept-threads: vitest's worker thread lives from one run to the next", 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("reuses the thread and its imports, applies each run's filter, survives a failing run, and is replaced after its quota", async () => {
+    // One worker, as in Stryker's runs: VITEST_MAX_WORKERS (read by vitest over any config)
+    // would otherwise run the files side by side.
+    delete process.env.VITEST_MAX_WORKERS;
     const vitest = await createVitest("test", {
       root: dir,
       config: false,

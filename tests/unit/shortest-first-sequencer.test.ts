@@ -45,6 +45,9 @@ describe("shortest-first: a mutant's covering files, quickest first", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("orders by size before any run, then by the longest whole run seen, with the file that failed last first", async () => {
+    // One worker, as in Stryker's runs: VITEST_MAX_WORKERS (read by vitest over any config)
+    // would otherwise run the files side by side.
+    delete process.env.VITEST_MAX_WORKERS;
     const vitest = await createVitest("test", {
       root: dir,
       config: false,
