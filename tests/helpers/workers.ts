@@ -14,24 +14,31 @@ export type Worker = {
   done: Promise<number | null>;
 };
 
-export function startWorker(script: string, args: string[], env: NodeJS.ProcessEnv): Worker {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=react-server", "--import", "tsx", script, ...args],
-    {
-      cwd: process.cwd(),
-      env,
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
+/** How a worker script is run by default: `tsx`, with the server's module conditions. */
+const NODE_ARGS = ["--conditions=react-server", "--import", "tsx"];
+
+export function startWorker(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = NODE_ARGS,
+): Worker {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    cwd: process.cwd(),
+    env,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines: string[] = [];
   let markReady: () => void = () => {};
   const ready = new Promise<void>((r) => {
     markReady = r;
   });
-  readline
-    .createInterface({ input: child.stdout! })
-    .on("line", (l) => (l === "ready" ? markReady() : lines.push(l)));
+  readline.createInterface({ input: child.stdout! }).on("line", (l) => {
+    if (l === "ready") return markReady();
+    lines.push(l);
+    // A worker's progress, to follow a failing race by hand.
+    if (process.env.DEBUG_WORKER) console.error(l.slice(0, 1500));
+  });
   const done = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   return { child, lines, ready, done };
 }

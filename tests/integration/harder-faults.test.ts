@@ -10,10 +10,8 @@
  * Real database (SQLite, and PostgreSQL in the postgres project), real processes, a real SMTP
  * server (smtp-server); only Stripe is faked, at its wire protocol, and reached through the SDK.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import type net from "node:net";
 import path from "node:path";
-import readline from "node:readline";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +24,7 @@ import { runDueEffects } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { onPostgres, workerEnv } from "../helpers/db";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
+import { startWorker, type Worker } from "../helpers/workers";
 import { type Core, newChat, proposeWith, setupCore } from "./action-core/fixtures";
 
 const WORKER = path.join(import.meta.dirname, "relay-worker.ts");
@@ -44,14 +43,11 @@ let core: Core;
 let stripe: StripeServer;
 let nextOrderId = 8100;
 
-function worker(mode: "once" | "loop"): {
-  child: ChildProcess;
-  ready: Promise<void>;
-  done: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", HOOKS, WORKER, mode], {
-    cwd: process.cwd(),
-    env: {
+function worker(mode: "once" | "loop"): Worker {
+  return startWorker(
+    WORKER,
+    [mode],
+    {
       ...process.env,
       ...ENV,
       ...workerEnv(core.file),
@@ -59,18 +55,8 @@ function worker(mode: "once" | "loop"): {
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_API_BASE: stripe.url,
     },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  let markReady: () => void = () => {};
-  const ready = new Promise<void>((r) => {
-    markReady = r;
-  });
-  readline.createInterface({ input: child.stdout! }).on("line", (l) => {
-    if (l === "ready") markReady();
-    else if (process.env.DEBUG_WORKER) console.error(l.slice(0, 1500));
-  });
-  const done = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  return { child, ready, done };
+    ["--import", "tsx", "--import", HOOKS],
+  );
 }
 
 beforeAll(async () => {

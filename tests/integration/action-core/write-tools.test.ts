@@ -4,9 +4,7 @@
  * customer, TTL, supersede, stale, racing confirms across processes, and recovery after a SIGKILL
  * through the tool's findEffect().
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import readline from "node:readline";
 import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
 import {
@@ -20,6 +18,7 @@ import { executeToolCall } from "@/lib/actions/executor";
 import { AppError } from "@/lib/errors";
 import { getTool, TOOLS } from "@/lib/tools/registry";
 import { changeMark, workerEnv } from "../../helpers/db";
+import { release, startWorker, type Worker } from "../../helpers/workers";
 import {
   actionRow,
   auditFor,
@@ -284,39 +283,25 @@ describe.each(WRITE_TOOL_CASES.map((c) => [c.tool, c] as const))("%s", (_name, t
 
 type Line = { actionId: string; ok: boolean; createdNow?: boolean; code?: string; status?: string };
 
-function spawnWorker(file: string, script: string, args: string[]): ChildProcess {
-  return spawn(
-    process.execPath,
-    ["--conditions=react-server", "--import", "tsx", path.join(WORKERS, script), ...args],
-    {
-      cwd: process.cwd(),
-      env: { ...process.env, ...workerEnv(file), SEED_DEMO: "0" },
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
+function spawnWorker(file: string, script: string, args: string[]): Worker {
+  return startWorker(path.join(WORKERS, script), args, {
+    ...process.env,
+    ...workerEnv(file),
+    SEED_DEMO: "0",
+  });
 }
 
 /** Starts one confirm worker per job, releases them together, collects every line they print. */
 async function race(file: string, userId: string, jobs: string[][]): Promise<Line[]> {
-  const procs = jobs.map((ids) => {
-    const child = spawnWorker(file, "confirm-worker.ts", [userId, ...ids]);
-    const lines: string[] = [];
-    const ready = new Promise<void>((r) =>
-      readline
-        .createInterface({ input: child.stdout! })
-        .on("line", (l) => (l === "ready" ? r() : lines.push(l))),
-    );
-    const done = new Promise<number | null>((r) => child.on("exit", r));
-    return { child, lines, ready, done };
-  });
-  await Promise.all(procs.map((p) => p.ready));
-  for (const p of procs) p.child.stdin!.end("go\n");
-  expect((await Promise.all(procs.map((p) => p.done))).every((c) => c === 0)).toBe(true);
-  return procs.flatMap((p) => p.lines.map((l) => JSON.parse(l) as Line));
+  const { codes, lines } = await release<Line>(
+    jobs.map((ids) => spawnWorker(file, "confirm-worker.ts", [userId, ...ids])),
+  );
+  expect(codes.every((c) => c === 0)).toBe(true);
+  return lines;
 }
 
 /** Runs crash-worker.ts, which kills itself with SIGKILL; resolves with the signal it died of. */
 function crash(file: string, userId: string, actionId: string, mode: "effect" | "claim") {
-  const child = spawnWorker(file, "crash-worker.ts", [userId, actionId, mode]);
+  const { child } = spawnWorker(file, "crash-worker.ts", [userId, actionId, mode]);
   return new Promise<NodeJS.Signals | null>((r) => child.on("exit", (_code, signal) => r(signal)));
 }

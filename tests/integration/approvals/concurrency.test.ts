@@ -11,30 +11,17 @@ import { closeDb, getDb } from "@/db";
 import { confirmAction } from "@/lib/actions";
 import { workerEnv } from "../../helpers/db";
 import { release, startWorker } from "../../helpers/workers";
-import {
-  actionRow,
-  auditFor,
-  type Core,
-  newChat,
-  propose,
-  returnsFor,
-  setupCore,
-} from "../action-core/fixtures";
+import { actionRow, auditFor, type Core, returnsFor } from "../action-core/fixtures";
+import { proposeBike, setupApprovalCore } from "./fixtures";
 
 const WORKER = path.join(import.meta.dirname, "approval-worker.ts");
 
 let core: Core;
 beforeEach(async () => {
-  core = await setupCore({ APPROVAL_TTL_HOURS: "48", APPROVAL_THRESHOLD_MINOR: "50000" });
+  core = await setupApprovalCore();
 });
 
-const bike = async (now?: Date) =>
-  await propose(
-    core.anna,
-    await newChat(core.db, core.anna, now),
-    { orderId: "2890", reason: "damaged" },
-    { now },
-  );
+const bike = (now?: Date) => proposeBike(core, now);
 
 type Line = { actionId?: string; ok?: boolean; code?: string; status?: string; swept?: number };
 

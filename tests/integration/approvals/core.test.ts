@@ -23,21 +23,16 @@ import {
   returnsFor,
   setupCore,
 } from "../action-core/fixtures";
+import { proposeBike, setupApprovalCore } from "./fixtures";
 
 const HOUR = 3_600_000;
 
 let core: Core;
 beforeEach(async () => {
-  core = await setupCore({ APPROVAL_TTL_HOURS: "48", APPROVAL_THRESHOLD_MINOR: "50000" });
+  core = await setupApprovalCore();
 });
 
-const bike = async (now?: Date) =>
-  await propose(
-    core.anna,
-    await newChat(core.db, core.anna, now),
-    { orderId: "2890", reason: "damaged" },
-    { now },
-  );
+const bike = (now?: Date) => proposeBike(core, now);
 
 describe("revise", () => {
   it("stores a new pending action with a new hash; the old one ends superseded, audited 'revised'", async () => {
