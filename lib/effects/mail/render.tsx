@@ -40,8 +40,8 @@ const small: CSSProperties = { fontSize: 12, lineHeight: "18px", color: "#59636e
 function Layout({ lang, title, children }: { lang: string; title: string; children: ReactNode }) {
   return (
     <html lang={lang}>
-      {/* An email document, not a Next.js page: next/head has no place here. */}
-      {/* biome-ignore lint/style/noHeadElement: rendered to a string by @react-email/render */}
+      {/* An email document, not a Next.js page: next/head has no place here (biome.json turns
+          Next's <head> rule off for the mail folder). */}
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width" />
