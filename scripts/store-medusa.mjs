@@ -14,6 +14,11 @@
  * The server keeps running (detached) until `stop`. Its log: stores/medusa/.medusa-server.log.
  *
  * Each start begins from an empty database, so the seed (and so every test) sees the same store.
+ * The first start also keeps a copy of the migrated and seeded database as a template
+ * (<database>_template); a start within two hours of it, with the same Medusa install and this
+ * same script, creates the database from that copy and skips the migrations and the seed, which
+ * are most of a start. npm test starts the store twice (the store suites, then the store's
+ * browser suite), so the second start is the quick one. MEDUSA_TEMPLATE=0 never uses one.
  *
  * kill: SIGKILLs the running server, as a crash would, and keeps its database and state.
  * restart: starts the server again (killing it first if it runs) on the same URL and database,
@@ -23,7 +28,7 @@
  *   one more paid order on the running store, printed as {"displayId", "customerEmail", "state"}.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -204,16 +209,103 @@ function install() {
   });
 }
 
-async function recreateDatabase() {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
+function databaseName() {
+  const name = new URL(DATABASE_URL).pathname.slice(1);
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+  return name;
+}
+
+/** A client of the server's maintenance database, for CREATE and DROP DATABASE. */
+async function serverClient() {
+  const url = new URL(DATABASE_URL);
   url.pathname = "/postgres";
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
+  return client;
+}
+
+/** The store's database, empty, or a copy of `template`. */
+async function recreateDatabase(template) {
+  const name = databaseName();
+  const client = await serverClient();
   try {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** How long a template's seed stays true: its orders were delivered "N days ago" when it was made. */
+const TEMPLATE_MAX_AGE_MS = 2 * 3_600_000;
+
+/** What a template was made from: this script (the seed) and Medusa's install (the migrations). */
+function templateKey() {
+  const hash = createHash("sha256");
+  for (const f of [
+    import.meta.filename,
+    path.join(dir, "package-lock.json"),
+    path.join(dir, "medusa-config.js"),
+  ])
+    hash.update(fs.readFileSync(f));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The usable template: its name and what the seed printed, or null. */
+async function findTemplate() {
+  if (process.env.MEDUSA_TEMPLATE === "0") return null;
+  const name = `${databaseName()}_template`;
+  const client = await serverClient();
+  try {
+    const { rows } = await client.query(
+      "SELECT shobj_description(oid, 'pg_database') AS meta FROM pg_database WHERE datname = $1",
+      [name],
+    );
+    const meta = rows[0]?.meta ? JSON.parse(rows[0].meta) : null;
+    if (!meta || meta.key !== templateKey() || Date.now() - meta.made > TEMPLATE_MAX_AGE_MS)
+      return null;
+    return { name, seeded: meta.seeded };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Keeps the freshly seeded database as the template. The server is connected to it, and
+ * PostgreSQL copies a database only while nobody is, so the copy is pg_dump's (a consistent
+ * snapshot of a live database) restored into a new database, published by a rename. A failure
+ * here costs the next start its shortcut, nothing else.
+ */
+async function saveTemplate(seeded) {
+  const name = `${databaseName()}_template`;
+  const building = `${name}_${process.pid}`;
+  const client = await serverClient();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${building}`);
+    const target = new URL(DATABASE_URL);
+    target.pathname = `/${building}`;
+    const dump = spawnSync(
+      "sh",
+      [
+        "-c",
+        'pg_dump --format=custom "$1" | pg_restore --no-owner --dbname="$2"',
+        "sh",
+        DATABASE_URL,
+        target.toString(),
+      ],
+      { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" },
+    );
+    if (dump.status !== 0) throw new Error(`pg_dump | pg_restore: ${dump.stderr.trim()}`);
+    const meta = JSON.stringify({ key: templateKey(), made: Date.now(), seeded });
+    await client.query(`COMMENT ON DATABASE ${building} IS ${client.escapeLiteral(meta)}`);
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+  } catch (err) {
+    log(
+      `no template kept (${err instanceof Error ? err.message : err}); the next start seeds again`,
+    );
+    await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`).catch(() => {});
   } finally {
     await client.end();
   }
@@ -568,12 +660,15 @@ async function start() {
   const previous = readState();
   if (previous && alive(previous.pid)) await stop();
   install();
-  await recreateDatabase();
+  const template = await findTemplate();
+  await recreateDatabase(template?.name);
   const started = Date.now();
   fs.writeFileSync(logFile, "");
   const out = fs.openSync(logFile, "a");
-  log("migrating");
-  run(bin, ["db:migrate"], { cwd: dir, env: medusaEnv(0), stdio: ["ignore", out, out] });
+  if (!template) {
+    log("migrating");
+    run(bin, ["db:migrate"], { cwd: dir, env: medusaEnv(0), stdio: ["ignore", out, out] });
+  } else log(`from the template ${template.name}: migrated and seeded already`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   log(`starting on ${url}`);
@@ -581,12 +676,18 @@ async function start() {
   fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, url }));
   try {
     await waitForHealth(url, child);
-    const { shop, ...seeded } = await seed(url);
-    const line = { url, ...seeded };
+    const seeded = template ? template.seeded : await seed(url);
+    const { shop, ...rest } = seeded;
+    const line = { url, ...rest };
     fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, shop, ...line }));
     log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
     process.stdout.write(`${JSON.stringify(line)}\n`);
     child.unref();
+    if (!template && process.env.MEDUSA_TEMPLATE !== "0") {
+      const saving = Date.now();
+      await saveTemplate(seeded);
+      log(`template kept in ${Math.round((Date.now() - saving) / 1000)} s`);
+    }
   } catch (err) {
     await stop();
     throw err;
