@@ -35,7 +35,11 @@ const CONFIRMS = 48;
 const CHAT_LIMIT = 4;
 const BURST = 12;
 const SECRET = "multi-instance-secret-multi-instance-secret";
-/** A message with this word is answered slowly: the turn is held open while the test acts. */
+/**
+ * A message with this word is answered only when the test opens `slowGate`: the turn is held open
+ * for as long as the test acts, however slow the machine (a fixed delay was not always enough
+ * for the second request to arrive first on a loaded machine).
+ */
 const SLOW = "SLOWLY";
 const RETURN = (order: string) =>
   `Create a return request for order ${order}. The item arrived damaged.`;
@@ -45,6 +49,8 @@ let dir: string;
 let db: pg.Client;
 let model: OpenAIServer;
 let slowRequests = 0;
+let openSlowGate: () => void = () => {};
+let slowGate: Promise<void> = Promise.resolve();
 const servers: Server[] = [];
 
 function env(): Record<string, string> {
@@ -104,7 +110,7 @@ beforeAll(async () => {
       return {
         type: "text",
         text: "Let me look into that for you, one moment please.",
-        delayMs: 80,
+        gate: slowGate,
       };
     }
     return offline(request, index);
@@ -179,12 +185,16 @@ describe("three instances on one PostgreSQL database", () => {
     const who = await HttpCustomer.signIn(servers[0]!.url, email);
     const chat = await who.newChat();
     const before = slowRequests;
+    slowGate = new Promise((open) => {
+      openSlowGate = open;
+    });
     const first = on(0, who, `/api/chats/${chat}/messages`, { text: `Hello ${SLOW}` });
     // The model has the first turn's request: that turn holds the chat now (no timing guess).
     while (slowRequests === before) await new Promise((r) => setTimeout(r, 20));
     const second = await on(1, who, `/api/chats/${chat}/messages`, { text: "Where is 8041?" });
     expect(second.status).toBe(409);
     expect(await errorCode(second)).toBe("turn_in_progress");
+    openSlowGate();
     const done = await first;
     expect(done.status).toBe(200);
     expect(await done.text()).toContain(`"type":"finish"`);
