@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -80,6 +81,21 @@ if (!pgUrl) {
   console.warn(`\n[returns-desk] NOTICE: ${why}\n`);
 }
 
+/**
+ * Files that hold state the others in their process would see, so they get a process (and module
+ * graph) of their own: a `vi.mock` of a module the others import (password-limit), the global
+ * tracer (the two telemetry suites), and the canary's per-process cache of its rollout rows, kept
+ * by fingerprint and not by database (candidate-canary). The mutation run keeps the same list
+ * (vitest.mutation.config.ts, docs/mutation.md has how the shared files were checked in
+ * shuffled orders).
+ */
+export const ISOLATED = [
+  "tests/unit/password-limit.test.ts",
+  "tests/integration/telemetry.test.ts",
+  "tests/integration/telemetry-off.test.ts",
+  "tests/integration/candidate-canary.test.ts",
+];
+
 const shared = {
   environment: "node" as const,
   pool: "forks" as const,
@@ -87,10 +103,26 @@ const shared = {
   // password hashing on a busy shared machine, not slowness in the product.
   hookTimeout: 60_000,
   testTimeout: 30_000,
-  setupFiles: ["tests/helpers/setup.ts"],
+  // restore-env first: whatever a file put into process.env is undone when it ends, so the next
+  // file in the same process starts from the same environment as it would alone.
+  setupFiles: ["tests/helpers/restore-env.ts", "tests/helpers/setup.ts"],
   // The run's template databases, copied for every test (harness/db-template.ts).
   globalSetup: ["tests/helpers/global-setup.ts"],
+  // vi.stubGlobal is undone after each test, so no stub outlives its file in a shared process.
+  unstubGlobals: true,
 };
+
+/**
+ * On SQLite most files share their worker process and module graph (`isolate: false`): importing
+ * the graph (Next's route handlers, drizzle, better-auth) once per worker instead of once per file
+ * is most of what isolation cost. The ISOLATED files run in a project of their own with the
+ * default isolation: `--project 'sqlite*'` runs both halves. The PostgreSQL files stay isolated.
+ */
+const SQLITE_ONLY_EXCLUDED = [
+  // The multi-instance tests need PostgreSQL (several servers on one database).
+  "tests/system/multi-instance.test.ts",
+  "tests/system/effects-multi-instance.test.ts",
+];
 
 export default defineConfig({
   resolve: {
@@ -100,24 +132,29 @@ export default defineConfig({
     },
   },
   test: {
+    // One worker per core, and at least two. Vitest's own default for a run is one fewer than the
+    // cores, which on the 2-core machines this runs on is a single worker: every file then waited
+    // for the one before, although much of a file's time is spent waiting on the servers, worker
+    // processes and PostgreSQL it starts, not on the CPU.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,
         test: {
           ...shared,
           name: "sqlite",
+          isolate: false,
           include: [
             "tests/unit/**/*.test.ts",
             "tests/integration/**/*.test.ts",
             "tests/system/**/*.test.ts",
           ],
-          // The multi-instance test needs PostgreSQL (several servers on one database).
-          exclude: [
-            "tests/system/multi-instance.test.ts",
-            "tests/system/effects-multi-instance.test.ts",
-            "**/node_modules/**",
-          ],
+          exclude: [...SQLITE_ONLY_EXCLUDED, ...ISOLATED, "**/node_modules/**"],
         },
+      },
+      {
+        extends: true,
+        test: { ...shared, name: "sqlite-isolated", include: ISOLATED },
       },
       ...(pgUrl
         ? [
@@ -125,6 +162,10 @@ export default defineConfig({
               extends: true as const,
               test: {
                 ...shared,
+                // Each file isolated here. Tried shared on a loaded machine, four files' clean-up
+                // (closing the pool and dropping their databases) hung until the 60 s hook
+                // timeout, and a later file then saw state that was not its own; isolated, each
+                // passes. Why the clean-up hung is not yet known.
                 name: "postgres",
                 include: POSTGRES_SUITES,
                 env: { TEST_DIALECT: "postgres", TEST_DATABASE_URL: pgUrl },

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { keptThreads } from "./tests/helpers/kept-thread-pool";
 import { ShortestFirstSequencer } from "./tests/helpers/shortest-first-sequencer";
-import base from "./vitest.config";
+import base, { ISOLATED } from "./vitest.config";
 
 /**
  * The tests `npm run mutation` (Stryker, stryker.config.mjs) runs against each mutant: every unit
@@ -19,15 +19,9 @@ import base from "./vitest.config";
  * (tests/helpers/restore-env.ts) and opens its own database. A file that holds state the others
  * would see runs isolated instead: a `vi.mock` of a module the others import, the global tracer,
  * and the canary's per-process cache of its rollout row (kept per fingerprint, not per database,
- * so a second test database would not have the row). docs/mutation.md has the check that the
- * shared files pass in any order.
+ * so a second test database would not have the row): ISOLATED, the same list as `npm test`'s.
+ * docs/mutation.md has the check that the shared files pass in any order.
  */
-const ISOLATED = [
-  "tests/unit/password-limit.test.ts",
-  "tests/integration/telemetry.test.ts",
-  "tests/integration/telemetry-off.test.ts",
-  "tests/integration/candidate-canary.test.ts",
-];
 
 /**
  * Each run's worker thread is kept for the next (tests/helpers/kept-thread-pool.ts): a mutant then
