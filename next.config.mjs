@@ -12,7 +12,8 @@ env();
 
 /** @returns {import("next").NextConfig} */
 const nextConfig = () => ({
-  // Benchmarks and system tests build into their own folder so they never race the e2e build.
+  // Benchmarks build into their own folder; the system tests and the e2e runs share `.next`, and
+  // scripts/ensure-build.mjs builds it under a lock, so two runs never build it at once.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   serverExternalPackages: ["better-sqlite3"],

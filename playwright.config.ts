@@ -58,7 +58,8 @@ export default defineConfig({
   // E2E_DATABASE_URL only: drops the run's PostgreSQL databases.
   globalTeardown: "./tests/e2e/teardown.mjs",
   testDir: "tests/e2e",
-  outputDir: "test-results/e2e",
+  // Its own folder on PostgreSQL: npm test runs both at once, and each run empties its folder.
+  outputDir: process.env.E2E_DATABASE_URL ? "test-results/e2e-postgres" : "test-results/e2e",
   // Every test brings its own customer and orders (tests/e2e/fixtures.ts), so tests may run in
   // any order and side by side: `E2E_WORKERS=2` (or --workers) spreads them over two browsers.
   // One is the default: on a shared 2-core machine three servers and two browsers starve each
@@ -72,7 +73,18 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI
     ? [["list"]]
-    : [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+    : [
+        ["list"],
+        [
+          "html",
+          {
+            open: "never",
+            outputFolder: process.env.E2E_DATABASE_URL
+              ? "playwright-report-postgres"
+              : "playwright-report",
+          },
+        ],
+      ],
   timeout: 60_000,
   expect: { timeout: 15_000 },
   use: {

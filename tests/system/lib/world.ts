@@ -9,7 +9,8 @@ import { HttpCustomer, pendingActionOf } from "@/bench/lib/client";
 import { ensureBuild, type Server, startServer } from "@/bench/lib/server";
 import { createPostgresDatabase, onPostgres } from "../../helpers/db";
 
-export const DIST_DIR = ".next-system";
+// The production build every suite shares: the e2e, store and Lighthouse runs reuse it too.
+export const DIST_DIR = ".next";
 const RETURN_7718 = "Create a return request for order 7718. The item arrived damaged.";
 const RETURN_4410 = "Create a return request for order 4410. The item arrived damaged.";
 const CANCEL_1187 = "Please cancel order 1187, I ordered it by mistake.";
