@@ -23,6 +23,8 @@ const POSTGRES_SUITES = [
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
   "tests/integration/embed-session.test.ts",
+  // The same-origin check (scheme, host and port) on the state changes it guards.
+  "tests/integration/origin-and-streams.test.ts",
   "tests/integration/embed-visitor.test.ts",
   "tests/integration/embed-accounts.test.ts",
   "tests/integration/cancel-order.test.ts",
