@@ -138,6 +138,8 @@ describe("POST /api/embed/session", () => {
       await call(staffTranscript, `/api/staff/chats/${chat.id}`, { id: chat.id }, { cookie: staff })
     ).json();
     expect(seen.chat.embedOrigin).toBe(STORE);
+    // The store's token started the session: the store vouched for it.
+    expect(seen.chat.embedOriginVouched).toBe(true);
     expect(seen.customer.storeCustomerId).toBe("demo-anna");
     const ownSeen = await (
       await call(

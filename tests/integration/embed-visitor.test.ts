@@ -8,8 +8,9 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GET as listChats } from "@/app/api/chats/route";
+import { GET as listChats, POST as newChat } from "@/app/api/chats/route";
 import { POST as startGuest } from "@/app/api/embed/guest/route";
+import { GET as staffTranscript } from "@/app/api/staff/chats/[id]/route";
 import { getDb } from "@/db";
 import { auditEvents, session, user } from "@/db/schema";
 import { VISITOR_NOTE } from "@/lib/ai/prompts";
@@ -17,7 +18,7 @@ import { resetEnv } from "@/lib/env";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
-import { call } from "../helpers/http";
+import { call, signIn } from "../helpers/http";
 import { actionsIn, auditStatuses } from "../helpers/inspect";
 import { useLoopbackModel } from "../helpers/loopback-model";
 import type { OpenAIServer } from "../helpers/openai-server";
@@ -188,6 +189,23 @@ describe("how many visitor sessions, and for how long", () => {
     expect(capped.status).toBe(429);
     expect((await capped.json()).error.code).toBe("rate_limited");
     expect(capped.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("a visitor's origin is shown to staff as its browser's word, not as where the chat was embedded", async () => {
+    const res = await guestFrom("203.0.113.9");
+    const cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
+    const started = await call(newChat, "/api/chats", {}, { method: "POST", cookie });
+    expect(started.status).toBe(201);
+    const { chat } = await started.json();
+    const seen = await call(
+      staffTranscript,
+      `/api/staff/chats/${chat.id}`,
+      { id: chat.id },
+      { cookie: await signIn("staff@example.com") },
+    );
+    const body = await seen.json();
+    expect(body.chat.embedOrigin).toBe(STORE);
+    expect(body.chat.embedOriginVouched).toBe(false);
   });
 
   it("a guest's session lasts at most a day from its start, however often it is used", async () => {
