@@ -27,6 +27,8 @@ const POSTGRES_SUITES = [
   "tests/integration/origin-and-streams.test.ts",
   "tests/integration/embed-visitor.test.ts",
   "tests/integration/embed-accounts.test.ts",
+  // One account per normalised email: the index, and the migration that settles look-alikes.
+  "tests/integration/email-identity.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",

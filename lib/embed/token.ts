@@ -15,6 +15,7 @@ import {
   jwtVerify,
 } from "jose";
 import { z } from "zod";
+import { normalizeEmail } from "../auth/account-throttle";
 import { env } from "../env";
 import { AppError, type ErrorCode } from "../errors";
 import { freeTextSchema } from "../text/free-text";
@@ -43,7 +44,9 @@ export const EmbedClaims = z.object({
     .min(1)
     .max(255)
     .refine((s) => !UNSAFE_ID_CHARACTERS.test(s), "holds control, bidi or zero-width characters"),
-  email: z.email().max(254),
+  // One identity however it is written: " Anna@Example.COM" is anna@example.com, and so is its
+  // full-width form (the unique index on the normalised email decides, db/schema).
+  email: z.preprocess((v) => (typeof v === "string" ? normalizeEmail(v) : v), z.email().max(254)),
   // Shown to staff and written into mails: the same normaliser as every other free text.
   name: freeTextSchema(z.string().min(1).max(200)).optional(),
   exp: z.number().int(),

@@ -322,6 +322,34 @@ describe("POST /api/embed/session", () => {
     );
   });
 
+  it.each([
+    ["ANNA@EXAMPLE.COM"],
+    ["Anna@example.com"],
+    [" anna@example.com "],
+    ["ａｎｎａ@example.com"],
+    ["STAFF@example.com"],
+  ])(
+    "emails that differ only in case, space or Unicode form are one identity: %j with a new sub is 409",
+    async (email) => {
+      const before = (await getDb().select().from(user)).length;
+      const sub = `look-alike-${seq}`;
+      const res = await post({ token: await token({ sub, email }) });
+      expect(res.status).toBe(409);
+      expect((await res.json()).error.code).toBe("email_in_use");
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect((await getDb().select().from(user)).length).toBe(before);
+      expect(await getDb().select().from(user).where(eq(user.storeCustomerId, sub))).toEqual([]);
+    },
+  );
+
+  it("a new customer's email is stored normalised", async () => {
+    const res = await post({
+      token: await token({ sub: "cust-case", email: " New.Case@Shop.Example" }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).user.email).toBe("new.case@shop.example");
+  });
+
   it("a body without a token is 400; embedding off is 404 embed_disabled", async () => {
     const res = await post({});
     expect(res.status).toBe(400);
