@@ -1,8 +1,9 @@
 /**
  * The store's word for who its customer is: a JWT its own server signs (docs/embed.md). Checked
  * with jose: the signature (HS256 with EMBED_JWT_SECRET, or EMBED_JWT_SECRET_PREVIOUS during a
- * rotation; or RS256/ES256 against EMBED_JWKS_URL, and then only those), the audience, the
- * expiry, a lifetime of at most 15 minutes, and 60 s of clock skew either way. Whether the `jti`
+ * rotation; or RS256/ES256 against EMBED_JWKS_URL, and then only those), `typ` (JWT when
+ * present), the audience, the expiry, a lifetime of at most 15 minutes (exp after iat, and iat
+ * no older than that), and 60 s of clock skew either way. Whether the `jti`
  * was used before is the session's step (lib/embed/session.ts), after every check here passed.
  */
 import "server-only";
