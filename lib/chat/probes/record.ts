@@ -26,7 +26,7 @@ export type TurnFacts = {
   messageChars: number;
   answerChars: number;
   /** Declared arguments only, with a count of the keys the model invented (turn-tools.ts). */
-  calls: { tool: string; args: unknown; unknownKeys: number }[];
+  calls: { tool: string; args: unknown; unknownKeys?: number }[];
   /** The orders the turn's tools read at the store, as the store answered (null: not shown). */
   orderReads: ReadonlyMap<string, StoreOrder | null>;
   outcome: TurnProfile["outcome"];
@@ -60,7 +60,7 @@ export async function profileOf(t: TurnFacts): Promise<TurnProfile> {
     tools: t.calls.map((c) => ({
       tool: c.tool,
       args: argShape(c.args),
-      ...(c.unknownKeys > 0 ? { unknownKeys: c.unknownKeys } : {}),
+      ...(c.unknownKeys ? { unknownKeys: c.unknownKeys } : {}),
     })),
     orders,
     outcome: t.outcome,
