@@ -20,6 +20,8 @@ const POSTGRES_SUITES = [
   "tests/integration/ledger-and-webhook-providers.test.ts",
   "tests/integration/staff-returns.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
+  // The session cookie's attributes and lifetime, better-auth's origin check: its rows on both.
+  "tests/integration/auth-handler.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
   "tests/integration/embed-session.test.ts",
