@@ -23,7 +23,11 @@ function requestHost(req: Request): string | null {
   return first || req.headers.get("host");
 }
 
-/** The scheme the browser used: the socket's, or with TRUST_PROXY the outermost proxy's word. */
+/**
+ * The scheme the browser used: with TRUST_PROXY the outermost proxy's word; otherwise the
+ * request URL's, which Next.js itself takes from X-Forwarded-Proto when one is sent (a browser
+ * cannot set that header on another site's request, so a page cannot choose it).
+ */
 function requestScheme(req: Request): string {
   const forwarded =
     env().TRUST_PROXY > 0

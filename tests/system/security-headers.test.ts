@@ -115,7 +115,12 @@ describe("session cookies", () => {
   });
 
   it("behind a TLS proxy (X-Forwarded-Proto: https): every cookie is also Secure", async () => {
-    const cookies = await signIn(w.base, { "x-forwarded-proto": "https" });
+    // The browser behind a TLS proxy is on https: its Origin says so (the origin check compares
+    // the scheme too).
+    const cookies = await signIn(w.base, {
+      "x-forwarded-proto": "https",
+      origin: w.base.replace(/^http:/, "https:"),
+    });
     expect(cookies.length).toBeGreaterThan(0);
     for (const c of cookies) {
       expect(c.attrs.has("secure"), c.name).toBe(true);
