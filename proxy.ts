@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { env } from "@/lib/env";
 import { contentSecurityPolicy, isEmbedPath, newNonce } from "@/lib/http/csp";
+import { HSTS, wantsHsts } from "@/lib/http/hsts";
 
 /**
  * Runs before every page and API route:
@@ -8,6 +9,7 @@ import { contentSecurityPolicy, isEmbedPath, newNonce } from "@/lib/http/csp";
  *   scripts it renders (pages are rendered per request anyway: they read the session);
  * - framing: /embed and its pages may be framed by the stores in EMBED_ALLOWED_ORIGINS (CSP
  *   frame-ancestors), every other page by nobody (frame-ancestors 'none' and X-Frame-Options);
+ * - Strict-Transport-Security on every answer over https (lib/http/hsts.ts);
  * - paths with a malformed percent-escape (`/api/chats/%ZZ`) are refused: Next decodes dynamic
  *   params after this point and, on failure, tries to render a /400 page the App Router does not
  *   have, answering a bare 500. A client error is a 400, and API clients get the JSON contract.
@@ -26,6 +28,7 @@ export function proxy(req: NextRequest): NextResponse {
   res.headers.set("Content-Security-Policy", csp);
   // Older browsers read only this; it has no "these origins" form, so /embed goes without it.
   if (!embed) res.headers.set("X-Frame-Options", "DENY");
+  if (wantsHsts(req)) res.headers.set("Strict-Transport-Security", HSTS);
   return res;
 }
 

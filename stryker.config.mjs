@@ -1,6 +1,6 @@
 // npm run mutation: Stryker's mutation testing over the safety scope (docs/mutation.md): the action
-// core, the effects relay, the tools, the hand-off, receipts, the work queue, sign-in and the
-// queries. The whole scope is not part of npm test; npm run test:mutation (in npm test) runs it
+// core, the effects relay, the tools, the hand-off, the store adapters, the embedded chat, the
+// candidate profile, receipts, the work queue, sign-in and the queries. The whole scope is not part of npm test; npm run test:mutation (in npm test) runs it
 // on the files a change touched (scripts/mutation-changed.mjs). The tests it runs per mutant are
 // vitest.mutation.config.ts's: every in-process unit and integration suite, on SQLite.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -14,6 +14,11 @@ export default {
     "lib/tools/**/*.ts",
     "!lib/tools/*/test-table.ts",
     "lib/chat/handoff/**/*.ts",
+    // The store adapters, the embedded chat's tokens and sessions, and the candidate's shadow,
+    // canary and drift corridor.
+    "lib/store/**/*.ts",
+    "lib/embed/**/*.ts",
+    "lib/chat/candidate/**/*.ts",
     "lib/returns/**/*.ts",
     "lib/work-queue/**/*.ts",
     "lib/auth/**/*.ts",

@@ -21,11 +21,17 @@ const POSTGRES_SUITES = [
   "tests/integration/ledger-and-webhook-providers.test.ts",
   "tests/integration/staff-returns.test.ts",
   "tests/integration/auth-rate-limit.test.ts",
+  // The session cookie's attributes and lifetime, better-auth's origin check: its rows on both.
+  "tests/integration/auth-handler.test.ts",
   "tests/integration/demo-seed.test.ts",
   "tests/integration/test-database.test.ts",
   "tests/integration/embed-session.test.ts",
+  // The same-origin check (scheme, host and port) on the state changes it guards.
+  "tests/integration/origin-and-streams.test.ts",
   "tests/integration/embed-visitor.test.ts",
   "tests/integration/embed-accounts.test.ts",
+  // One account per normalised email: the index, and the migration that settles look-alikes.
+  "tests/integration/email-identity.test.ts",
   "tests/integration/cancel-order.test.ts",
   "tests/integration/change-delivery-address.test.ts",
   "tests/integration/model-flood.test.ts",

@@ -292,6 +292,12 @@ const schema = z
         )
         .default([]),
     ),
+    // Visitor (guest) sessions all addresses together may start in a minute (each is an account
+    // with its own message limit); each address, an IPv6 client by its /64, gets 10 of them.
+    EMBED_GUEST_SESSIONS_PER_MINUTE: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(100_000).default(120),
+    ),
     // `npm run bench` and `npm run bench:paced` only: turns on GET /api/bench/floor and
     // POST /api/bench/model (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),

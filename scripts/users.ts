@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { hiddenPrompt } from "@/cli/hidden-prompt";
 import { closeDb } from "@/db";
 import { initDatabase } from "@/db/init";
+import { normalizeEmail } from "@/lib/auth/account-throttle";
 import {
   AccountError,
   createAccount,
@@ -92,7 +93,7 @@ async function run(name: "add" | "link" | "unlink", values: Parsed["values"]): P
   }
   if (name === "unlink") {
     const previous = await unlinkStoreCustomer({ email });
-    const shown = email.trim().toLowerCase();
+    const shown = normalizeEmail(email);
     return previous
       ? `Unlinked ${shown} from store customer ${previous}.`
       : `${shown} was not linked to a store customer.`;

@@ -55,27 +55,34 @@ const statusCounters = () =>
 
 // ---------------------------------------------------------------- better-auth
 
-export const user = pgTable("user", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  image: text("image"),
-  role: text("role", { enum: ["customer", "staff"] })
-    .notNull()
-    .default("customer"),
-  // The interface language the user picked in the header; null until they pick one, and then
-  // the browser's cookie or Accept-Language decides (lib/i18n/request.ts).
-  locale: text("locale", { enum: LOCALES }),
-  // The store's own id for this customer (the `sub` of its signed token, docs/embed.md): the one
-  // thing that links a store's customer to this account. Null for accounts made here.
-  storeCustomerId: text("store_customer_id").unique(),
-  // A visitor of a store's page who is not signed in there (the embedded chat without a token):
-  // the return policy only, no order tools and no write tools (lib/chat/turn-tools.ts).
-  guest: boolean("guest").notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: ms("updated_at").notNull(),
-});
+export const user = pgTable(
+  "user",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    role: text("role", { enum: ["customer", "staff"] })
+      .notNull()
+      .default("customer"),
+    // The interface language the user picked in the header; null until they pick one, and then
+    // the browser's cookie or Accept-Language decides (lib/i18n/request.ts).
+    locale: text("locale", { enum: LOCALES }),
+    // The store's own id for this customer (the `sub` of its signed token, docs/embed.md): the one
+    // thing that links a store's customer to this account. Null for accounts made here.
+    storeCustomerId: text("store_customer_id").unique(),
+    // A visitor of a store's page who is not signed in there (the embedded chat without a token):
+    // the return policy only, no order tools and no write tools (lib/chat/turn-tools.ts).
+    guest: boolean("guest").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  // One account per email however it is written: the app stores emails normalised (trim, NFKC,
+  // lower case: lib/auth/account-throttle.ts normalizeEmail), and this index refuses a second
+  // row whose email differs only in case or surrounding space, whoever writes it.
+  (t) => [uniqueIndex("user_email_normalized_unique").on(sql`lower(trim(${t.email}))`)],
+);
 
 export const session = pgTable(
   "session",

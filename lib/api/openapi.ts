@@ -180,7 +180,7 @@ export function buildOpenApiDocument() {
             in: "cookie",
             name: "better-auth.session_token",
             description:
-              "Set by POST /api/auth/sign-in/email (`__Secure-` prefixed when served over HTTPS).",
+              "Set by POST /api/auth/sign-in/email (`__Host-` prefixed when BETTER_AUTH_URL is https).",
           },
         },
       },

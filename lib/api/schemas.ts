@@ -317,6 +317,10 @@ export const StaffTranscriptResponse = z
         .string()
         .nullable()
         .meta({ description: "The store page the chat was embedded on; null on our own site." }),
+      embedOriginVouched: z.boolean().meta({
+        description:
+          "True when a store's token started the session: the store vouched for the customer and the page. False for a visitor (guest): `embedOrigin` is then only what its browser said, and nothing verified it.",
+      }),
     }),
     customer: z
       .object({

@@ -51,6 +51,11 @@ export type Transcript = {
     userId: string;
     /** The store page the chat was embedded on; null for a chat on our own site. */
     embedOrigin: string | null;
+    /**
+     * Whether a store vouched for the session that started the chat (its token). A visitor's
+     * (guest's) origin is only what its browser said: anyone can post any allowed origin.
+     */
+    embedOriginVouched: boolean;
   };
   customer: PersonRow | null;
   messages: TranscriptMessage[];
@@ -140,6 +145,7 @@ export async function loadTranscript({ chatId }: { chatId: string }): Promise<Tr
       .map(toItem)
       .filter((i): i is TranscriptItem => i !== null),
   }));
+  const customer = (await getPeopleByIds({ ids: [chat.userId] })).get(chat.userId) ?? null;
   return {
     chat: {
       id: chat.id,
@@ -147,8 +153,9 @@ export async function loadTranscript({ chatId }: { chatId: string }): Promise<Tr
       createdAt: chat.createdAt,
       userId: chat.userId,
       embedOrigin: chat.embedOrigin,
+      embedOriginVouched: chat.embedOrigin !== null && Boolean(customer?.storeCustomerId),
     },
-    customer: (await getPeopleByIds({ ids: [chat.userId] })).get(chat.userId) ?? null,
+    customer,
     messages,
     truncated: rows.length >= TRANSCRIPT_MESSAGE_LIMIT,
     actions: await listActionsForStaff({ chatId }),

@@ -9,11 +9,13 @@ import { z } from "zod";
 import { findUserByStoreCustomerId } from "@/db/queries/embed";
 import { accountByEmail, setStoreCustomerId } from "@/db/queries/users";
 import { isUniqueViolation } from "@/db/transaction";
+import { normalizeEmail } from "./account-throttle";
 import { getAuth } from "./auth";
 import type { Role } from "./session";
 
 export const NewAccount = z.object({
-  email: z.email().max(254),
+  // Stored normalised, the form the unique index compares (db/schema: user_email_normalized_unique).
+  email: z.preprocess((v) => (typeof v === "string" ? normalizeEmail(v) : v), z.email().max(254)),
   name: z.string().trim().min(1).max(200),
   role: z.enum(["staff", "customer"]),
 });
@@ -58,7 +60,7 @@ export async function linkStoreCustomer(input: {
   storeCustomerId: string;
   replace?: boolean;
 }): Promise<{ email: string; previous: string | null }> {
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const storeCustomerId = parseStoreCustomerId(input.storeCustomerId);
   const account = await accountByEmail({ email });
   if (!account) throw new AccountError(`No account with the email ${email}.`);
@@ -87,7 +89,7 @@ export async function linkStoreCustomer(input: {
 
 /** Removes an account's store link; returns the store customer it was linked to (null: none). */
 export async function unlinkStoreCustomer(input: { email: string }): Promise<string | null> {
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const account = await accountByEmail({ email });
   if (!account) throw new AccountError(`No account with the email ${email}.`);
   if (account.storeCustomerId) await setStoreCustomerId({ email, storeCustomerId: null });

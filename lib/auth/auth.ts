@@ -4,6 +4,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { getConnection, schema } from "@/db";
 import { env } from "../env";
+import { configuredOrigin, expectedOrigin } from "../http/origin";
 import { errorFields, log } from "../log";
 import { password } from "./password";
 import { authSecret } from "./secret";
@@ -17,11 +18,12 @@ function createAuth() {
     appName: "Returns Desk",
     // Unset: the origin is taken from each request, and only that origin is trusted.
     baseURL: env().BETTER_AUTH_URL,
-    // Same-origin only: a browser's Origin must name the host the request was sent to. Next.js
-    // reports req.url as "localhost" even when bound to 127.0.0.1, so the Host header decides.
+    // Same-origin only: a browser's Origin must be ours as a whole, scheme, host and port (the
+    // configured origin, else the one this request reached), as lib/http/origin.ts checks every
+    // other state change. https://localhost:3000 is not http://localhost:3000.
     trustedOrigins: async (request) => {
-      const host = request?.headers.get("host");
-      return host ? [`http://${host}`, `https://${host}`] : [];
+      const origin = request ? expectedOrigin(request) : configuredOrigin();
+      return origin ? [origin] : [];
     },
     secret: authSecret(),
     // A customer may not rename the account: the name is what staff read on
@@ -92,7 +94,14 @@ function createAuth() {
       // Left alone, better-auth marks cookies Secure (and __Secure- prefixed) whenever
       // NODE_ENV=production, so `npm start` served on plain http://host:3000 could never keep a
       // session. Secure follows the configured URL; without one, per request (secure-cookies.ts).
-      useSecureCookies: env().BETTER_AUTH_URL?.startsWith("https://") ?? false,
+      // Its own prefix is never used: an https deployment gets __Host- instead (below).
+      useSecureCookies: false,
+      // An https deployment's cookies are __Host-: Secure, Path=/ and no Domain, which the
+      // browser enforces, so a sibling subdomain or a plain-http page cannot plant or shadow
+      // the session cookie (a __Secure- cookie may still carry a Domain).
+      ...(httpsDeployment()
+        ? { cookiePrefix: "__Host-better-auth", defaultCookieAttributes: { secure: true } }
+        : {}),
     },
     // better-auth's own error reporting bypasses any logger for errors that are not its own
     // (its router prints them with console.error: "# SERVER_ERROR", a failed query with its
@@ -122,6 +131,11 @@ function safeMessage(message: string): string {
   return /failed query|params:|select |insert |update |delete /i.test(first)
     ? "database error"
     : first;
+}
+
+/** Is this deployment configured as https (BETTER_AUTH_URL)? Fixed at start, like the cookies. */
+export function httpsDeployment(): boolean {
+  return env().BETTER_AUTH_URL?.startsWith("https://") ?? false;
 }
 
 type Auth = ReturnType<typeof createAuth>;

@@ -17,8 +17,18 @@ export type CurrentUser = {
   guest: boolean;
 };
 
+/**
+ * The longest a guest's session lives, from when it started: a visitor has no password and no
+ * store behind it, so nothing should keep its account signed in for a week. better-auth extends
+ * a session it reads (up to its 7 days), so the bound is checked here, from `createdAt`.
+ */
+export const GUEST_SESSION_SECONDS = 86_400;
+
 /** The signed-in user for these request headers, or null. */
-export async function getCurrentUser(headers: Headers): Promise<CurrentUser | null> {
+export async function getCurrentUser(
+  headers: Headers,
+  now: Date = new Date(),
+): Promise<CurrentUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
   const u = session.user as typeof session.user & {
@@ -26,6 +36,11 @@ export async function getCurrentUser(headers: Headers): Promise<CurrentUser | nu
     locale?: string | null;
     guest?: boolean | null;
   };
+  if (
+    u.guest === true &&
+    now.getTime() - new Date(session.session.createdAt).getTime() > GUEST_SESSION_SECONDS * 1000
+  )
+    return null;
   return {
     id: u.id,
     email: u.email,

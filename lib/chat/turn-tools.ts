@@ -10,6 +10,7 @@ import { dryRunToolCall, type ExecutorContext, executeToolCall } from "@/lib/act
 import { modelView, PROPOSAL_NOTE } from "@/lib/actions/model-view";
 import { recordAudit } from "@/lib/audit-log/record";
 import { REQUEST_HUMAN } from "@/lib/chat/handoff/names";
+import { type DeclaredArguments, keepDeclared } from "@/lib/tools/declared";
 import { getTool, toolDescriptors } from "@/lib/tools/registry";
 import type { OrderReadHook } from "@/lib/tools/types";
 import type { DroppedCalls, RejectedCall } from "./output-guard";
@@ -50,6 +51,23 @@ export function advertisedTools(): {
     })),
     { name: REQUEST_HUMAN, ...REQUEST_HUMAN_TOOL },
   ];
+}
+
+/**
+ * A call's arguments as the anonymised records may keep them: validated against the tool's own
+ * zod schema when they pass it, and in any case only the keys its schema declares (the JSON
+ * Schema the model was shown, converted from that zod schema), the rest counted, never named.
+ * A tool the turn does not advertise declares nothing.
+ */
+export function declaredInput(name: string, input: unknown): DeclaredArguments {
+  const schema = advertisedTools().find((t) => t.name === name)?.inputJsonSchema;
+  const kept = keepDeclared(schema, input);
+  const parsed = getTool(name)?.args.safeParse(input);
+  // The validated arguments are the tool's own reading of the call (normalised text); cut to
+  // the declared keys again, since a schema's transform is not bound to its input's keys.
+  if (parsed?.success)
+    return { args: keepDeclared(schema, parsed.data).args, unknownKeys: kept.unknownKeys };
+  return kept;
 }
 
 /**

@@ -70,6 +70,7 @@ import {
   auditRejectedCall,
   auditUnroutableCall,
   buildAiTools,
+  declaredInput,
 } from "./turn-tools";
 
 /** The loop's bound: reads feed back into the model at most this many times. */
@@ -346,7 +347,7 @@ async function runChatTurn({
 
       const steps = await result.steps;
       usage = await result.totalUsage;
-      trace = traceSteps(steps);
+      trace = traceSteps(steps, declaredInput);
       measured = {
         ...call(),
         ...describeSteps(steps, usage),

@@ -14,8 +14,10 @@ import { serializeSignedCookie } from "better-call";
 import { createGuest, findOrCreateStoreCustomer, spendTokenId } from "@/db/queries/embed";
 import { recordAudit } from "../audit-log/record";
 import { getAuth } from "../auth/auth";
+import { GUEST_SESSION_SECONDS } from "../auth/session";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
+import { addressBucket } from "../http/client-address";
 import { rateLimit } from "../http/rate-limit";
 import {
   CLOCK_SKEW_SECONDS,
@@ -116,8 +118,10 @@ export async function startEmbedSession(input: EmbedSessionInput): Promise<Embed
 }
 
 /**
- * Visitor sessions a client address may start in a minute: each is an account, so a script must
- * not mint them in a loop; a person opens the widget a few times at most.
+ * Visitor sessions a client address (an IPv6 client by its /64) may start in a minute: each is an
+ * account, so a script must not mint them in a loop; a person opens the widget a few times at
+ * most. All addresses together are capped too (EMBED_GUEST_SESSIONS_PER_MINUTE): each guest has
+ * its own message limit, so a botnet minting guests would multiply the model's cost.
  */
 export const GUEST_SESSIONS_PER_MINUTE = 10;
 
@@ -137,11 +141,15 @@ export async function startGuestSession(
     throw new AppError("embed_disabled", "Embedding is not configured on this server.");
   const now = input.now ?? new Date();
   const origin = isAllowedOrigin(input.origin) ? input.origin : null;
-  await rateLimit(`embed-guest:${input.ipAddress ?? "unknown"}`, GUEST_SESSIONS_PER_MINUTE, {
+  await rateLimit(`embed-guest:${addressBucket(input.ipAddress)}`, GUEST_SESSIONS_PER_MINUTE, {
     what: "visitor sessions",
   });
+  // After the address's own limit, so one address refused there spends none of everyone's.
+  await rateLimit("embed-guest-all", env().EMBED_GUEST_SESSIONS_PER_MINUTE, {
+    what: "visitor sessions on this server",
+  });
   const guest = await createGuest({ name: input.locale === "ru" ? "Посетитель" : "Visitor", now });
-  const setCookie = await createSessionCookie(guest.id, { ...input, origin });
+  const setCookie = await createSessionCookie(guest.id, { ...input, origin }, { guest: true });
   await recordAudit({
     tool: EMBED_AUDIT_TOOL,
     status: "success",
@@ -157,10 +165,13 @@ export async function startGuestSession(
 async function createSessionCookie(
   userId: string,
   input: Pick<EmbedSessionInput, "ipAddress" | "userAgent"> & { origin: string | null },
+  { guest = false }: { guest?: boolean } = {},
 ): Promise<string> {
   const ctx = await getAuth().$context;
   // The store's origin rides on the session, so the chats it starts say where they came from.
-  const session = await ctx.internalAdapter.createSession(userId, false, {
+  // A guest's session is better-auth's short one (a day, its "don't remember me"); that it is
+  // never extended past a day is lib/auth/session.ts's check.
+  const session = await ctx.internalAdapter.createSession(userId, guest, {
     ipAddress: input.ipAddress ?? "",
     userAgent: input.userAgent ?? "",
     embedOrigin: input.origin,
@@ -168,7 +179,7 @@ async function createSessionCookie(
   const cookie = ctx.authCookies.sessionToken;
   return serializeSignedCookie(cookie.name, session.token, ctx.secret, {
     ...cookie.attributes,
-    maxAge: ctx.sessionConfig.expiresIn,
+    maxAge: guest ? GUEST_SESSION_SECONDS : ctx.sessionConfig.expiresIn,
     ...PARTITIONED,
   });
 }

@@ -1,8 +1,9 @@
 /**
  * The store's word for who its customer is: a JWT its own server signs (docs/embed.md). Checked
  * with jose: the signature (HS256 with EMBED_JWT_SECRET, or EMBED_JWT_SECRET_PREVIOUS during a
- * rotation; or RS256/ES256 against EMBED_JWKS_URL, and then only those), the audience, the
- * expiry, a lifetime of at most 15 minutes, and 60 s of clock skew either way. Whether the `jti`
+ * rotation; or RS256/ES256 against EMBED_JWKS_URL, and then only those), `typ` (JWT when
+ * present), the audience, the expiry, a lifetime of at most 15 minutes (exp after iat, and iat
+ * no older than that), and 60 s of clock skew either way. Whether the `jti`
  * was used before is the session's step (lib/embed/session.ts), after every check here passed.
  */
 import "server-only";
@@ -15,8 +16,10 @@ import {
   jwtVerify,
 } from "jose";
 import { z } from "zod";
+import { normalizeEmail } from "../auth/account-throttle";
 import { env } from "../env";
 import { AppError, type ErrorCode } from "../errors";
+import { freeTextSchema } from "../text/free-text";
 
 /** Far more than any real token (a few hundred bytes); a bigger one is not even decoded. */
 export const MAX_TOKEN_BYTES = 4 * 1024;
@@ -27,10 +30,26 @@ export const CLOCK_SKEW_SECONDS = 60;
 const HMAC_ALGS = ["HS256"];
 const KEY_ALGS = ["RS256", "ES256"];
 
+/**
+ * Characters a `sub` may not hold: controls (NUL is more than PostgreSQL's text can hold), bidi
+ * marks, embeddings, overrides and isolates, and zero-width characters. A store's customer id is
+ * an identifier, not prose: one that displays like another must not be another.
+ */
+const UNSAFE_ID_CHARACTERS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
 export const EmbedClaims = z.object({
-  sub: z.string().trim().min(1).max(255),
-  email: z.email().max(254),
-  name: z.string().trim().min(1).max(200).optional(),
+  // Exactly as signed: " demo-anna " is not demo-anna (a trim would let a token the store signed
+  // for one id sign in as another).
+  sub: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((s) => !UNSAFE_ID_CHARACTERS.test(s), "holds control, bidi or zero-width characters"),
+  // One identity however it is written: " Anna@Example.COM" is anna@example.com, and so is its
+  // full-width form (the unique index on the normalised email decides, db/schema).
+  email: z.preprocess((v) => (typeof v === "string" ? normalizeEmail(v) : v), z.email().max(254)),
+  // Shown to staff and written into mails: the same normaliser as every other free text.
+  name: freeTextSchema(z.string().min(1).max(200)).optional(),
   exp: z.number().int(),
   iat: z.number().int(),
   jti: z.string().min(1).max(255),
@@ -70,12 +89,17 @@ export async function verifyEmbedToken(
 ): Promise<EmbedClaims> {
   if (new TextEncoder().encode(token).byteLength > MAX_TOKEN_BYTES)
     throw refuse("token_too_large", `The token is longer than ${MAX_TOKEN_BYTES} bytes.`);
-  let alg: string | undefined;
+  let header: ReturnType<typeof decodeProtectedHeader>;
   try {
-    alg = decodeProtectedHeader(token).alg;
+    header = decodeProtectedHeader(token);
   } catch {
     throw refuse("token_malformed", "The token is not a JWT.");
   }
+  // RFC 8725 3.11: a token of another kind (an access token, a logout token) signed with the
+  // same key must not pass as ours. Stores that set typ set JWT; leaving it out is allowed.
+  if (header.typ !== undefined && String(header.typ).toUpperCase() !== "JWT")
+    throw refuse("token_malformed", `The token's typ is ${String(header.typ)}, not JWT.`);
+  const alg = header.alg;
   if (!alg || alg.toLowerCase() === "none")
     throw refuse("token_unsigned", "The token is not signed (alg none).");
   const e = env();
@@ -111,6 +135,19 @@ export async function verifyEmbedToken(
     );
   if (claims.data.iat > nowSeconds + CLOCK_SKEW_SECONDS)
     throw refuse("token_not_yet_valid", "The token was issued in the future (iat).");
+  // An old token whose exp was set far from its iat is still a long-lived token: the lifetime is
+  // bounded from when it was issued, too.
+  if (claims.data.iat < nowSeconds - MAX_TOKEN_LIFETIME_SECONDS - CLOCK_SKEW_SECONDS)
+    throw refuse(
+      "token_lifetime_too_long",
+      `The token was issued more than ${MAX_TOKEN_LIFETIME_SECONDS / 60} minutes ago (iat).`,
+    );
+  // The lifetime as signed, on the store's one clock, so no skew: 15 minutes pass, 16 do not.
+  if (claims.data.exp - claims.data.iat > MAX_TOKEN_LIFETIME_SECONDS)
+    throw refuse(
+      "token_lifetime_too_long",
+      `The token's exp is more than ${MAX_TOKEN_LIFETIME_SECONDS / 60} minutes after its iat.`,
+    );
   if (claims.data.exp > nowSeconds + MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS)
     throw refuse(
       "token_lifetime_too_long",

@@ -47,3 +47,40 @@ export function clientAddress(headers: Headers): string | null {
   chain.push(peer);
   return normalize(chain[Math.max(0, chain.length - 1 - hops)]);
 }
+
+/** An IPv6 address's eight groups (with "::" expanded and an embedded IPv4 tail converted). */
+function ipv6Groups(ip: string): number[] | null {
+  let text = ip;
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail, ...rest] = text.split("::");
+  if (rest.length > 0) return null;
+  const part = (s: string | undefined) =>
+    s ? s.split(":").map((g) => Number.parseInt(g, 16)) : [];
+  const left = part(head);
+  const right = part(tail);
+  const fill = tail === undefined ? [] : new Array(8 - left.length - right.length).fill(0);
+  const groups = [...left, ...fill, ...right];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : null;
+}
+
+/**
+ * The bucket an address-keyed limit counts a client in: an IPv4 address as it is, an IPv6
+ * address by its /64. One subscriber, one host, is routinely given a whole /64 (2^64 addresses);
+ * counted per address, such a client would have no limit at all.
+ */
+export function addressBucket(address: string | null): string {
+  if (!address) return "unknown";
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}

@@ -118,16 +118,27 @@ describe("the session cookie with BETTER_AUTH_URL", () => {
     resetEnv();
   });
 
-  it("https: the __Secure- cookie, Secure once, even on a request that looks like http", async () => {
+  it("https: the __Host- cookie (Secure once, Path=/, no Domain), even on a request that looks like http", async () => {
     process.env.BETTER_AUTH_URL = "https://localhost:3000";
     await useTestDatabase();
     const res = await authPost(signInRequest({}));
     expect(res.status).toBe(200);
-    const cookie = res.headers
-      .getSetCookie()
-      .find((c) => c.startsWith(`__Secure-${SESSION_COOKIE}=`));
+    const cookies = res.headers.getSetCookie();
+    const cookie = cookies.find((c) => c.startsWith(`__Host-${SESSION_COOKIE}=`));
     expect(cookie).toBeDefined();
     expect(secureCount(cookie)).toBe(1);
+    expect(attributes(cookie)).toContain("Path=/");
+    expect(attributes(cookie).some((a) => /^domain=/i.test(a))).toBe(false);
+    // Every cookie the sign-in sets is a __Host- one; none falls back to __Secure-.
+    for (const c of cookies) expect(c).toMatch(/^__Host-/);
+    // The __Host- cookie signs in.
+    const chats = await call(
+      newChat,
+      "/api/chats",
+      {},
+      { method: "POST", cookie: cookie!.split(";")[0]! },
+    );
+    expect(chats.status).toBe(201);
   });
 
   it("http: a plain cookie, not Secure", async () => {

@@ -145,6 +145,24 @@ describe("a candidate profile as a canary", () => {
 
     const canaryChat = served.find((s) => s.by === "candidate")!.chat;
     const liveChat = served.find((s) => s.by === "live")!.chat;
+
+    // Sticky even when the share changes between a chat's turns: the share decides new chats
+    // only. A share of 0 keeps a canary chat on the candidate; a share of 1 keeps a live chat live.
+    const secondTurnBy = async (chat: string) => {
+      const before = candidate.requests.length;
+      const t = await anna.say(chat, "One more question.");
+      expect(t.errors).toEqual([]);
+      return candidate.requests.length > before ? "candidate" : "live";
+    };
+    switchCandidate("candidate-1", "0");
+    expect(candidateProfile()!.fingerprint).toBe(fingerprint);
+    expect(await secondTurnBy(canaryChat)).toBe("candidate");
+    expect((await firstTurn()).servedBy).toBe("live");
+    switchCandidate("candidate-1", "1");
+    expect(await secondTurnBy(liveChat)).toBe("live");
+    expect((await firstTurn()).servedBy).toBe("candidate");
+    switchCandidate("candidate-1", "0.5");
+
     const [call0] = await listModelCallsForChat({ chatId: canaryChat });
     expect(call0).toMatchObject({
       canary: true,

@@ -280,6 +280,47 @@ describe("a candidate profile in shadow", () => {
       { call: 0, tool: "create_return_request", fields: ["reason"] },
     ]);
   });
+
+  it("keys the model invents (a customer's address as an argument name) reach no comparison and no staff page", async () => {
+    const ADDRESS = "Anna Petrova, Torstrasse 1, 10119 Berlin, anna@example.com, IBAN DE89";
+    const t = await turn(
+      "Where is 5120? My address is Torstrasse 1",
+      [
+        {
+          type: "tool-calls",
+          calls: [{ name: "get_order_status", arguments: { orderId: "5120" } }],
+        },
+        { type: "text", text: "It was delivered." },
+      ],
+      [
+        {
+          type: "tool-calls",
+          calls: [
+            {
+              name: "get_order_status",
+              arguments: { orderId: "5120", [ADDRESS]: "x", nested: { [ADDRESS]: 1 } },
+            },
+          ],
+        },
+        { type: "text", text: "It was delivered." },
+      ],
+    );
+    await shadowRunsSettled();
+    const [row] = await listCandidateComparisonsForChat(t.chat);
+    // The calls differ by the invented keys alone: counted as one field, never named.
+    expect(row).toMatchObject({
+      toolsAgree: true,
+      argsAgree: false,
+      argDiffs: [{ call: 0, tool: "get_order_status", fields: ["(unknown keys)"] }],
+    });
+    const stored = JSON.stringify(await getDb().select().from(candidateComparisons));
+    for (const s of ["Torstrasse", "Petrova", "IBAN", "nested"]) expect(stored).not.toContain(s);
+    const staff = await call(candidateRoute, "/api/staff/candidate", {}, { cookie: staffCookie });
+    expect(staff.status).toBe(200);
+    const shown = await staff.text();
+    expect(shown).toContain("(unknown keys)");
+    for (const s of ["Torstrasse", "Petrova", "IBAN"]) expect(shown).not.toContain(s);
+  });
 });
 
 describe("the candidate's configuration", () => {

@@ -44,7 +44,7 @@ const nowS = () => Math.floor(Date.now() / 1000);
 /** A token as the store signs it; `claims` override or (undefined) remove the defaults. */
 async function token(
   claims: Claims = {},
-  { secret = SECRET, alg = "HS256" }: { secret?: string; alg?: string } = {},
+  { secret = SECRET, alg = "HS256", typ }: { secret?: string; alg?: string; typ?: string } = {},
 ) {
   const all: Claims = {
     sub: "demo-anna",
@@ -57,7 +57,9 @@ async function token(
     ...claims,
   };
   const payload = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
-  return new SignJWT(payload).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+  return new SignJWT(payload)
+    .setProtectedHeader(typ === undefined ? { alg } : { alg, typ })
+    .sign(new TextEncoder().encode(secret));
 }
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
@@ -136,6 +138,8 @@ describe("POST /api/embed/session", () => {
       await call(staffTranscript, `/api/staff/chats/${chat.id}`, { id: chat.id }, { cookie: staff })
     ).json();
     expect(seen.chat.embedOrigin).toBe(STORE);
+    // The store's token started the session: the store vouched for it.
+    expect(seen.chat.embedOriginVouched).toBe(true);
     expect(seen.customer.storeCustomerId).toBe("demo-anna");
     const ownSeen = await (
       await call(
@@ -213,6 +217,28 @@ describe("POST /api/embed/session", () => {
       async () => token({}, { alg: "HS512" }),
     ],
     ["not a JWT", "token_malformed", async () => "hello"],
+    [
+      "typ other than JWT (another kind of token signed with the same key)",
+      "token_malformed",
+      async () => token({}, { typ: "at+jwt" }),
+    ],
+    [
+      "iat a year old with exp near",
+      "token_lifetime_too_long",
+      async () => token({ iat: nowS() - 365 * 86_400, exp: nowS() + 60 }),
+    ],
+    ["sub with a NUL", "token_claims_invalid", async () => token({ sub: "demo-anna\u0000" })],
+    ["sub with a control", "token_claims_invalid", async () => token({ sub: "demo-\u0007anna" })],
+    [
+      "sub with a bidi override",
+      "token_claims_invalid",
+      async () => token({ sub: "\u202Edemo-anna" }),
+    ],
+    [
+      "sub with a zero-width space",
+      "token_claims_invalid",
+      async () => token({ sub: "demo\u200B-anna" }),
+    ],
   ];
 
   for (const [what, code, make] of bad)
@@ -221,6 +247,47 @@ describe("POST /api/embed/session", () => {
       await refusedWith(await post({ token: await make() }), code);
       expect((await rejectedAudits(code)).length).toBe(before + 1);
     });
+
+  it("the lifetime is at most 15 minutes from iat: 15 is accepted, 16 is refused", async () => {
+    const iat = nowS();
+    expect((await post({ token: await token({ iat, exp: iat + 15 * 60 }) })).status).toBe(200);
+    await refusedWith(
+      await post({ token: await token({ iat, exp: iat + 16 * 60 }) }),
+      "token_lifetime_too_long",
+    );
+  });
+
+  it("typ JWT, in any case, is accepted", async () => {
+    expect((await post({ token: await token({}, { typ: "JWT" }) })).status).toBe(200);
+    expect((await post({ token: await token({}, { typ: "jwt" }) })).status).toBe(200);
+  });
+
+  it("sub is taken exactly as signed: ' demo-anna ' is not Anna", async () => {
+    const res = await post({ token: await token({ sub: " demo-anna " }) });
+    // Another store customer claiming Anna's email: refused, not signed in as her.
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.code).toBe("email_in_use");
+    const spaced = await post({
+      token: await token({ sub: " cust-spaced ", email: "spaced@shop.example" }),
+    });
+    expect(spaced.status).toBe(200);
+    expect((await spaced.json()).storeCustomerId).toBe(" cust-spaced ");
+  });
+
+  it("the name goes through the free-text normaliser: no NUL, control or bidi reaches the row", async () => {
+    const res = await post({
+      token: await token({
+        sub: "cust-name",
+        email: "name@shop.example",
+        name: "\u202ENia\u0000 \u0007New\u200B ",
+      }),
+    });
+    expect(res.status).toBe(200);
+    const { user: u } = await res.json();
+    expect(u.name).toBe("Nia New");
+    const [row] = await getDb().select().from(user).where(eq(user.id, u.id));
+    expect(row?.name).toBe("Nia New");
+  });
 
   it("a token works once: the replay is 401 token_replayed", async () => {
     const t = await token();
@@ -253,6 +320,34 @@ describe("POST /api/embed/session", () => {
     expect(await getDb().select().from(user).where(eq(user.storeCustomerId, "attacker-7"))).toEqual(
       [],
     );
+  });
+
+  it.each([
+    ["ANNA@EXAMPLE.COM"],
+    ["Anna@example.com"],
+    [" anna@example.com "],
+    ["ａｎｎａ@example.com"],
+    ["STAFF@example.com"],
+  ])(
+    "emails that differ only in case, space or Unicode form are one identity: %j with a new sub is 409",
+    async (email) => {
+      const before = (await getDb().select().from(user)).length;
+      const sub = `look-alike-${seq}`;
+      const res = await post({ token: await token({ sub, email }) });
+      expect(res.status).toBe(409);
+      expect((await res.json()).error.code).toBe("email_in_use");
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect((await getDb().select().from(user)).length).toBe(before);
+      expect(await getDb().select().from(user).where(eq(user.storeCustomerId, sub))).toEqual([]);
+    },
+  );
+
+  it("a new customer's email is stored normalised", async () => {
+    const res = await post({
+      token: await token({ sub: "cust-case", email: " New.Case@Shop.Example" }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).user.email).toBe("new.case@shop.example");
   });
 
   it("a body without a token is 400; embedding off is 404 embed_disabled", async () => {

@@ -8,15 +8,17 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as listChats, POST as newChat } from "@/app/api/chats/route";
 import { POST as startGuest } from "@/app/api/embed/guest/route";
+import { GET as staffTranscript } from "@/app/api/staff/chats/[id]/route";
 import { getDb } from "@/db";
-import { auditEvents, user } from "@/db/schema";
+import { auditEvents, session, user } from "@/db/schema";
 import { VISITOR_NOTE } from "@/lib/ai/prompts";
 import { resetEnv } from "@/lib/env";
 import { resetRateLimits } from "@/lib/http/rate-limit";
 import { Customer } from "../helpers/chat";
 import { useTestDatabase } from "../helpers/db";
-import { call } from "../helpers/http";
+import { call, signIn } from "../helpers/http";
 import { actionsIn, auditStatuses } from "../helpers/inspect";
 import { useLoopbackModel } from "../helpers/loopback-model";
 import type { OpenAIServer } from "../helpers/openai-server";
@@ -30,6 +32,18 @@ const EMBED_ENV = {
 
 const guest = (body: unknown = { origin: STORE }) =>
   call(startGuest, "/api/embed/guest", {}, { body });
+
+/** The header scripts/serve.mjs stamps with the socket's address; set here as it would be. */
+const PEER_HEADER = "x-returns-desk-peer";
+const MARK = Symbol.for("returns-desk.peer-header");
+const g = globalThis as Record<symbol, unknown>;
+const guestFrom = (peer: string) =>
+  call(
+    startGuest,
+    "/api/embed/guest",
+    {},
+    { body: { origin: STORE }, headers: { [PEER_HEADER]: peer } },
+  );
 
 async function visitor(): Promise<{ visitor: Customer; id: string }> {
   const res = await guest();
@@ -135,6 +149,87 @@ describe("a visitor without a token, at the model's wire", () => {
       process.env.EMBED_ALLOWED_ORIGINS = STORE;
       resetEnv();
     }
+  });
+});
+
+describe("how many visitor sessions, and for how long", () => {
+  beforeAll(async () => {
+    await useTestDatabase({ env: EMBED_ENV });
+    g[MARK] = PEER_HEADER;
+  });
+  afterAll(() => {
+    delete g[MARK];
+  });
+  beforeEach(async () => {
+    delete process.env.EMBED_GUEST_SESSIONS_PER_MINUTE;
+    resetEnv();
+    await resetRateLimits();
+  });
+
+  it("the limit is per address, not global: the 11th from one address is 429, a second address still gets 200", async () => {
+    for (let i = 0; i < 10; i++) expect((await guestFrom("192.0.2.1")).status).toBe(200);
+    expect((await guestFrom("192.0.2.1")).status).toBe(429);
+    expect((await guestFrom("192.0.2.2")).status).toBe(200);
+  });
+
+  it("an IPv6 client is counted by its /64: other addresses in it share its limit, the next /64 does not", async () => {
+    for (let i = 1; i <= 10; i++)
+      expect((await guestFrom(`2001:db8:1:2::${i.toString(16)}`)).status).toBe(200);
+    // The same /64 written another way, and its far end.
+    expect((await guestFrom("2001:0db8:0001:0002:ffff:ffff:ffff:fffe")).status).toBe(429);
+    expect((await guestFrom("2001:db8:1:2:0:0:0:ff")).status).toBe(429);
+    expect((await guestFrom("2001:db8:1:3::1")).status).toBe(200);
+  });
+
+  it("all addresses together are capped per minute (EMBED_GUEST_SESSIONS_PER_MINUTE)", async () => {
+    process.env.EMBED_GUEST_SESSIONS_PER_MINUTE = "5";
+    resetEnv();
+    for (let i = 1; i <= 5; i++) expect((await guestFrom(`198.51.100.${i}`)).status).toBe(200);
+    const capped = await guestFrom("198.51.100.99");
+    expect(capped.status).toBe(429);
+    expect((await capped.json()).error.code).toBe("rate_limited");
+    expect(capped.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("a visitor's origin is shown to staff as its browser's word, not as where the chat was embedded", async () => {
+    const res = await guestFrom("203.0.113.9");
+    const cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
+    const started = await call(newChat, "/api/chats", {}, { method: "POST", cookie });
+    expect(started.status).toBe(201);
+    const { chat } = await started.json();
+    const seen = await call(
+      staffTranscript,
+      `/api/staff/chats/${chat.id}`,
+      { id: chat.id },
+      { cookie: await signIn("staff@example.com") },
+    );
+    const body = await seen.json();
+    expect(body.chat.embedOrigin).toBe(STORE);
+    expect(body.chat.embedOriginVouched).toBe(false);
+  });
+
+  it("a guest's session lasts at most a day from its start, however often it is used", async () => {
+    const started = Date.now();
+    const res = await guestFrom("203.0.113.7");
+    expect(res.status).toBe(200);
+    const setCookie = res.headers.getSetCookie()[0]!;
+    expect(setCookie).toContain("Max-Age=86400");
+    const cookie = setCookie.split(";")[0]!;
+    const userId = (await res.json()).user.id as string;
+    const [row] = await getDb().select().from(session).where(eq(session.userId, userId));
+    expect(row!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    expect(row!.expiresAt.getTime()).toBeGreaterThanOrEqual(started + 86_400_000 - 60_000);
+    const chats = () => call(listChats, "/api/chats", {}, { cookie });
+    expect((await chats()).status).toBe(200);
+    // A day and a minute later, its row extended (as better-auth's refresh would): still over.
+    await getDb()
+      .update(session)
+      .set({
+        createdAt: new Date(Date.now() - 86_460_000),
+        expiresAt: new Date(Date.now() + 6 * 86_400_000),
+      })
+      .where(eq(session.userId, userId));
+    expect((await chats()).status).toBe(401);
   });
 });
 

@@ -80,6 +80,8 @@ describe("origin null and streamed bodies, in process", () => {
               origin: "https://evil.example",
               host: "localhost:3000",
               "x-forwarded-host": "evil.example",
+              // The proxy says the scheme too: the origin is compared as a whole.
+              "x-forwarded-proto": "https",
             },
           },
         );
@@ -94,6 +96,64 @@ describe("origin null and streamed bodies, in process", () => {
       }
     },
   );
+
+  const createWith = (headers: Record<string, string>) =>
+    call(createChatRoute, "/api/chats", {}, { method: "POST", cookie: anna.cookie, headers });
+
+  it.each([
+    ["another scheme (https on a plain-http server)", "https://localhost:3000", 403],
+    ["another port", "http://localhost:3001", 403],
+    ["another host", "http://127.0.0.1:3000", 403],
+    ["the same scheme, host and port", "http://localhost:3000", 201],
+  ])(
+    "the origin is compared as scheme, host and port: %s (%s) is %i",
+    async (_what, origin, status) => {
+      const before = await chatCount();
+      const res = await createWith({ origin, host: "localhost:3000" });
+      expect(res.status).toBe(status);
+      expect(await chatCount()).toBe(status === 201 ? before + 1 : before);
+    },
+  );
+
+  it("with BETTER_AUTH_URL the configured origin decides, whatever Host says", async () => {
+    process.env.BETTER_AUTH_URL = "https://desk.example";
+    resetEnv();
+    try {
+      expect(
+        (await createWith({ origin: "https://desk.example", host: "127.0.0.1:3000" })).status,
+      ).toBe(201);
+      for (const [origin, host] of [
+        ["http://desk.example", "desk.example"],
+        ["https://desk.example:8443", "desk.example:8443"],
+        ["https://evil.example", "evil.example"],
+      ] as const) {
+        const res = await createWith({ origin, host });
+        expect(res.status, origin).toBe(403);
+        expect((await res.json()).error.code).toBe("forbidden_origin");
+      }
+    } finally {
+      delete process.env.BETTER_AUTH_URL;
+      resetEnv();
+    }
+  });
+
+  it("sign-in from another scheme of the same host: 403 and no session", async () => {
+    const res = await authPost(
+      request("/api/auth/sign-in/email", {
+        body: { email: "anna@example.com", password: "returns-demo" },
+        headers: { origin: "https://localhost:3000", host: "localhost:3000" },
+      }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    const same = await authPost(
+      request("/api/auth/sign-in/email", {
+        body: { email: "anna@example.com", password: "returns-demo" },
+        headers: { origin: "http://localhost:3000", host: "localhost:3000" },
+      }),
+    );
+    expect(same.status).toBe(200);
+  });
 
   it("Origin: null on sign-in: 403 and no session", async () => {
     const res = await authPost(

@@ -59,7 +59,9 @@ async function facts(lang: "en" | "ru", tool: string | null, orderId: string | n
     messages: 1,
     messageChars: SECRET.length,
     answerChars: 10,
-    calls: tool ? [{ tool, args: { orderId, reason: "other", comment: SECRET } }] : [],
+    calls: tool
+      ? [{ tool, args: { orderId, reason: "other", comment: SECRET }, unknownKeys: 0 }]
+      : [],
     // What the tool read at the real store, as a live turn hears it (ToolContext.onOrderRead).
     orderReads: new Map(
       orderId ? [[orderId, await store().findOrder(await storeCustomer(annaId), orderId)]] : [],
@@ -243,5 +245,38 @@ describe("probes from live load", () => {
     expect(carried.length).toBeGreaterThan(0);
     expect(carried.every((r) => r.probe.scenario !== "en|get_order_status|shipped")).toBe(true);
     expect(carried.some((r) => r.probe.scenario === rare)).toBe(true);
+  });
+  it("a key the model invented (the customer's address as an argument name) is counted, never stored", async () => {
+    const ADDRESS = "Anna Petrova, Torstrasse 1, 10119 Berlin, anna@example.com, IBAN DE89";
+    model.enqueue(
+      {
+        type: "tool-calls",
+        calls: [
+          {
+            name: "get_order_status",
+            arguments: { orderId: "5120", [ADDRESS]: "x", deep: { [ADDRESS]: { a: 1 } } },
+          },
+          { name: "get_order_status", arguments: { orderId: { [ADDRESS]: "x" } } },
+        ],
+      },
+      { type: "text", text: "Sorry, I could not look that up." },
+    );
+    const before = (await getDb().select().from(turnProfiles)).length;
+    const chat = await anna.newChat();
+    const t = await anna.say(chat, "Where is 5120?");
+    expect(t.errors).toEqual([]);
+    await turnProfilesSettled();
+    const rows = await getDb().select().from(turnProfiles);
+    expect(rows).toHaveLength(before + 1);
+    const mine = rows.find((r) => JSON.stringify(r.profile).includes("unknownKeys"))!;
+    expect(TurnProfile.parse(mine.profile).tools).toEqual([
+      // The invented key, and `deep` with the two keys inside it: four, never named.
+      { tool: "get_order_status", args: { orderId: "string" }, unknownKeys: 4 },
+      // An object where the schema declares a string keeps none of its keys.
+      { tool: "get_order_status", args: { orderId: {} }, unknownKeys: 1 },
+    ]);
+    const stored = JSON.stringify(rows);
+    for (const s of ["Torstrasse", "Petrova", "IBAN", "anna@example.com", "deep"])
+      expect(stored).not.toContain(s);
   });
 });

@@ -12,6 +12,8 @@
  *   later connection is refused until `start()`. Medusa stopped, as our side sees it.
  * - `applied`: Medusa applies the request; the answer is held and `onApplied` is called (the
  *   SIGKILL test kills the relay's process there).
+ * - `unfiltered`: the request reaches Medusa without its `customer_id` filter, so the answer holds
+ *   every customer's orders (a store that ignored the filter, or a proxy that dropped it).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -22,7 +24,7 @@ import { runDueEffects, stopRelay } from "@/lib/effects/relay";
 import { resetEnv } from "@/lib/env";
 import { type Core, setupCore } from "../integration/action-core/fixtures";
 
-export type FaultMode = "lose" | "503" | "late" | "stop" | "applied";
+export type FaultMode = "lose" | "503" | "late" | "stop" | "applied" | "unfiltered";
 type Fault = { route: RegExp; mode: FaultMode; onApplied?: () => void };
 
 export type FaultProxy = {
@@ -72,8 +74,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       return;
     }
     if (write) writes.push(route);
+    const forwarded = new URL(req.url ?? "/", target);
+    if (fault?.mode === "unfiltered") forwarded.searchParams.delete("customer_id");
     try {
-      const up = await fetch(`${target}${req.url}`, {
+      const up = await fetch(forwarded, {
         method: req.method,
         headers,
         body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,

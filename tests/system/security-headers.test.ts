@@ -115,7 +115,12 @@ describe("session cookies", () => {
   });
 
   it("behind a TLS proxy (X-Forwarded-Proto: https): every cookie is also Secure", async () => {
-    const cookies = await signIn(w.base, { "x-forwarded-proto": "https" });
+    // The browser behind a TLS proxy is on https: its Origin says so (the origin check compares
+    // the scheme too).
+    const cookies = await signIn(w.base, {
+      "x-forwarded-proto": "https",
+      origin: w.base.replace(/^http:/, "https:"),
+    });
     expect(cookies.length).toBeGreaterThan(0);
     for (const c of cookies) {
       expect(c.attrs.has("secure"), c.name).toBe(true);
@@ -158,10 +163,17 @@ describe("session cookies with an https BETTER_AUTH_URL", () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("uses the __Secure- prefix and Secure on every cookie", async () => {
-    const cookies = await signIn(server.url);
+  it("uses the __Host- prefix and Secure on every cookie, and sends HSTS", async () => {
+    // Our own page's Origin is the configured one, not the address the test reaches.
+    const cookies = await signIn(server.url, { origin: "https://returns.example" });
     const session = cookies.find((c) => c.name.endsWith("session_token"));
-    expect(session?.name).toBe("__Secure-better-auth.session_token");
-    for (const c of cookies) expect(c.attrs.has("secure"), c.name).toBe(true);
+    expect(session?.name).toBe("__Host-better-auth.session_token");
+    for (const c of cookies) {
+      expect(c.attrs.has("secure"), c.name).toBe(true);
+      expect(c.attrs.get("path"), c.name).toBe("/");
+      expect(c.attrs.has("domain"), c.name).toBe(false);
+    }
+    const page = await fetch(`${server.url}/sign-in`);
+    expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000");
   });
 });

@@ -45,6 +45,24 @@ describe("the drift corridor", () => {
     expect(breaches(signals({ latencyP95Ms: 1020 }), corridorOf(baseline))).toEqual([]);
   });
 
+  it("scales the MAD by 1.4826 where the MAD decides: exact bounds, and a value between 3 MADs and 3 scaled MADs is inside", () => {
+    // Median 1000; absolute deviations 0, 100, 100, 200, 200, so MAD 100. The half-width is
+    // 3 × 1.4826 × 100 = 444.78, far above the floor (a tenth of 1000, 100).
+    const baseline = [1000, 1200, 800, 1100, 900].map((l) => signals({ latencyP95Ms: l }));
+    const band = corridorOf(baseline)!.latencyP95Ms!;
+    expect(band.low).toBeCloseTo(555.22, 6);
+    expect(band.high).toBeCloseTo(1444.78, 6);
+    // Outside 3 unscaled MADs (1300), inside 3 scaled ones.
+    expect(breaches(signals({ latencyP95Ms: 1400 }), corridorOf(baseline))).toEqual([]);
+    expect(breaches(signals({ latencyP95Ms: 600 }), corridorOf(baseline))).toEqual([]);
+    expect(breaches(signals({ latencyP95Ms: 1445 }), corridorOf(baseline))).toEqual([
+      "latencyP95Ms",
+    ]);
+    expect(breaches(signals({ latencyP95Ms: 555 }), corridorOf(baseline))).toEqual([
+      "latencyP95Ms",
+    ]);
+  });
+
   it("has a floor, so identical windows do not make every wobble a breach", () => {
     const c = corridorOf([signals({}), signals({}), signals({})])!;
     expect(c.errorRate).toEqual({ low: -0.05, high: 0.05 });

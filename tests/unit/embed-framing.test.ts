@@ -22,7 +22,13 @@ function withEnv(vars: Record<string, string | undefined>) {
 
 const headersOf = (path: string) => proxy(new NextRequest(`http://localhost:3000${path}`)).headers;
 
-afterEach(() => withEnv({ EMBED_ALLOWED_ORIGINS: undefined, EMBED_JWT_SECRET: undefined }));
+afterEach(() =>
+  withEnv({
+    EMBED_ALLOWED_ORIGINS: undefined,
+    EMBED_JWT_SECRET: undefined,
+    BETTER_AUTH_URL: undefined,
+  }),
+);
 
 describe("frame-ancestors", () => {
   it("/embed and its chat may be framed by the configured stores only", () => {
@@ -51,28 +57,63 @@ describe("frame-ancestors", () => {
 });
 
 describe("/widget.js", () => {
-  const script = async () => {
-    const res = await widgetJs(
-      new Request("http://localhost:3000/widget.js", { headers: { host: "desk.example:3000" } }),
-    );
+  const get = (headers: Record<string, string> = { host: "desk.example:3000" }) =>
+    widgetJs(new Request("http://localhost:3000/widget.js", { headers }));
+  const script = async (headers?: Record<string, string>) => {
+    const res = await get(headers);
     expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
     return res.text();
   };
+  const urlsIn = (js: string) => new Set(js.match(/https?:\/\/[^"'`\s)]+/g) ?? []);
 
   it("is at most 6 KB gzipped and names no host but ours", async () => {
-    withEnv({ EMBED_ALLOWED_ORIGINS: STORES, EMBED_JWT_SECRET: "s".repeat(40) });
+    withEnv({
+      EMBED_ALLOWED_ORIGINS: STORES,
+      EMBED_JWT_SECRET: "s".repeat(40),
+      BETTER_AUTH_URL: "http://desk.example:3000",
+    });
     const js = await script();
     expect(gzipSync(js).byteLength).toBeLessThanOrEqual(6 * 1024);
-    const urls = js.match(/https?:\/\/[^"'`\s)]+/g) ?? [];
-    expect(new Set(urls)).toEqual(new Set(["http://desk.example:3000"]));
+    expect(urlsIn(js)).toEqual(new Set(["http://desk.example:3000"]));
     expect(js).toContain('"enabled":true');
     // Both languages travel with it.
     expect(js).toContain("Chat with support");
     expect(js).toContain("Чат с поддержкой");
   });
 
+  it("another Host, forwarded headers or not, gets the configured origin, never its own", async () => {
+    withEnv({
+      EMBED_ALLOWED_ORIGINS: STORES,
+      EMBED_JWT_SECRET: "s".repeat(40),
+      BETTER_AUTH_URL: "https://desk.example",
+    });
+    const variants: Record<string, string>[] = [
+      { host: "evil.example" },
+      { host: "evil.example", "x-forwarded-proto": "http", "x-forwarded-host": "evil.example" },
+    ];
+    for (const headers of variants) {
+      const res = await get(headers);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("vary")).toMatch(/host/i);
+      const js = await res.text();
+      expect(urlsIn(js)).toEqual(new Set(["https://desk.example"]));
+      expect(js).not.toContain("evil.example");
+    }
+  });
+
+  it("without a configured origin: a loopback Host gets its own, uncached; any other Host is 400", async () => {
+    withEnv({ EMBED_ALLOWED_ORIGINS: STORES, EMBED_JWT_SECRET: "s".repeat(40) });
+    const local = await get({ host: "localhost:3000" });
+    expect(local.status).toBe(200);
+    expect(local.headers.get("cache-control")).toBe("no-store");
+    expect(urlsIn(await local.text())).toEqual(new Set(["http://localhost:3000"]));
+    const evil = await get({ host: "evil.example", "x-forwarded-proto": "https" });
+    expect(evil.status).toBe(400);
+    expect((await evil.json()).error.code).toBe("invalid_request");
+  });
+
   it("says embedding is off when EMBED_ALLOWED_ORIGINS is not set", async () => {
-    const js = await script();
+    const js = await script({ host: "localhost:3000" });
     expect(js).toContain('"enabled":false');
     expect(js).toContain("embedding is off");
   });

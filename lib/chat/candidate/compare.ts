@@ -7,7 +7,18 @@
 import { isDeepStrictEqual } from "node:util";
 import type { StepResult, ToolSet } from "ai";
 
-export type ToolCallTrace = { tool: string; args: unknown };
+/**
+ * A call as the records keep it: the arguments cut to the keys the tool's schema declares, and
+ * how many other keys the model invented (never their names: a name can be the customer's
+ * address). See lib/tools/declared.ts.
+ */
+export type ToolCallTrace = { tool: string; args: unknown; unknownKeys: number };
+
+/** Cuts a call's raw input to its declared arguments (lib/chat/turn-tools.ts, declaredInput). */
+export type DeclaredInput = (
+  tool: string,
+  input: unknown,
+) => { args: unknown; unknownKeys: number };
 
 export type Trajectory = {
   calls: ToolCallTrace[];
@@ -52,13 +63,18 @@ export function compareTrajectories(live: Trajectory, candidate: Trajectory): Tr
     // Another tool at this place is a tool disagreement already, not an argument one.
     if (l.tool !== c.tool) continue;
     const fields = differingFields(l.args ?? {}, c.args ?? {});
+    // Invented keys differ only in number: which ones is never recorded.
+    if (l.unknownKeys !== c.unknownKeys) fields.push("(unknown keys)");
     if (fields.length > 0) argDiffs.push({ call: i, tool: l.tool, fields });
   }
   return { toolsAgree, argsAgree: toolsAgree && argDiffs.length === 0, argDiffs };
 }
 
 /** What the AI SDK's steps say about a trajectory's calls, refusals and text. */
-export function traceSteps(steps: readonly StepResult<ToolSet>[]): {
+export function traceSteps(
+  steps: readonly StepResult<ToolSet>[],
+  declared: DeclaredInput,
+): {
   calls: ToolCallTrace[];
   refusals: number;
   answerChars: number;
@@ -69,7 +85,9 @@ export function traceSteps(steps: readonly StepResult<ToolSet>[]): {
     isPlainObject(output.error) &&
     output.error.status === "business_error";
   return {
-    calls: steps.flatMap((s) => s.toolCalls.map((c) => ({ tool: c.toolName, args: c.input }))),
+    calls: steps.flatMap((s) =>
+      s.toolCalls.map((c) => ({ tool: c.toolName, ...declared(c.toolName, c.input) })),
+    ),
     refusals: steps.flatMap((s) => s.toolResults).filter((r) => refused(r.output)).length,
     answerChars: steps.reduce((n, s) => n + s.text.length, 0),
   };

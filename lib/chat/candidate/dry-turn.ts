@@ -13,7 +13,7 @@ import { buildSystemPrompt } from "@/lib/ai/prompts";
 import { errorFields, log } from "@/lib/log";
 import { createOutputGuard } from "../output-guard";
 import { turnDeadlineMs } from "../service";
-import { buildDryRunTools } from "../turn-tools";
+import { buildDryRunTools, declaredInput } from "../turn-tools";
 import { type Trajectory, traceSteps } from "./compare";
 import type { ModelProfile } from "./profile";
 
@@ -80,7 +80,7 @@ export async function runDryTurn(turn: DryTurn): Promise<DryTurnResult> {
       },
     });
     if (failure !== null) throw failure;
-    trace = traceSteps(await result.steps);
+    trace = traceSteps(await result.steps, declaredInput);
     const usage = await result.totalUsage;
     tokens =
       usage.inputTokens === undefined && usage.outputTokens === undefined

@@ -37,7 +37,14 @@ export const TurnProfile = z.object({
     /** The model's own text of the answer, in characters. */
     answer: z.number().int().min(0),
   }),
-  tools: z.array(z.object({ tool: z.string(), args: ShapeSchema })),
+  tools: z.array(
+    z.object({
+      tool: z.string(),
+      args: ShapeSchema,
+      /** Keys the model invented, dropped from `args` and only counted: a name can be text. */
+      unknownKeys: z.number().int().min(1).optional(),
+    }),
+  ),
   orders: z.array(z.enum(ORDER_CLASSES)),
   outcome: z.enum(TURN_OUTCOMES),
 });

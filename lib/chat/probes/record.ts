@@ -25,7 +25,8 @@ export type TurnFacts = {
   messages: number;
   messageChars: number;
   answerChars: number;
-  calls: { tool: string; args: unknown }[];
+  /** Declared arguments only, with a count of the keys the model invented (turn-tools.ts). */
+  calls: { tool: string; args: unknown; unknownKeys?: number }[];
   /** The orders the turn's tools read at the store, as the store answered (null: not shown). */
   orderReads: ReadonlyMap<string, StoreOrder | null>;
   outcome: TurnProfile["outcome"];
@@ -56,7 +57,11 @@ export async function profileOf(t: TurnFacts): Promise<TurnProfile> {
     lang: t.lang,
     messages: t.messages,
     sizes: { message: t.messageChars, answer: t.answerChars },
-    tools: t.calls.map((c) => ({ tool: c.tool, args: argShape(c.args) })),
+    tools: t.calls.map((c) => ({
+      tool: c.tool,
+      args: argShape(c.args),
+      ...(c.unknownKeys ? { unknownKeys: c.unknownKeys } : {}),
+    })),
     orders,
     outcome: t.outcome,
   };

@@ -39,7 +39,10 @@ export default async function StaffTranscriptPage({ params }: { params: Promise<
           {t.rich("transcript.started", { time: () => <UtcTime at={data.chat.createdAt} /> })} ·{" "}
           {data.chat.embedOrigin && (
             <span data-testid="transcript-embedded">
-              {t("transcript.embeddedOn", { origin: data.chat.embedOrigin })} ·{" "}
+              {data.chat.embedOriginVouched
+                ? t("transcript.embeddedOn", { origin: data.chat.embedOrigin })
+                : t("transcript.embeddedOnUnverified", { origin: data.chat.embedOrigin })}{" "}
+              ·{" "}
             </span>
           )}
           {data.customer?.storeCustomerId && (
