@@ -9,8 +9,9 @@
  */
 
 import { closeDb } from "@/db";
-import { dropTestDatabases, useTestDatabase } from "../../harness/db";
+// Renamed: not a React hook, whatever Biome's hook rule takes a "use" prefix for.
+import { dropTestDatabases, useTestDatabase as openTestDatabase } from "../../harness/db";
 
-await useTestDatabase({ seed: true });
+await openTestDatabase({ seed: true });
 await closeDb();
 if (process.env.TEST_DIALECT === "postgres") await dropTestDatabases();
