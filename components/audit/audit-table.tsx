@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { AuditRow, PersonRow } from "@/db/queries/audit";
-import { effectOutcome, nothingWritten, shortId } from "./format";
+import { effectOutcome, errorShown, nothingWritten, shortId } from "./format";
 import { StatusBadge } from "./status-badge";
 import { Duration, UtcTime } from "./utc-time";
 
@@ -104,8 +104,12 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                     </span>
                   )}
                 </td>
-                <td className="px-3 py-2 font-mono text-xs" translate="no">
-                  {r.errorCode ?? "—"}
+                <td
+                  className="px-3 py-2 font-mono text-xs"
+                  translate="no"
+                  data-testid="audit-error"
+                >
+                  {errorShown(r) ?? "—"}
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">
                   <Duration ms={r.durationMs} />

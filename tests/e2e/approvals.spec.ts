@@ -81,7 +81,16 @@ test.describe("people in the loop", () => {
     await expect(steps.and(staff.locator('[data-status="awaiting_approval"]'))).toContainText(
       "Confirmed; waiting for staff approval",
     );
-    await expect(steps.filter({ hasText: "Confirmed and executed" })).toHaveCount(1);
+    // Four eyes: the audit says whose. The approval is its own step, naming Sam; what it ran
+    // is the server's, not the customer's confirm.
+    await expect(steps.filter({ hasText: "Approved by staff" })).toContainText(
+      "by staff member Sam Support <staff@example.com>",
+    );
+    await expect(steps.filter({ hasText: "Executed on the approval" })).toHaveCount(1);
+    await expect(steps.filter({ hasText: "Confirmed and executed" })).toHaveCount(0);
+    await expect(steps.and(staff.locator('[data-status="awaiting_approval"]'))).toContainText(
+      `by the customer ${anna.name}`,
+    );
     await staffContext.close();
 
     // No reload: the card follows the action until staff decided.
