@@ -73,6 +73,12 @@ test.describe("people in the loop", () => {
     await staff.goto("/audit/approvals");
     const item = staff.locator(`[data-testid="approval"][data-action-id="${actionId}"]`);
     await expect(item).toContainText(anna.email);
+    // Staff words on the staff screen: what it is and what approving runs, not the customer's ask.
+    await expect(item.getByRole("heading")).toHaveText(`Return request for order ${order}`);
+    await expect(item).toContainText(
+      `Approving creates the customer’s return request for order ${order}; once the parcel is marked received, €1,290.00 is refunded`,
+    );
+    await expect(staff.locator("main")).not.toContainText(/Confirm your|until you confirm|\/audit/);
     await item.getByTestId("approve-button").click();
     await expect(item).toHaveCount(0);
     // The action's timeline words each step: the confirm that waited, then the approved write.
