@@ -29,6 +29,8 @@ type Props = {
   chatHref?: (id: string) => string;
   /** Where a signed-out customer goes; by default our sign-in, back to this chat. */
   signInHref?: string;
+  /** A store's visitor who is not signed in there (the widget): the policy only. */
+  visitor?: boolean;
 };
 
 /** One conversation: the messages, the proposal waiting for a decision, and the composer. */
@@ -38,6 +40,7 @@ export function ChatShell({
   conversation,
   chatHref = (id) => `/chat/${id}`,
   signInHref: signInHrefProp,
+  visitor = false,
 }: Props) {
   const session = useChatSession(snapshot, onTurnFinished);
   const { messages } = session;
@@ -138,6 +141,7 @@ export function ChatShell({
           setDraft={session.setDraft}
           send={session.send}
           busy={session.busy}
+          visitor={visitor}
         />
       </div>
     </ConversationLanguage>
