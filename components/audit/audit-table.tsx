@@ -80,7 +80,11 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                   )}
                 </td>
                 {/* Identifiers (tool names, error codes, prompt and model ids) are data. */}
-                <td className="px-3 py-2 font-mono text-xs" data-testid="audit-tool" translate="no">
+                <td
+                  className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere]"
+                  data-testid="audit-tool"
+                  translate="no"
+                >
                   {r.tool}
                 </td>
                 <td className="px-3 py-2">{r.access ? t("access", { access: r.access }) : "—"}</td>
@@ -114,10 +118,10 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">
                   <Duration ms={r.durationMs} />
                 </td>
-                <td className="px-3 py-2 text-xs" translate="no">
+                <td className="px-3 py-2 text-xs [overflow-wrap:anywhere]" translate="no">
                   {r.promptVersion ?? "—"}
                 </td>
-                <td className="px-3 py-2 text-xs" translate="no">
+                <td className="px-3 py-2 text-xs [overflow-wrap:anywhere]" translate="no">
                   {r.model ?? "—"}
                 </td>
               </tr>

@@ -6,6 +6,7 @@ import { ApprovalButtons } from "@/components/audit/approval-buttons";
 import { UtcTime } from "@/components/audit/utc-time";
 import { ClientMessages } from "@/components/client-messages";
 import { ActionFacts } from "@/components/confirm-card/action-facts";
+import { PAGE_WIDTH } from "@/components/page-width";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { approvalQueue } from "@/lib/chat/approvals";
 import { isLocale } from "@/lib/i18n/locales";
@@ -31,7 +32,7 @@ export default async function ApprovalsPage() {
       <AppHeader user={user} />
       {/* Its client components (buttons, forms) read these texts in the browser. */}
       <ClientMessages namespaces={["approval"]}>
-        <main className="mx-auto grid max-w-4xl gap-4 px-4 py-6">
+        <main className={`${PAGE_WIDTH.page} grid gap-4 py-6`}>
           <h1 className="text-xl font-semibold">{t("title")}</h1>
           <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
           {items.length === 0 ? (
