@@ -160,3 +160,29 @@ test("the metrics page: its header lines up with its content at 1280 px", async 
       .evaluate((el) => Math.round(el.getBoundingClientRect().right));
   expect(await right("main section")).toBeLessThanOrEqual(1280);
 });
+
+for (const width of [1280, 375]) {
+  test(`the candidate page at ${width} px: its mode in staff words, no rollback without a candidate`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await new SignInPage(page).demo("staff");
+    await page.goto("/audit/candidate");
+    await expect(page.getByRole("heading", { name: "Candidate model", level: 1 })).toBeVisible();
+    // The e2e servers run without a candidate (CANDIDATE_MODE off).
+    await expect(page.getByTestId("candidate-mode")).toHaveText(
+      "off: every turn is answered by the live model",
+    );
+    await expect(page.getByTestId("candidate-fingerprint")).toHaveText("none configured");
+    await expect(
+      page.getByRole("heading", { name: "Shadow: agreement with the live model" }),
+    ).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Rollbacks" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Roll back the candidate" })).toHaveCount(0);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+}
