@@ -63,7 +63,11 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                     <UtcTime at={r.at} />
                   </Link>
                 </td>
-                <td className="px-3 py-2" data-testid="audit-customer" translate="no">
+                <td
+                  className="px-3 py-2 [overflow-wrap:anywhere]"
+                  data-testid="audit-customer"
+                  translate="no"
+                >
                   {person ? (
                     <span title={person.name}>{person.email}</span>
                   ) : (
@@ -80,11 +84,7 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                   )}
                 </td>
                 {/* Identifiers (tool names, error codes, prompt and model ids) are data. */}
-                <td
-                  className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere]"
-                  data-testid="audit-tool"
-                  translate="no"
-                >
+                <td className="px-3 py-2 font-mono text-xs" data-testid="audit-tool" translate="no">
                   {r.tool}
                 </td>
                 <td className="px-3 py-2">{r.access ? t("access", { access: r.access }) : "—"}</td>
