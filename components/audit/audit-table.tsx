@@ -5,6 +5,21 @@ import { effectOutcome, errorShown, nothingWritten, shortId } from "./format";
 import { StatusBadge } from "./status-badge";
 import { Duration, UtcTime } from "./utc-time";
 
+/**
+ * An identifier that may break after its separators ("create_return_request",
+ * "effect:payment.refund"), never inside a word: so the table fits its box at 1280 px.
+ */
+function BreakableId({ id }: { id: string }) {
+  const parts = id.split(/(?<=[_:.])/);
+  return parts.map((p, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+    <span key={i}>
+      {p}
+      {i < parts.length - 1 && <wbr />}
+    </span>
+  ));
+}
+
 /** The audit table. Each row's time is the link to its details (one tab stop per row). */
 export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<string, PersonRow> }) {
   const t = useTranslations("audit");
@@ -54,7 +69,7 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                 data-testid="audit-row"
                 data-event-id={r.id}
               >
-                <td className="whitespace-nowrap px-3 py-2">
+                <td className="px-3 py-2">
                   <Link
                     href={`/audit/events/${r.id}`}
                     className="text-brand-700 underline"
@@ -85,7 +100,7 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                 </td>
                 {/* Identifiers (tool names, error codes, prompt and model ids) are data. */}
                 <td className="px-3 py-2 font-mono text-xs" data-testid="audit-tool" translate="no">
-                  {r.tool}
+                  <BreakableId id={r.tool} />
                 </td>
                 <td className="px-3 py-2">{r.access ? t("access", { access: r.access }) : "—"}</td>
                 <td className="px-3 py-2">
