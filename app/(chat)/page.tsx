@@ -5,8 +5,8 @@ import { getTranslations } from "next-intl/server";
 import { AppHeader } from "@/components/app-header";
 import { OrderList } from "@/components/order-list";
 import { PAGE_WIDTH } from "@/components/page-width";
-import { staffOverview } from "@/lib/audit/overview";
 import { getCurrentUser } from "@/lib/auth/session";
+import { staffOverview } from "@/lib/staff/overview";
 import { listCustomerOrders } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
