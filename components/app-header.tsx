@@ -11,7 +11,12 @@ import { StaffAlerts } from "./staff-alerts";
  * Below which width a link folds away: on a phone the row must fit Sign out at 375 px, so staff
  * reach the pages past the audit table from there. Full class names, so Tailwind sees them.
  */
-const SHOWN_FROM = { always: "", sm: "hidden sm:inline", md: "hidden md:inline" } as const;
+const SHOWN_FROM = {
+  always: "",
+  sm: "hidden sm:inline",
+  md: "hidden md:inline",
+  lg: "hidden lg:inline",
+} as const;
 
 type NavLink = { id: string; href: string; label: string; from: keyof typeof SHOWN_FROM };
 
@@ -33,6 +38,7 @@ export async function AppHeader({
           { id: "returns", href: "/audit/returns", label: t("returns"), from: "md" },
           { id: "queue", href: "/audit/queue", label: t("queue"), from: "md" },
           { id: "handoffs", href: "/audit/handoffs", label: t("handoffs"), from: "md" },
+          { id: "candidate", href: "/audit/candidate", label: t("candidate"), from: "lg" },
         ]
       : [{ id: "chat", href: "/chat", label: t("chat"), from: "always" }];
   // The header's links do not prefetch (prefetch={false}). Every page here is dynamic, so a

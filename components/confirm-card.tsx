@@ -60,6 +60,7 @@ export function ConfirmCard({
   const messages = useMessages();
   const titleId = useId();
   const summaryId = useId();
+  const outcomeId = useId();
   const cardRef = useRef<HTMLElement>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
   // A ref, not state: two clicks in one frame both see the state from before the first render.
@@ -119,18 +120,22 @@ export function ConfirmCard({
       ref={cardRef}
       tabIndex={-1}
       aria-labelledby={titleId}
-      aria-describedby={summaryId}
+      aria-describedby={open ? summaryId : outcomeId}
       className="rounded-xl border border-brand-100 bg-white p-4 shadow-sm"
       data-testid="confirm-card"
       data-action-id={action.id}
       data-state={outcome?.kind ?? "pending"}
     >
-      <h2 id={titleId} className="font-semibold">
-        {facts.title}
+      {/* Open, it asks; decided, it names what it was about, and the outcome below says what
+          happened (the ask, "nothing happens until you confirm", would no longer be true). */}
+      <h2 id={titleId} className="font-semibold" data-testid="confirm-title">
+        {open ? facts.title : facts.subject}
       </h2>
-      <p id={summaryId} className="mt-1 text-sm text-slate-700" data-testid="confirm-summary">
-        {facts.summary}
-      </p>
+      {open && (
+        <p id={summaryId} className="mt-1 text-sm text-slate-700" data-testid="confirm-summary">
+          {facts.summary}
+        </p>
+      )}
       {facts.warning && (
         <p
           className="mt-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
@@ -151,6 +156,7 @@ export function ConfirmCard({
       {view ? (
         <p
           ref={outcomeRef}
+          id={outcomeId}
           tabIndex={-1}
           role="status"
           className={`mt-4 rounded-lg border px-3 py-2 text-sm font-medium ${TONE[view.tone]}`}

@@ -6,6 +6,7 @@ import { AppHeader } from "@/components/app-header";
 import { OrderList } from "@/components/order-list";
 import { PAGE_WIDTH } from "@/components/page-width";
 import { getCurrentUser } from "@/lib/auth/session";
+import { staffOverview } from "@/lib/staff/overview";
 import { listCustomerOrders } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
@@ -16,14 +17,45 @@ export default async function HomePage() {
   const t = await getTranslations("home");
   // The store's orders at the time of asking (STORE_BACKEND); null: the store did not answer.
   const orders = user.role === "customer" ? await listCustomerOrders(user.id) : [];
+  // Staff land on what waits for them.
+  const work = user.role === "staff" ? await staffOverview() : [];
   return (
     <>
       <AppHeader user={user} width="page" />
       <main className={`${PAGE_WIDTH.page} py-6`}>
         {user.role === "staff" ? (
-          <section>
-            <h1 className="text-xl font-semibold">{t("hello", { name: user.name })}</h1>
-            <p className="mt-2 text-slate-700">
+          <section aria-labelledby="staff-heading">
+            <h1 id="staff-heading" className="text-xl font-semibold">
+              {t("hello", { name: user.name })}
+            </h1>
+            <h2 className="mt-4 text-lg font-semibold">{t("staffWaiting")}</h2>
+            {/* Each kind of work with its count and where it is done; an empty one too, so the
+                page says "none" rather than leaving staff to wonder. */}
+            <ul className="mt-2 grid gap-2 sm:grid-cols-2" data-testid="staff-work">
+              {work.map((w) => (
+                <li key={w.kind}>
+                  <Link
+                    href={w.href}
+                    className={`flex items-center justify-between gap-3 rounded-xl border bg-white p-4 hover:border-brand-600 ${w.count > 0 ? "border-amber-300" : "border-slate-200"}`}
+                    data-testid="staff-work-item"
+                    data-kind={w.kind}
+                  >
+                    <span>{t("staffWork", { kind: w.kind })}</span>
+                    <span
+                      className={`text-2xl font-semibold tabular-nums ${w.count > 0 ? "text-amber-800" : "text-slate-600"}`}
+                    >
+                      {t("staffCount", { count: w.count, more: w.more ? "yes" : "no" })}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            {work.every((w) => w.count === 0) && (
+              <p className="mt-2 text-slate-700" data-testid="staff-all-clear">
+                {t("staffAllClear")}
+              </p>
+            )}
+            <p className="mt-4 text-slate-700">
               {t.rich("staffIntro", {
                 link: (chunks) => (
                   <Link href="/audit" className="text-brand-700 underline" data-testid="audit-link">

@@ -3,6 +3,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import type { ActionLife, Actor } from "@/lib/audit/timeline";
 import { ActionEffects } from "./action-effects";
+import { isErrorStatus } from "./format";
 import { JsonView } from "./json-view";
 import { UtcTime } from "./utc-time";
 
@@ -16,8 +17,12 @@ function Who({ actor }: { actor: Actor }) {
       });
     case "customer":
       return actor.person
-        ? `${actor.person.name} <${actor.person.email}>`
+        ? t("byCustomer", { name: actor.person.name, email: actor.person.email })
         : t("byCustomerId", { id: actor.id });
+    case "staff":
+      return actor.person
+        ? t("byStaff", { name: actor.person.name, email: actor.person.email })
+        : t("byStaffId", { id: actor.id });
     case "relay":
       return t("byRelay", { relay: actor.relay ?? "?" });
     default:
@@ -108,14 +113,16 @@ export function ActionLifeView({
                       attempt: s.effect.attempt ?? "?",
                       outcome: s.effect.outcome ?? "unknown",
                     })
-                  : t("action.step", { status: s.status })}
+                  : s.afterApproval
+                    ? t("action.stepAfterApproval", { status: s.status })
+                    : t("action.step", { status: s.status })}
               </p>
               <p className="text-xs text-slate-600">
                 {t.rich("action.when", {
                   time: () => <UtcTime at={s.at} />,
                   who: () => <Who actor={s.actor} />,
                 })}
-                {s.errorCode && (
+                {s.errorCode && (isErrorStatus(s.status) || s.status === "received_again") && (
                   <>
                     {" · "}
                     {t.rich("action.error", {

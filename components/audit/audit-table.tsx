@@ -1,9 +1,24 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { AuditRow, PersonRow } from "@/db/queries/audit";
-import { effectOutcome, nothingWritten, shortId } from "./format";
+import { effectOutcome, errorShown, nothingWritten, shortId } from "./format";
 import { StatusBadge } from "./status-badge";
 import { Duration, UtcTime } from "./utc-time";
+
+/**
+ * An identifier that may break after its separators ("create_return_request",
+ * "effect:payment.refund"), never inside a word: so the table fits its box at 1280 px.
+ */
+function BreakableId({ id }: { id: string }) {
+  const parts = id.split(/(?<=[_:.])/);
+  return parts.map((p, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+    <span key={i}>
+      {p}
+      {i < parts.length - 1 && <wbr />}
+    </span>
+  ));
+}
 
 /** The audit table. Each row's time is the link to its details (one tab stop per row). */
 export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<string, PersonRow> }) {
@@ -54,7 +69,7 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                 data-testid="audit-row"
                 data-event-id={r.id}
               >
-                <td className="whitespace-nowrap px-3 py-2">
+                <td className="px-3 py-2">
                   <Link
                     href={`/audit/events/${r.id}`}
                     className="text-brand-700 underline"
@@ -63,7 +78,11 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                     <UtcTime at={r.at} />
                   </Link>
                 </td>
-                <td className="px-3 py-2" data-testid="audit-customer" translate="no">
+                <td
+                  className="px-3 py-2 [overflow-wrap:anywhere]"
+                  data-testid="audit-customer"
+                  translate="no"
+                >
                   {person ? (
                     <span title={person.name}>{person.email}</span>
                   ) : (
@@ -81,7 +100,7 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                 </td>
                 {/* Identifiers (tool names, error codes, prompt and model ids) are data. */}
                 <td className="px-3 py-2 font-mono text-xs" data-testid="audit-tool" translate="no">
-                  {r.tool}
+                  <BreakableId id={r.tool} />
                 </td>
                 <td className="px-3 py-2">{r.access ? t("access", { access: r.access }) : "—"}</td>
                 <td className="px-3 py-2">
@@ -104,16 +123,20 @@ export function AuditTable({ rows, people }: { rows: AuditRow[]; people: Map<str
                     </span>
                   )}
                 </td>
-                <td className="px-3 py-2 font-mono text-xs" translate="no">
-                  {r.errorCode ?? "—"}
+                <td
+                  className="px-3 py-2 font-mono text-xs"
+                  translate="no"
+                  data-testid="audit-error"
+                >
+                  {errorShown(r) ?? "—"}
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">
                   <Duration ms={r.durationMs} />
                 </td>
-                <td className="px-3 py-2 text-xs" translate="no">
+                <td className="px-3 py-2 text-xs [overflow-wrap:anywhere]" translate="no">
                   {r.promptVersion ?? "—"}
                 </td>
-                <td className="px-3 py-2 text-xs" translate="no">
+                <td className="px-3 py-2 text-xs [overflow-wrap:anywhere]" translate="no">
                   {r.model ?? "—"}
                 </td>
               </tr>

@@ -35,3 +35,23 @@ export function effectOutcome(e: { tool: string; result: unknown }): string | nu
   const outcome = (e.result as Record<string, unknown>).outcome;
   return typeof outcome === "string" ? outcome : null;
 }
+
+/**
+ * Statuses where something went wrong. Other events carry a code that only names the step (a
+ * proposal's `confirmation_required`, a cancel's `user_cancelled`, an edit's `revised`, the
+ * source course's convention, docs/api.md): nothing failed, so the pages do not call it an error.
+ */
+const ERROR_STATUSES: ReadonlySet<string> = new Set([
+  "business_error",
+  "technical_error",
+  "timeout",
+  "rejected",
+  "stale",
+]);
+
+export const isErrorStatus = (status: string) => ERROR_STATUSES.has(status);
+
+/** The event's error code when it says what went wrong; null when nothing did. */
+export function errorShown(e: { status: string; errorCode: string | null }): string | null {
+  return isErrorStatus(e.status) ? e.errorCode : null;
+}

@@ -26,6 +26,11 @@ type Props = {
   setDraft: (text: string) => void;
   send: (text: string) => void;
   busy: boolean;
+  /**
+   * A store's visitor who is not signed in: the policy is all they can ask about and no card
+   * ever comes, so the box neither suggests orders nor offers /confirm and /cancel.
+   */
+  visitor?: boolean;
 };
 
 /** The commands the browser knows; the terminal's /analyze and /exit are not among them. */
@@ -97,7 +102,7 @@ export function ChatComposer(props: Props) {
     try {
       if (command.name === "confirm" || command.name === "cancel") await decide(command.name);
       else if (command.name === "new") await startNew();
-      else setFeedback(t.rich("help", { cmd }));
+      else setFeedback(props.visitor ? t.rich("helpVisitor", { cmd }) : t.rich("help", { cmd }));
     } finally {
       running.current = false;
     }
@@ -117,7 +122,8 @@ export function ChatComposer(props: Props) {
       onRefused={() => setFeedback(tComposer("pending"))}
       disabledReason={props.signedOut ? "signedOut" : open ? "pending" : null}
       commandsOnly={open !== null}
-      hint={t.rich("hint", { cmd })}
+      hint={props.visitor ? t.rich("hintVisitor", { cmd }) : t.rich("hint", { cmd })}
+      placeholder={props.visitor ? tComposer("placeholderVisitor") : undefined}
       feedback={feedback}
       busy={props.busy}
     />

@@ -1,6 +1,6 @@
 "use client";
 import { useLocale } from "next-intl";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { ConfirmCard } from "@/components/confirm-card";
 import { type CardOutcome, outcomeFromStatus } from "@/lib/chat-client/action-view";
 import {
@@ -29,6 +29,8 @@ type Props = {
   chatHref?: (id: string) => string;
   /** Where a signed-out customer goes; by default our sign-in, back to this chat. */
   signInHref?: string;
+  /** A store's visitor who is not signed in there (the widget): the policy only. */
+  visitor?: boolean;
 };
 
 /** One conversation: the messages, the proposal waiting for a decision, and the composer. */
@@ -38,6 +40,7 @@ export function ChatShell({
   conversation,
   chatHref = (id) => `/chat/${id}`,
   signInHref: signInHrefProp,
+  visitor = false,
 }: Props) {
   const session = useChatSession(snapshot, onTurnFinished);
   const { messages } = session;
@@ -54,7 +57,6 @@ export function ChatShell({
   // Final states decided in this page (click, countdown). They win over the stored status, which
   // was read before the decision.
   const [decided, setDecided] = useState<Record<string, CardOutcome>>({});
-  const awaited = useRef(new Set<string>());
   const { dismissProblem, reload } = session;
   const onOutcome = useCallback(
     (id: string, outcome: CardOutcome) => {
@@ -63,10 +65,11 @@ export function ChatShell({
         d[id] && d[id].kind !== "awaiting_approval" ? d : { ...d, [id]: outcome },
       );
       dismissProblem("action_pending");
-      // The approval step writes the chat's notes on the server (waiting for our team, then
-      // the staff decision): show them as they come, the conversation is free meanwhile.
-      if (outcome.kind === "awaiting_approval" || awaited.current.has(id)) reload();
-      if (outcome.kind === "awaiting_approval") awaited.current.add(id);
+      // The server wrote the decision's note into the chat before it answered (what was done,
+      // or that nothing was), and the approval step writes its notes as staff decide: show
+      // them now, as the assistant's next line. No turn is running: a card waiting for a
+      // decision keeps the composer closed.
+      reload();
     },
     [dismissProblem, reload],
   );
@@ -138,6 +141,7 @@ export function ChatShell({
           setDraft={session.setDraft}
           send={session.send}
           busy={session.busy}
+          visitor={visitor}
         />
       </div>
     </ConversationLanguage>

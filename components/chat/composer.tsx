@@ -23,6 +23,8 @@ type Props = {
   commandsOnly: boolean;
   /** The commands the box understands. */
   hint: ReactNode;
+  /** What the empty box suggests asking (a visitor can ask about the policy only). */
+  placeholder?: string;
   /** What the last command did (or why text was not sent); announced to screen readers. */
   feedback: ReactNode;
   /** The assistant is answering: typing goes on, sending waits (commands do not). */
@@ -94,7 +96,7 @@ export function Composer(props: Props) {
           onKeyDown={onKeyDown}
           disabled={disabled}
           rows={1}
-          placeholder={disabled || commandsOnly ? "" : t("placeholder")}
+          placeholder={disabled || commandsOnly ? "" : (props.placeholder ?? t("placeholder"))}
           aria-describedby={described.filter(Boolean).join(" ")}
           aria-invalid={over > 0}
           className="max-h-40 min-h-11 flex-1 resize-none rounded-xl border border-slate-300 bg-white px-3 py-2 field-sizing-content disabled:bg-slate-100 aria-invalid:border-red-600"

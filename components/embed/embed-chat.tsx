@@ -14,11 +14,14 @@ export function EmbedChat({
   snapshot,
   conversation,
   notice,
+  visitor,
 }: {
   allowed: string[];
   snapshot: ChatSnapshot;
   /** Said above the chat (a visitor: sign in at the store to ask about your orders). */
   notice: string | null;
+  /** Not signed in at the store: asks about the policy only, and no card ever comes. */
+  visitor: boolean;
   conversation: Record<Locale, ConversationMessages>;
 }) {
   useEffect(() => listenForPage(allowed), [allowed]);
@@ -40,6 +43,7 @@ export function EmbedChat({
         // may not be framed at all.
         chatHref={(id) => `/embed/chat?chat=${encodeURIComponent(id)}`}
         signInHref="/embed"
+        visitor={visitor}
       />
     </main>
   );

@@ -41,6 +41,15 @@ export function DriftChart({
   });
   const center = (w: DriftWindowView) => (x(w.start) ?? 0) + x.bandwidth() / 2;
   const points = windows.filter((w) => w.signals[signal] !== null);
+  // One tick per label: a flat series (all zero) has ticks too close to tell apart in the
+  // signal's format, which read "0.0% 0.0% 0.0%" up the axis.
+  const seen = new Set<string>();
+  const tickValues = y.ticks(4).filter((v) => {
+    const label = format(v);
+    if (seen.has(label)) return false;
+    seen.add(label);
+    return true;
+  });
   return (
     <svg
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -85,7 +94,7 @@ export function DriftChart({
         ))}
         <AxisLeft
           scale={y}
-          numTicks={4}
+          tickValues={tickValues}
           tickFormat={(v) => format(Number(v))}
           stroke="#94a3b8"
           tickStroke="#94a3b8"

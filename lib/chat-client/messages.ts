@@ -65,8 +65,16 @@ export function findOpenAction(
   return open;
 }
 
-/** What a tool part says: the wording is the catalogue's (conversation.toolNote), by tool name. */
-export type ToolNote = { tool: string; orderId: string | null; failed: boolean; running: boolean };
+/**
+ * What a tool part says: the wording is the catalogue's (conversation.toolNote), by tool name.
+ * `state` is the call's outcome, not the attempt: a write the policy refused (the return window
+ * had passed) is `refused`, never "prepared"; a call that went wrong is `failed`.
+ */
+export type ToolNote = {
+  tool: string;
+  orderId: string | null;
+  state: "running" | "done" | "refused" | "failed";
+};
 
 function orderIdOf(input: unknown): string | null {
   if (typeof input !== "object" || input === null || !("orderId" in input)) return null;
@@ -79,6 +87,20 @@ export function toolNoteValues(note: ToolNote) {
   return { tool: note.tool, order: note.orderId ?? "", hasOrder: note.orderId ? "yes" : "no" };
 }
 
+/**
+ * How a finished call ended, from what the model was told (lib/actions/model-view.ts): `ok: false`
+ * with `business_error` is the policy's or the store's refusal (nothing proposed), any other
+ * `ok: false` a failure; the rest answered or proposed.
+ */
+function callOutcome(output: unknown): "done" | "refused" | "failed" {
+  if (typeof output !== "object" || output === null || !("ok" in output)) return "done";
+  if (output.ok !== false) return "done";
+  const error = "error" in output ? output.error : null;
+  const status =
+    typeof error === "object" && error !== null && "status" in error ? error.status : null;
+  return status === "business_error" ? "refused" : "failed";
+}
+
 /** A one-line note for a tool part, or null for parts that are not tool calls. */
 export function toolNote(part: Part): ToolNote | null {
   if (!isToolUIPart(part)) return null;
@@ -89,12 +111,12 @@ export function toolNote(part: Part): ToolNote | null {
   const orderId = orderIdOf("input" in part ? part.input : undefined);
   switch (part.state) {
     case "output-available":
-      return { tool, orderId, failed: false, running: false };
+      return { tool, orderId, state: callOutcome(part.output) };
     case "output-error":
     case "output-denied":
-      return { tool, orderId, failed: true, running: false };
+      return { tool, orderId, state: "failed" };
     default:
-      return { tool, orderId, failed: false, running: true };
+      return { tool, orderId, state: "running" };
   }
 }
 

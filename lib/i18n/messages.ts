@@ -24,7 +24,12 @@ export type Messages = Base & {
 function toolNote(locale: Locale): ToolNoteTexts {
   const select = (kind: keyof ToolNoteTexts) =>
     `{tool, select, ${TOOL_METAS.map((m) => `${m.name} {${m.texts[locale].note[kind]}}`).join(" ")} other {}}`;
-  return { running: select("running"), done: select("done"), failed: select("failed") };
+  return {
+    running: select("running"),
+    done: select("done"),
+    refused: select("refused"),
+    failed: select("failed"),
+  };
 }
 
 /** The tools' triage categories go first into the audit page's select of category labels. */

@@ -242,6 +242,15 @@ function status(o: MedusaOrder): OrderStatus {
   }
 }
 
+/**
+ * What the order cost. Medusa computes `total` over what is still ordered, so a cancelled order
+ * says 0 there; the customer paid for its items, and that is what the orders page shows.
+ */
+function orderTotal(o: MedusaOrder): number {
+  if (o.status !== "canceled" || o.total !== 0) return o.total;
+  return (o.items ?? []).reduce((sum, i) => sum + i.unit_price * i.quantity, 0);
+}
+
 export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
   const currency = o.currency_code.toUpperCase();
   const a = o.shipping_address;
@@ -256,7 +265,7 @@ export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
     shippedAt: latest(fulfillments.map((f) => f.shipped_at)),
     deliveredAt: latest(fulfillments.map((f) => f.delivered_at)),
     etaAt: null,
-    totalMinor: minorUnits(o.total, currency),
+    totalMinor: minorUnits(orderTotal(o), currency),
     currency,
     paymentMethod: "the original payment method",
     paymentRef: null,

@@ -2,7 +2,7 @@
  * What every tool folder's meta.ts declares: pure data, no server modules, so the message
  * catalogues, the triage schema and the browser can read it (lib/tools/manifests.ts).
  * - `texts`, per language: a `note` (the quiet line the chat shows while and after the tool runs:
- *   `running`, `done`, `failed`, each given `order` and `hasOrder`), and for a write tool
+ *   `running`, `done`, `refused`, `failed`, each given `order` and `hasOrder`), and for a write tool
  *   `triageCategory` (the category's label on the audit page) and whatever its describe() reads
  *   with t("…").
  * - `help`, per language: what the tool lets the assistant do, as the words after "I can"
@@ -12,7 +12,8 @@
  */
 import type { Locale as Lang } from "@/db/constants";
 
-export type ToolNoteTexts = { running: string; done: string; failed: string };
+/** `done`: answered (a read) or proposed (a write); `refused`: the policy or store said no. */
+export type ToolNoteTexts = { running: string; done: string; refused: string; failed: string };
 
 export type ToolMeta = {
   name: string;

@@ -17,9 +17,17 @@ export const ActionRowSchema = z.object({
 export type ActionRow = z.infer<typeof ActionRowSchema>;
 
 export const ActionViewSchema = z.object({
+  /** The open card's heading: it asks the customer to confirm. */
   title: z.string(),
   /** One plain sentence: what pressing Confirm will do. */
   summary: z.string(),
+  /**
+   * What the action is about, asking nothing ("Cancellation of order 3004"): the card's heading
+   * once it is decided, and the heading staff see.
+   */
+  subject: z.string(),
+  /** For staff deciding an approval: what approving it executes, in their words. */
+  approval: z.string(),
   rows: z.array(ActionRowSchema),
   /** The money the customer should notice (the refund), shown highlighted. */
   amount: z

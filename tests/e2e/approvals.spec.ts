@@ -73,6 +73,12 @@ test.describe("people in the loop", () => {
     await staff.goto("/audit/approvals");
     const item = staff.locator(`[data-testid="approval"][data-action-id="${actionId}"]`);
     await expect(item).toContainText(anna.email);
+    // Staff words on the staff screen: what it is and what approving runs, not the customer's ask.
+    await expect(item.getByRole("heading")).toHaveText(`Return request for order ${order}`);
+    await expect(item).toContainText(
+      `Approving creates the customer’s return request for order ${order}; once the parcel is marked received, €1,290.00 is refunded`,
+    );
+    await expect(staff.locator("main")).not.toContainText(/Confirm your|until you confirm|\/audit/);
     await item.getByTestId("approve-button").click();
     await expect(item).toHaveCount(0);
     // The action's timeline words each step: the confirm that waited, then the approved write.
@@ -81,7 +87,16 @@ test.describe("people in the loop", () => {
     await expect(steps.and(staff.locator('[data-status="awaiting_approval"]'))).toContainText(
       "Confirmed; waiting for staff approval",
     );
-    await expect(steps.filter({ hasText: "Confirmed and executed" })).toHaveCount(1);
+    // Four eyes: the audit says whose. The approval is its own step, naming Sam; what it ran
+    // is the server's, not the customer's confirm.
+    await expect(steps.filter({ hasText: "Approved by staff" })).toContainText(
+      "by staff member Sam Support <staff@example.com>",
+    );
+    await expect(steps.filter({ hasText: "Executed on the approval" })).toHaveCount(1);
+    await expect(steps.filter({ hasText: "Confirmed and executed" })).toHaveCount(0);
+    await expect(steps.and(staff.locator('[data-status="awaiting_approval"]'))).toContainText(
+      `by the customer ${anna.name}`,
+    );
     await staffContext.close();
 
     // No reload: the card follows the action until staff decided.

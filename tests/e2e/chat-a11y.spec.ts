@@ -72,7 +72,7 @@ test("chat by keyboard, with an open card checked by axe; screenshots of the mai
   await page.keyboard.press("Space");
   await expect(chat.card.getByTestId("confirm-outcome")).toBeFocused();
   await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-    "Cancelled. Nothing was created.",
+    "You declined this request, so nothing was done.",
   );
   await expect(chat.composer).toHaveAttribute("data-mode", "message");
 });
@@ -105,6 +105,6 @@ test("at 375 px the chat fits the screen and the card is usable", async ({
 
   await chat.card.getByTestId("cancel-button").click();
   await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-    "Cancelled. Nothing was created.",
+    "You declined this request, so nothing was done.",
   );
 });

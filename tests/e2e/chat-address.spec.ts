@@ -47,6 +47,10 @@ test.describe("chat: change the delivery address of an order that has not shippe
         `^The delivery address of order ${id} is now Anna Petrova, Torstraße 1, 3\\. OG, 10119 Berlin, DE\\. Change ID: AC-\\S+\\.$`,
       ),
     );
+    // The assistant's next line says what was done, without a reload.
+    await expect(
+      page.getByText(new RegExp(`^Order ${id} will be delivered to Anna Petrova, Torstraße 1`)),
+    ).toBeVisible();
 
     const orders = new OrdersPage(page);
     await orders.goto();
@@ -117,6 +121,9 @@ test.describe("chat: change the delivery address of an order that has not shippe
     await expect(chat.card.getByTestId("confirm-outcome")).toContainText(
       `Адрес доставки заказа ${id} теперь Boris Ivanov, Ringstraße 5, 1010 Wien, AT`,
     );
+    // The assistant says so too, without a reload, and the card no longer asks.
+    await expect(page.getByText(`Заказ ${id} доставят по адресу`)).toBeVisible();
+    await expect(chat.card.getByRole("heading")).toHaveText(`Новый адрес доставки заказа ${id}`);
     const orders = new OrdersPage(page);
     await orders.goto();
     await expect(orders.order(id).getByTestId("order-address")).toContainText(

@@ -39,6 +39,14 @@ test.describe("chat: cancel an order that has not shipped", () => {
       /^Order 3004 is cancelled\. Refund of €45\.00: refunded\. Cancellation ID: CN-\S+\.$/,
     );
     await expect(chat.composer).toHaveAttribute("data-mode", "message");
+    // Decided, the card no longer asks: its heading names what it was about, and the
+    // "nothing happens until you confirm" sentence is gone.
+    await expect(chat.card.getByRole("heading")).toHaveText("Cancellation of order 3004");
+    await expect(chat.card).not.toContainText("Nothing happens until you confirm");
+    // The assistant's next line agrees with the card: it does not say "will be refunded".
+    const note = page.getByText(/^Order 3004 has been cancelled \(cancellation CN-\S+\)\./);
+    await expect(note).toContainText("The card above shows how the refund of €45.00 is going.");
+    await expect(page.getByText("will be refunded")).toHaveCount(0);
 
     // The next turn knows: asking again answers with the existing cancellation, no second card.
     const again = await chat.ask("cancel my order 3004");

@@ -76,9 +76,9 @@ test("while a card waits only commands are accepted; /cancel decides it like the
   await expect(chat.sendButton).toBeEnabled();
   await chat.composer.press("Enter");
   await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-    "Cancelled. Nothing was created.",
+    "You declined this request, so nothing was done.",
   );
-  await expect(chat.feedback).toHaveText("Cancelled. Nothing was created.");
+  await expect(chat.feedback).toHaveText("You declined this request, so nothing was done.");
   await expect(chat.composer).toHaveAttribute("data-mode", "message");
   await expect(chat.disabledReason).toHaveCount(0);
 

@@ -45,7 +45,7 @@ test.describe("chat: scenarios 2, 4 and 6 (Russian)", () => {
 
     await chat.card.getByTestId("cancel-button").click();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      "Отменено. Ничего не создано.",
+      "Вы отказались от этого запроса, поэтому ничего не сделано.",
     );
     await expect(chat.composer).toHaveAttribute("data-mode", "message");
     await page.reload();

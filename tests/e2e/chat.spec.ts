@@ -61,7 +61,9 @@ test.describe("chat: the eight scenarios (English)", () => {
     await expect(chat.disabledReason).toHaveText(/Confirm or cancel the request above/);
 
     await card.getByTestId("cancel-button").click();
-    await expect(card.getByTestId("confirm-outcome")).toHaveText("Cancelled. Nothing was created.");
+    await expect(card.getByTestId("confirm-outcome")).toHaveText(
+      "You declined this request, so nothing was done.",
+    );
     await expect(card.getByTestId("confirm-button")).toHaveCount(0);
     await expect(chat.composer).toHaveAttribute("data-mode", "message");
 
@@ -79,7 +81,7 @@ test.describe("chat: the eight scenarios (English)", () => {
     // After a reload the card still shows its outcome, with the server's note below it.
     await page.reload();
     await expect(chat.card.getByTestId("confirm-outcome")).toHaveText(
-      "Cancelled. Nothing was created.",
+      "You declined this request, so nothing was done.",
     );
     await expect(chat.lastAssistant).toContainText(
       `You cancelled the return request for order ${o7718}`,
@@ -122,7 +124,7 @@ test.describe("chat: the eight scenarios (English)", () => {
     // which still shows the card as open, learns it was decided there.
     await other.card.getByTestId("cancel-button").click();
     await expect(other.card.getByTestId("confirm-outcome")).toHaveText(
-      "Cancelled. Nothing was created.",
+      "You declined this request, so nothing was done.",
     );
     await expect(other.error).toHaveCount(0);
     await expect(other.composer).toHaveAttribute("data-mode", "message");

@@ -183,9 +183,19 @@ test.describe("the chat embedded on a store's site", () => {
     await expect(chat.getByTestId("embed-status")).toHaveText(
       "Sign in at the store to ask about your orders.",
     );
+    // The box offers what a visitor can do: no orders, no /confirm or /cancel (no card comes).
+    await expect(chat.getByTestId("chat-composer")).toHaveAttribute(
+      "placeholder",
+      "Ask about our return policy…",
+    );
+    await expect(chat.getByTestId("composer-hint")).toHaveText("Commands: /new, /help");
     await chat.getByTestId("chat-composer").fill("What is your return policy?");
     await chat.getByTestId("chat-send").click();
-    await expect(chat.getByTestId("message-assistant").last()).toContainText("30 days");
+    const policy = chat.getByTestId("message-assistant").last();
+    await expect(policy).toContainText("30 days");
+    // Not "tell me the order number", which a visitor can't act on: where they can.
+    await expect(policy).toContainText("To return something, sign in at the store");
+    await expect(policy).not.toContainText("tell me the order number");
     await chat.getByTestId("chat-composer").fill("Please cancel order 3004");
     await chat.getByTestId("chat-send").click();
     const answer = chat.getByTestId("message-assistant").last();

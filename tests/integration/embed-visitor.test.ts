@@ -244,6 +244,9 @@ describe("a visitor without a token, with the offline model", () => {
     const chatId = await v.newChat();
     const policy = await v.say(chatId, "What is your return policy?");
     expect(policy.text).toMatch(/30 days/);
+    // Told where a return can be asked for, not to name an order here.
+    expect(policy.text).toContain("To return something, sign in at the store");
+    expect(policy.text).not.toContain("tell me the order number");
     const order = await v.say(chatId, "Where is my order 8041?");
     expect(order.text).toContain("please sign in at the store");
     const cancel = await v.say(chatId, "Please cancel order 3004");

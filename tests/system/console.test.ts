@@ -164,7 +164,7 @@ describe("the terminal chat", () => {
     expect(card).toContain("Подтвердите заявку на возврат");
     expect(card).toMatch(/Истекает через\s+1?\d:\d\d/);
     const cancelled = await run(t, "/cancel");
-    expect(cancelled).toContain("Отменено. Ничего не создано.");
+    expect(cancelled).toContain("Вы отказались от этого запроса, поэтому ничего не сделано.");
     expect(cancelled).toContain("Статус аудита: cancelled");
     expect(await run(t, "/cancel")).toContain("Нечего решать");
 

@@ -43,7 +43,9 @@ describe("the card's outcome after a decision or a reload", () => {
     expect(describeOutcome({ kind: "already_decided", status: "cancelled" }, en).text).toBe(
       "Already decided in another tab: cancelled.",
     );
-    expect(describeOutcome({ kind: "cancelled" }, en).text).toBe("Cancelled. Nothing was created.");
+    expect(describeOutcome({ kind: "cancelled" }, en).text).toBe(
+      "You declined this request, so nothing was done.",
+    );
     expect(describeOutcome({ kind: "expired" }, en).text).toMatch(/^This offer expired/);
     expect(describeOutcome({ kind: "stale" }, en).text).toMatch(/^No longer valid/);
     expect(describeOutcome({ kind: "superseded" }, en).text).toMatch(/^No longer valid/);

@@ -33,12 +33,14 @@ describe("confirm card wording from the catalogue of the chat's language", () =>
   it("words the generic outcomes in Russian and in English", () => {
     const ru = conversationText("ru");
     expect(describeOutcome({ kind: "executed", note: null }, ru).text).toBe("Подтверждено.");
-    expect(describeOutcome({ kind: "cancelled" }, ru).text).toBe("Отменено. Ничего не создано.");
+    expect(describeOutcome({ kind: "cancelled" }, ru).text).toBe(
+      "Вы отказались от этого запроса, поэтому ничего не сделано.",
+    );
     expect(describeOutcome({ kind: "already_decided", status: "executed" }, ru).text).toBe(
       "Уже решено в другой вкладке: подтверждена.",
     );
     expect(describeOutcome({ kind: "cancelled" }, conversationText("en")).text).toBe(
-      "Cancelled. Nothing was created.",
+      "You declined this request, so nothing was done.",
     );
   });
 

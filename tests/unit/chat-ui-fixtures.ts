@@ -27,6 +27,8 @@ export function proposal(overrides: Partial<PendingAction> = {}): PendingAction 
     view: {
       title: "Confirm your return request",
       summary: "If you confirm, we will create a return request for order 7718.",
+      subject: "Return request for order 7718",
+      approval: "Approving creates the customer’s return request for order 7718.",
       rows: [{ key: "order", label: "Order", value: "7718" }],
       amount: { key: "refund", label: "Refund", value: "€258.90", detail: "to Visa •••• 4242" },
       warning: null,

@@ -62,8 +62,12 @@ describe("which proposal blocks the composer", () => {
 });
 
 describe("tool activity notes", () => {
-  const part = (type: string, state: string, input: unknown) =>
-    ({ type, toolCallId: "c1", state, input, output: {} }) as unknown as Part;
+  const part = (
+    type: string,
+    state: string,
+    input: unknown,
+    output: unknown = { ok: true, data: {} },
+  ) => ({ type, toolCallId: "c1", state, input, output }) as unknown as Part;
   // The words are the catalogue's; ToolActivity picks running/failed/done the same way.
   const say = (p: Part, locale: "en" | "ru" = "en") => {
     const note = toolNote(p);
@@ -74,13 +78,13 @@ describe("tool activity notes", () => {
       namespace: "conversation.toolNote",
     });
     const v = toolNoteValues(note);
-    return note.running ? t("running", v) : note.failed ? t("failed", v) : t("done", v);
+    return t(note.state, v);
   };
 
   it("says quietly what was looked at", () => {
     expect(
       toolNote(part("tool-get_order_status", "output-available", { orderId: "8041" })),
-    ).toEqual({ tool: "get_order_status", orderId: "8041", failed: false, running: false });
+    ).toEqual({ tool: "get_order_status", orderId: "8041", state: "done" });
     expect(say(part("tool-get_order_status", "output-available", { orderId: "8041" }))).toBe(
       "Checked order 8041",
     );
@@ -96,6 +100,30 @@ describe("tool activity notes", () => {
     expect(say(part("tool-get_order_status", "output-available", { orderId: "8041" }), "ru")).toBe(
       "Проверен заказ 8041",
     );
+  });
+
+  it("says what the call came to: a refusal is never 'prepared'", () => {
+    const refused = {
+      ok: false,
+      error: { status: "business_error", code: "return_window_passed", message: "…" },
+    };
+    const ret = (output: unknown) =>
+      part("tool-create_return_request", "output-available", { orderId: "5120" }, output);
+    expect(say(ret(refused))).toBe("Checked order 5120: a return is not possible");
+    expect(toolNote(ret(refused))?.state).toBe("refused");
+    expect(say(ret(refused), "ru")).toBe("Проверен заказ 5120: возврат невозможен");
+    expect(
+      say(ret({ ok: true, status: "confirmation_required", actionId: "a1", message: "…" })),
+    ).toBe("Prepared a return request for order 5120");
+    expect(
+      say(ret({ ok: false, error: { status: "timeout", code: "timeout", message: "…" } })),
+    ).toBe("Could not prepare a return request for order 5120");
+    expect(
+      say(part("tool-cancel_order", "output-available", { orderId: "6390" }, refused), "ru"),
+    ).toBe("Проверен заказ 6390: отменить его нельзя");
+    expect(
+      say(part("tool-get_order_status", "output-available", { orderId: "4410" }, refused)),
+    ).toBe("Order 4410 was not found among your orders");
   });
 
   it("never echoes a made-up order id or an unknown tool", () => {

@@ -60,3 +60,22 @@ describe("the drift charts of the payload and the tool mix", () => {
     },
   );
 });
+
+describe("a flat series", () => {
+  it("labels its axis once per value, not '0.0% 0.0% 0.0%'", () => {
+    const flat: DriftResponse["profiles"][number] = {
+      ...profile,
+      windows: [0, 1, 2].map((i) =>
+        window(i, { signals: { ...none, toolMixDivergence: 0, payloadP95Bytes: 0 } }),
+      ),
+    };
+    for (const format of [(v: number) => `${(v * 100).toFixed(1)}%`, (v: number) => v.toFixed(0)]) {
+      const html = renderToStaticMarkup(
+        createElement(DriftChart, { profile: flat, signal: "toolMixDivergence", format }),
+      );
+      const labels = [...html.matchAll(/<text[^>]*>(?:<tspan[^>]*>)?([^<]+)</g)].map((m) => m[1]);
+      expect(labels.length).toBeGreaterThan(0);
+      expect(new Set(labels).size).toBe(labels.length);
+    }
+  });
+});

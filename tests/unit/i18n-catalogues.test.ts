@@ -73,7 +73,7 @@ describe("message catalogues", () => {
     const isUsed = (key: string) =>
       used.has(key) ||
       [...used].some((u) => key.startsWith(`${u}.`)) || // t.raw("group")
-      (/^tools\.[a-z_]+\.note\.(running|done|failed)$/.test(key) &&
+      (/^tools\.[a-z_]+\.note\.(running|done|refused|failed)$/.test(key) &&
         used.has(`conversation.toolNote.${key.split(".").at(-1)}`)) ||
       (/^tools\.[a-z_]+\.triageCategory$/.test(key) && used.has("audit.triage.categories")) ||
       editFormLabel(key);

@@ -233,7 +233,7 @@ describe("countries we don't ship to", () => {
     const ny = await say("Change the delivery address of order 3004 to NY");
     expect(ny.calls).toEqual([]);
     expect(ny.text).toBe(
-      "What is the new delivery address for order 3004? Please send it as: name, street and number, postal code and city, country.",
+      "What is the new delivery address for order 3004? Please send it as: street and number, postal code and city, country. Put the recipient's name first only if it changes.",
     );
   });
 
@@ -281,11 +281,26 @@ describe("reading an address", () => {
     expect(parseAddress(text)).toBeNull();
   });
 
+  it("an address without its country: the question names what is missing, and no name is asked for", async () => {
+    const turn = await say(
+      "Change the delivery address of order 3004 to Torstraße 1, 10119 Berlin",
+    );
+    expect(turn.calls).toEqual([]);
+    expect(turn.text).toBe(
+      "Could you send the new address for order 3004 again, in full? It is missing: the country. Please write it as: street and number, postal code and city, country.",
+    );
+    const ru = await say("Смените адрес доставки заказа 3004 на Torstraße 1, Berlin");
+    expect(ru.calls).toEqual([]);
+    expect(ru.text).toBe(
+      "Пришлёте новый адрес для заказа 3004 ещё раз, целиком? В нём не хватает: индекс и город; страна. Напишите его так: улица и дом, индекс и город, страна.",
+    );
+  });
+
   it("a request that stops at 'to' asks for the address", async () => {
     const turn = await say("Please change the delivery address of order 3004 to");
     expect(turn.calls).toEqual([]);
     expect(turn.text).toBe(
-      "What is the new delivery address for order 3004? Please send it as: name, street and number, postal code and city, country.",
+      "What is the new delivery address for order 3004? Please send it as: street and number, postal code and city, country. Put the recipient's name first only if it changes.",
     );
   });
 });

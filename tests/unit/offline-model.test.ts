@@ -161,6 +161,25 @@ describe("conversation context", () => {
   });
 });
 
+describe("the customer's words about what is wrong", () => {
+  it("'it leaks' is the comment in English as «протекает» is in Russian; a bare 'defective' adds none", async () => {
+    for (const [text, comment] of [
+      ["Please return order 7718, it leaks", "It leaks"],
+      ["Верните заказ 7718, протекает", "Протекает"],
+      ["Please return order 7718, it is defective", null],
+      ["Верните заказ 7718, брак", null],
+    ] as const) {
+      const turn = await (await annaChat()).say(text);
+      expect(turn.calls, text).toEqual([
+        {
+          toolName: "create_return_request",
+          input: { orderId: "7718", reason: "defective", comment },
+        },
+      ]);
+    }
+  });
+});
+
 describe("answers come from tool results, which are data", () => {
   it("order 9307's delivery note orders a return; the model answers the question and calls nothing else", async () => {
     const before = await rowCounts(core.db);

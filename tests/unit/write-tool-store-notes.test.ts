@@ -90,7 +90,9 @@ describe("cancel_order's card and notes", () => {
 
   it("every chat note, for the built-in store and for the connected store", () => {
     expect(described("cancel_order").notes).toEqual(
-      notesWithId("Order 3004 has been cancelled (cancellation CN-TEST); €45.00 will be refunded."),
+      notesWithId(
+        "Order 3004 has been cancelled (cancellation CN-TEST). The card above shows how the refund of €45.00 is going.",
+      ),
     );
     expect(described("cancel_order", { store: true }).notes).toEqual(
       notesWithId(
@@ -101,7 +103,7 @@ describe("cancel_order's card and notes", () => {
 
   it("before a result there is no cancellation id to name", () => {
     expect(described("cancel_order", { result: null }).notes.executed).toBe(
-      "Order 3004 has been cancelled (cancellation ); €45.00 will be refunded.",
+      "Order 3004 has been cancelled (cancellation ). The card above shows how the refund of €45.00 is going.",
     );
   });
 

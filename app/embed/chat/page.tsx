@@ -48,6 +48,7 @@ export default async function EmbedChatPage({
         snapshot={initial.data}
         // A visitor who is not signed in at the store: the policy only, and where to sign in.
         notice={user.guest ? t("signInAtStore") : null}
+        visitor={user.guest}
         conversation={conversationMessages()}
       />
     </ClientMessages>

@@ -322,6 +322,8 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     return {
       title: t("title", { orderId }),
       summary: t("summary", values),
+      subject: t("subject", values),
+      approval: t("approval", values),
       rows: [
         {
           key: "order",

@@ -384,6 +384,8 @@ export const changeDeliveryAddress: WriteTool<
     return {
       title: t("title", { orderId }),
       summary: t("summary", values),
+      subject: t("subject", values),
+      approval: t("approval", values),
       rows: [
         {
           key: "order",

@@ -84,24 +84,72 @@ export function parseAddress(text: string): NewAddress | null {
 }
 
 /** The message split at the address: the part before it (where the order number is) and it. */
-function split(text: string): { head: string; address: NewAddress | null; country: string | null } {
+function split(text: string): { head: string } & ReturnType<typeof read> {
   const m = ADDRESS_START.exec(text);
   if (m) {
     const rest = text.slice(m.index + m[0].length);
     return { head: text.slice(0, m.index + m[0].length), ...read(rest) };
   }
-  // A message that is only an address (answering "what is the new delivery address?").
+  // A message that is only an address (answering "what is the new delivery address?"). Not
+  // one that only asks (its order number is no street): then nothing of an address was given.
   const whole = read(text);
   // Stryker disable next-line StringLiteral: the head is only searched for order numbers; any text without digits has none
-  return { head: whole.address ? "" : text, ...whole };
+  return whole.address
+    ? { head: "", ...whole }
+    : { head: text, ...whole, missing: partsOf(text).length >= 2 ? whole.missing : [] };
 }
 
 /** The address in a text, and the country it ends with even when the rest does not parse. */
-function read(text: string): { address: NewAddress | null; country: string | null } {
+function read(text: string): {
+  address: NewAddress | null;
+  country: string | null;
+  missing: AddressPart[];
+} {
   const parts = partsOf(text);
   const last = parts.length >= 2 ? countryCode(parts.at(-1)!) : null;
-  return { address: parseAddress(text), country: last };
+  return { address: parseAddress(text), country: last, missing: missingParts(parts) };
 }
+
+/** The parts of an address the question can name as missing (the recipient's name is optional). */
+type AddressPart = "street" | "postalCity" | "country";
+
+/**
+ * Which required parts a text that is partly an address lacks, so the question says what is
+ * missing ("the country") instead of asking for everything. None found at all: not an address
+ * yet, and the whole of it is asked for (an empty list).
+ */
+function missingParts(parts: string[]): AddressPart[] {
+  const country = parts.length >= 1 && countryCode(parts.at(-1)!) !== null;
+  const postalCity = parts.some((p) => POSTAL_CITY.test(p));
+  const street = parts.some((p) => /\d/.test(p) && /\p{L}/u.test(p) && !POSTAL_CITY.test(p));
+  // A lone word ("NY", "Germany") is not yet an address: ask for the whole of it.
+  if (!street && !postalCity) return [];
+  return (
+    [
+      ["street", street],
+      ["postalCity", postalCity],
+      ["country", country],
+    ] as const
+  ).flatMap(([part, found]) => (found ? [] : [part]));
+}
+
+/** The `missing` slot of an address that lacks some parts: "address" alone asks for all of it. */
+const MISSING_SLOT = "address";
+const slotOf = (missing: AddressPart[]) =>
+  missing.length > 0 ? `${MISSING_SLOT}:${missing.join(",")}` : MISSING_SLOT;
+const partsIn = (slot: string): AddressPart[] =>
+  slot.startsWith(`${MISSING_SLOT}:`)
+    ? (slot.slice(MISSING_SLOT.length + 1).split(",") as AddressPart[])
+    : [];
+
+const PART_NAMES: Record<Lang, Record<AddressPart, string>> = {
+  en: {
+    street: "the street and number",
+    postalCity: "the postal code and city",
+    country: "the country",
+  },
+  ru: { street: "улица и номер дома", postalCity: "индекс и город", country: "страна" },
+};
 
 const RESULT = (result: unknown) => {
   if (typeof result !== "object" || result === null) return null;
@@ -119,8 +167,12 @@ const en: OfflineWriteReplies = {
     `Which order should get the new address: ${alternatives(ids, "en")}? I can change one at a time.`,
   askOrderForQuestion:
     "Which order do you mean? Send me its four-digit number and I'll check whether its delivery address can still be changed.",
-  askMissing: (_slot, id) =>
-    `What is the new delivery address for order ${id}? Please send it as: name, street and number, postal code and city, country.`,
+  askMissing: (slot, id) => {
+    const missing = partsIn(slot).map((p) => PART_NAMES.en[p]);
+    return missing.length > 0
+      ? `Could you send the new address for order ${id} again, in full? It is missing: ${missing.join("; ")}. Please write it as: street and number, postal code and city, country.`
+      : `What is the new delivery address for order ${id}? Please send it as: street and number, postal code and city, country. Put the recipient's name first only if it changes.`;
+  },
   notDoing: "All right, I won't change any address. Is there anything else I can help with?",
   possible: (o) => {
     switch (o.status) {
@@ -166,8 +218,12 @@ const ru: OfflineWriteReplies = {
     `Для какого заказа сменить адрес: ${alternatives(ids, "ru")}? Я меняю по одному.`,
   askOrderForQuestion:
     "Какой заказ вы имеете в виду? Пришлите его четырёхзначный номер, и я проверю, можно ли ещё сменить адрес доставки.",
-  askMissing: (_slot, id) =>
-    `Какой новый адрес доставки для заказа ${id}? Пришлите его так: имя, улица и дом, индекс и город, страна.`,
+  askMissing: (slot, id) => {
+    const missing = partsIn(slot).map((p) => PART_NAMES.ru[p]);
+    return missing.length > 0
+      ? `Пришлёте новый адрес для заказа ${id} ещё раз, целиком? В нём не хватает: ${missing.join("; ")}. Напишите его так: улица и дом, индекс и город, страна.`
+      : `Какой новый адрес доставки для заказа ${id}? Пришлите его так: улица и дом, индекс и город, страна. Имя получателя укажите в начале, только если он меняется.`;
+  },
   notDoing: "Хорошо, адрес менять не буду. Могу ли я помочь чем-то ещё?",
   possible: (o) => {
     switch (o.status) {
@@ -277,7 +333,10 @@ export const offline: OfflineWriteRows = {
       };
     }
     const address = here.address ?? before?.address ?? null;
-    return address ? { args: { address } } : { missing: "address" };
+    if (address) return { args: { address } };
+    // What this message (or the request before it) had of an address says what to ask for.
+    const missing = here.missing.length > 0 ? here.missing : (before?.missing ?? []);
+    return { missing: slotOf(missing) };
   },
   replies: { en, ru } satisfies Record<Lang, OfflineWriteReplies>,
 };

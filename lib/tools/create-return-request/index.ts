@@ -257,6 +257,8 @@ export const createReturnRequest: WriteTool<
     return {
       title: t("title"),
       summary: t("summary", values),
+      subject: t("subject", values),
+      approval: t("approval", values),
       rows: [
         {
           key: "order",

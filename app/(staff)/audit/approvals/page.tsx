@@ -6,6 +6,7 @@ import { ApprovalButtons } from "@/components/audit/approval-buttons";
 import { UtcTime } from "@/components/audit/utc-time";
 import { ClientMessages } from "@/components/client-messages";
 import { ActionFacts } from "@/components/confirm-card/action-facts";
+import { PAGE_WIDTH } from "@/components/page-width";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { approvalQueue } from "@/lib/chat/approvals";
 import { isLocale } from "@/lib/i18n/locales";
@@ -31,13 +32,8 @@ export default async function ApprovalsPage() {
       <AppHeader user={user} />
       {/* Its client components (buttons, forms) read these texts in the browser. */}
       <ClientMessages namespaces={["approval"]}>
-        <main className="mx-auto grid max-w-4xl gap-4 px-4 py-6">
-          <div className="flex flex-wrap items-baseline gap-3">
-            <h1 className="text-xl font-semibold">{t("title")}</h1>
-            <Link href="/audit" className="text-sm text-slate-700 hover:underline">
-              /audit
-            </Link>
-          </div>
+        <main className={`${PAGE_WIDTH.page} grid gap-4 py-6`}>
+          <h1 className="text-xl font-semibold">{t("title")}</h1>
           <p className="-mt-2 text-sm text-slate-600">{t("intro")}</p>
           {items.length === 0 ? (
             <p className="text-sm text-slate-600" data-testid="approvals-empty">
@@ -52,12 +48,16 @@ export default async function ApprovalsPage() {
                   data-testid="approval"
                   data-action-id={action.id}
                 >
+                  {/* Staff words: what the action is and what approving it runs, not the
+                      customer's "confirm your request". */}
                   <h2 className="font-semibold">
                     <Link href={`/audit/actions/${action.id}`} className="hover:underline">
-                      {action.view.title}
+                      {action.view.subject}
                     </Link>
                   </h2>
-                  <p className="mt-1 text-sm text-slate-700">{action.view.summary}</p>
+                  <p className="mt-1 text-sm text-slate-700" data-testid="approval-summary">
+                    {action.view.approval}
+                  </p>
                   <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
                     <dt className="text-slate-600">{t("customer")}</dt>
                     <dd>

@@ -8,6 +8,7 @@ import { DailyChart } from "@/components/metrics/daily-chart";
 import { DriftChart } from "@/components/metrics/drift-chart";
 import { EffectsSection } from "@/components/metrics/effects-section";
 import { HandoffsSection } from "@/components/metrics/handoffs-section";
+import { PAGE_WIDTH } from "@/components/page-width";
 import { requireStaffPage } from "@/lib/audit/page-guard";
 import { driftReport } from "@/lib/chat/candidate/drift";
 import { approvalsReport } from "@/lib/metrics/approvals";
@@ -107,8 +108,9 @@ export default async function MetricsPage({
   const r = await metricsReport(range);
   return (
     <>
-      <AppHeader user={user} />
-      <main className="mx-auto grid max-w-7xl gap-4 px-4 py-6">
+      {/* The header at the page's own width, so its edges line up with the content. */}
+      <AppHeader user={user} width="wide" />
+      <main className={`${PAGE_WIDTH.wide} grid gap-4 py-6`}>
         <div className="flex flex-wrap items-baseline gap-3">
           <h1 className="text-xl font-semibold">{t("title")}</h1>
           <Link href="/audit" className="text-sm text-slate-700 hover:underline">

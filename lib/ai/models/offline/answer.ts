@@ -19,7 +19,11 @@ const ORDER_INPUT = z.object({ orderId: z.string() });
  * message with a question and a request only the question (a "cancel 3004" beside "where is
  * 7718?" is not a question about cancelling 7718).
  */
-export function answerFromResults(c: Conversation, asked?: readonly Utterance[]): Decision {
+export function answerFromResults(
+  c: Conversation,
+  asked?: readonly Utterance[],
+  visitor = false,
+): Decision {
   const r = REPLIES[c.lang];
   const facts = c.outcomes.map((o) => {
     const input = ORDER_INPUT.safeParse(o.input);
@@ -79,7 +83,8 @@ export function answerFromResults(c: Conversation, asked?: readonly Utterance[])
   const thread = THREAD_ROWS.find((t) => t.rows.thread.lookups.includes("policy"));
   if (thread && policy && allFine && (orders.length === 0 || returnable.length > 0)) {
     const id = returnable.length === 1 ? returnable[0]!.orderId : null;
-    add(thread.rows.thread.replies[c.lang].howToAsk(id));
+    // A visitor cannot ask for one here: they are told where they can.
+    add(visitor ? r.visitorHowToReturn : thread.rows.thread.replies[c.lang].howToAsk(id));
   }
   return { behaviour: "answer", text: sentences.join(" ") || r.toolFailed };
 }

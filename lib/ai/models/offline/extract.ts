@@ -3,6 +3,7 @@
  * the message text, so the same words always give the same arguments.
  */
 import {
+  DESCRIBING_CUES,
   FILLER_WORDS,
   MONEY_AFTER,
   MONEY_BEFORE,
@@ -63,7 +64,11 @@ const REASON_RES = compiled(REASON_CUES);
 // Global flags only where we replace: a global regex's test() is stateful (lastIndex).
 const NEGATION_RES = REASON_NEGATIONS.map((s) => re(s, "giu"));
 const global = (r: RegExp) => new RegExp(r.source, `${r.flags}g`);
-const REASON_REPLACE = REASON_ORDER.flatMap((r) => REASON_RES[r].map(global));
+/** What a comment must go beyond: the cues that name a reason, not those that describe it. */
+const DESCRIBING = new Set([...DESCRIBING_CUES.en, ...DESCRIBING_CUES.ru].map((s) => re(s).source));
+const REASON_REPLACE = REASON_ORDER.flatMap((r) =>
+  REASON_RES[r].filter((x) => !DESCRIBING.has(x.source)).map(global),
+);
 const INTRO_RES: Record<Lang, RegExp> = { en: re(REASON_INTRO.en), ru: re(REASON_INTRO.ru) };
 /** A thread's request words (a return's): what comes after them and its order is the reason. */
 const REQUEST_RES = THREAD_ROWS.flatMap((t) => t.patterns.request);

@@ -9,6 +9,16 @@ export type Reason = "damaged" | "defective" | "other";
 /** Checked in this order: "arrived broken and doesn't work" is damage first. */
 export const REASON_ORDER: readonly Reason[] = ["damaged", "defective", "other"];
 
+/**
+ * Cues that describe what is wrong ("it leaks", «протекает») rather than name the reason
+ * ("defective", «брак»): they find the reason, and they are also the customer's own words, so
+ * the comment keeps them (stripping them left "it leaks" with no comment at all).
+ */
+export const DESCRIBING_CUES: Record<Lang, string[]> = {
+  en: [String.raw`\b(leaks|leaking|overheats|overheating)\b`],
+  ru: [String.raw`\b(течет|протекает|перегрева\p{L}*)\b`],
+};
+
 export const REASON_CUES: Record<Reason, Record<Lang, string[]>> = {
   damaged: {
     en: [
@@ -22,12 +32,13 @@ export const REASON_CUES: Record<Reason, Record<Lang, string[]>> = {
     en: [
       String.raw`\b(defective|defect|defects|faulty|malfunction\p{L}*|dead on arrival|doa|glitchy|buggy)\b`,
       String.raw`\b(doesn't|does not|doesnt|don't|dont|won't|wont|will not|didn't|did not|isn't|is not|not|never|stopped|no longer)\s+(work|works|working|turn on|turns on|start|starts|charge|charges|charging|heat|heats|heating|power on|switch on|function|functioning)\b`,
-      String.raw`\b(leaks|leaking|overheats|overheating)\b`,
+      ...DESCRIBING_CUES.en,
     ],
     ru: [
       String.raw`\b(брак\p{L}*|неисправ\p{L}*|дефект\p{L}*|глючит|не функционир\p{L}*)\b`,
       String.raw`\bне\s+(работа\p{L}*|включа\p{L}*|заряжа\p{L}*|грее\p{L}*|нагрева\p{L}*|запуска\p{L}*|варит)\b`,
-      String.raw`\b(перестал\p{L}* (работать|включаться)|течет|протекает|перегрева\p{L}*)\b`,
+      String.raw`\b(перестал\p{L}* (работать|включаться))\b`,
+      ...DESCRIBING_CUES.ru,
     ],
   },
   other: {

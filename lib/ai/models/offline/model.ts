@@ -100,7 +100,7 @@ export class OfflineLanguageModel implements LanguageModelV3 {
     if (c.outcomes.length > 0) {
       // Two requests in one message: the question is answered, and the write proposed with it.
       const compound = c.last ? splitCompound(c.last, c) : null;
-      const answer = answerFromResults(c, compound?.questions);
+      const answer = answerFromResults(c, compound?.questions, isVisitor(options));
       const write = remainingWrite(compound, c.outcomes);
       return write && offeredTools(options).has(write.toolName)
         ? { behaviour: "propose", text: answer.text, calls: [write], rule: "answer, then propose" }

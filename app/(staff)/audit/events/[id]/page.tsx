@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ActionLifeView } from "@/components/audit/action-life";
 import { AuditDetailShell } from "@/components/audit/audit-detail-shell";
-import { nothingWritten } from "@/components/audit/format";
+import { isErrorStatus, nothingWritten } from "@/components/audit/format";
 import { JsonView } from "@/components/audit/json-view";
 import { StatusBadge } from "@/components/audit/status-badge";
 import { Duration, UtcTime } from "@/components/audit/utc-time";
@@ -48,7 +48,8 @@ export default async function AuditEventPage({ params }: { params: Promise<{ id:
         )}
       </span>,
     ],
-    [t("event.errorCode"), code(event.errorCode)],
+    // A code that only names the step (a proposal's) is not called an error.
+    [t(isErrorStatus(event.status) ? "event.errorCode" : "event.stepCode"), code(event.errorCode)],
     [t("table.duration"), <Duration key="d" ms={event.durationMs} />],
     [t("event.promptVersion"), code(event.promptVersion)],
     [t("table.model"), code(event.model)],

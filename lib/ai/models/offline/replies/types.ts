@@ -22,6 +22,8 @@ export type Replies = {
   noTools: string;
   /** A visitor who is not signed in asked for something only their account can answer. */
   signInAtStore: string;
+  /** To a visitor who asked about returns: where a return can be asked for. */
+  visitorHowToReturn: string;
 
   askOrderForStatus: string;
   malformedNumber: (digits: string) => string;

@@ -1,0 +1,188 @@
+import type { Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { expect, test } from "./fixtures";
+import { ChatPage, SignInPage } from "./pages";
+
+/**
+ * Every word true, read as a person reads the pages: the activity line over a refusal, the
+ * decided card in Russian, the address question that names what is missing, the audit's Error
+ * column, staff's landing page with what waits for them, and the staff pages' widths at 1280 px.
+ */
+
+test("a refused return is not called 'prepared' above the refusal", async ({ page, anna }) => {
+  await new SignInPage(page).as(anna);
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  const order = anna.order("5120");
+  await chat.ask(`Create a return request for order ${order}. It is defective.`);
+  await expect(chat.toolActivity.last()).toHaveText(
+    `✗Checked order ${order}: a return is not possible`,
+  );
+  await expect(page.getByText(`Prepared a return request for order ${order}`)).toHaveCount(0);
+  await expect(chat.cards).toHaveCount(0);
+});
+
+test.describe("in Russian", () => {
+  test.use({ locale: "ru-RU" });
+
+  test("a cancellation card the customer declines names its subject and says nothing was done", async ({
+    page,
+    boris,
+  }) => {
+    await new SignInPage(page).as(boris);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    const order = boris.order("1187");
+    await chat.ask(`Отмените заказ ${order}, заказал по ошибке`);
+    await expect(chat.card.getByRole("heading")).toHaveText(`Подтвердите отмену заказа ${order}`);
+    await chat.card.getByRole("button", { name: "Отменить" }).click();
+    await expect(chat.card.getByRole("status")).toHaveText(
+      "Вы отказались от этого запроса, поэтому ничего не сделано.",
+    );
+    // Decided, the card no longer asks: a heading that names it, no "until you confirm".
+    await expect(chat.card.getByRole("heading")).toHaveText(`Отмена заказа ${order}`);
+    await expect(chat.card).not.toContainText("Без вашего подтверждения");
+  });
+
+  test("the address question names what is missing and does not ask for a name", async ({
+    page,
+    anna,
+  }) => {
+    await new SignInPage(page).as(anna);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    const order = anna.order("3004");
+    const answer = await chat.ask(
+      `Смените адрес доставки заказа ${order} на Torstraße 1, 10119 Berlin`,
+    );
+    await expect(answer).toContainText(`В нём не хватает: страна.`);
+    await expect(answer).not.toContainText("имя,");
+    await expect(chat.cards).toHaveCount(0);
+  });
+
+  test("staff land on what waits for them, in Russian, with counts and links", async ({ page }) => {
+    await new SignInPage(page).demo("staff");
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Что ждёт вас" })).toBeVisible();
+    const approvals = page.getByRole("link", { name: /^Возвраты денег ждут вашего одобрения/ });
+    await expect(approvals).toHaveText(/\d+\+?$/);
+    await expect(page.getByRole("link", { name: /^Чаты, переданные человеку/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Открытые оповещения/ })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+/** How many the landing page says, from the link's text (its last number). */
+async function countOf(page: Page, name: RegExp): Promise<number> {
+  const text = (await page.getByRole("link", { name }).textContent()) ?? "";
+  return Number(/(\d+)\+?\s*$/.exec(text)?.[1]);
+}
+
+for (const width of [1280, 375]) {
+  test(`staff landing page at ${width} px: each kind of work with its count and its page`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await new SignInPage(page).demo("staff");
+    await page.goto("/");
+    const items = page.getByTestId("staff-work-item");
+    await expect(items).toHaveCount(5);
+    for (const name of [
+      /^Refunds waiting for your approval/,
+      /^Chats handed to a person/,
+      /^Effects whose outcome is unknown/,
+      /^Effects the provider refused/,
+      /^Open alerts/,
+    ]) {
+      const link = page.getByRole("link", { name });
+      await expect(link).toBeVisible();
+      const box = await link.boundingBox();
+      expect(box && box.x + box.width <= width).toBe(true);
+    }
+    // The count agrees with the page it leads to.
+    const approvals = await countOf(page, /^Refunds waiting for your approval/);
+    await page.getByRole("link", { name: /^Refunds waiting for your approval/ }).click();
+    await expect(page).toHaveURL(/\/audit\/approvals$/);
+    await expect(page.getByTestId("approval")).toHaveCount(approvals);
+    await expectNoSeriousA11yViolations(page);
+  });
+}
+
+test("the audit at 1280 px: the table fits its box, and a proposal is not an error", async ({
+  page,
+  anna,
+}) => {
+  await new SignInPage(page).as(anna);
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  await chat.ask(`Create a return request for order ${anna.order("7718")}. It arrived damaged.`);
+  await expect(chat.cards).toHaveCount(1);
+  await page.context().clearCookies();
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await new SignInPage(page).demo("staff");
+  // The whole table, every tool's and model's names in it: no column cut at the box's edge.
+  await page.goto("/audit");
+  const table = page.getByTestId("audit-table");
+  await expect(table).toBeVisible();
+  const fits = await table.evaluate((t) => {
+    const box = t.parentElement!;
+    return { table: Math.round(t.getBoundingClientRect().width), box: box.clientWidth };
+  });
+  expect(fits.table).toBeLessThanOrEqual(fits.box);
+  await page.goto(`/audit?customer=${encodeURIComponent(anna.email)}`);
+  // The proposal's row: status "confirmation required", and nothing in the Error column.
+  const row = page
+    .getByTestId("audit-row")
+    .filter({ has: page.getByTestId("audit-tool").getByText("create_return_request") })
+    .first();
+  await expect(row.getByTestId("audit-error")).toHaveText("—");
+  await expect(
+    page.getByTestId("audit-error").filter({ hasText: "confirmation_required" }),
+  ).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("the metrics page: its header lines up with its content at 1280 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await new SignInPage(page).demo("staff");
+  await page.goto("/audit/metrics");
+  const left = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => Math.round(el.getBoundingClientRect().left));
+  await expect.poll(async () => (await left("header nav a")) - (await left("main h1"))).toBe(0);
+  const right = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => Math.round(el.getBoundingClientRect().right));
+  expect(await right("main section")).toBeLessThanOrEqual(1280);
+});
+
+for (const width of [1280, 375]) {
+  test(`the candidate page at ${width} px: its mode in staff words, no rollback without a candidate`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await new SignInPage(page).demo("staff");
+    await page.goto("/audit/candidate");
+    await expect(page.getByRole("heading", { name: "Candidate model", level: 1 })).toBeVisible();
+    // The e2e servers run without a candidate (CANDIDATE_MODE off).
+    await expect(page.getByTestId("candidate-mode")).toHaveText(
+      "off: every turn is answered by the live model",
+    );
+    await expect(page.getByTestId("candidate-fingerprint")).toHaveText("none configured");
+    await expect(
+      page.getByRole("heading", { name: "Shadow: agreement with the live model" }),
+    ).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Rollbacks" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Roll back the candidate" })).toHaveCount(0);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+}
