@@ -307,7 +307,7 @@ describe("exchange_items: another size of the same product", () => {
         to: { variantId: "merino-tshirt-s" },
       },
     });
-    expect((hook?.payload as { webhookId: string }).webhookId).toBe(
+    expect((hook!.payload as { webhookId: string }).webhookId).toBe(
       `msg_${(result as unknown as { exchangeId: string }).exchangeId}`,
     );
     // Asked again: the line is exchanged in full, so the answer is the exchange, not a new card.

@@ -155,7 +155,7 @@ export const offline: OfflineWriteRows = {
       en: [
         String.raw`\b(please|pls|can you|could you|i want to|i'd like to|id like to|i would like to|i need to)\b.{0,20}\b${EXCHANGE_EN}\b`,
         String.raw`^(exchange|swap)\b`,
-        String.raw`\b(exchange|swap|change)\b.{0,40}\b(size (bigger|smaller|up|down)|(bigger|smaller) (size|one)|for (an? )?(xxs|xs|s|m|l|xl|xxl|\d{2})|to (an? )?(xxs|xs|s|m|l|xl|xxl|\d{2}))\b`,
+        String.raw`\b(exchange|swap|change)\b.{0,40}\b(size (bigger|smaller|up|down)|(bigger|smaller) (size|one)|(for|to) (an? )?(size )?(xxs|xs|s|m|l|xl|xxl|\d{2}))\b`,
         String.raw`\bwrong size\b.{0,40}\b(change|exchange|swap)\b`,
       ],
       ru: [
