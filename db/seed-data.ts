@@ -76,8 +76,54 @@ export type DemoOrder = {
   currency: string;
   paymentMethod: string;
   deliveryNote?: string;
-  items: { name: string; quantity: number; unitPriceMinor: number }[];
+  /** `variant`: the catalogue's variant bought (DEMO_PRODUCTS), on the lines that have one. */
+  items: { name: string; quantity: number; unitPriceMinor: number; variant?: string }[];
 };
+
+export type DemoProduct = {
+  id: string;
+  name: string;
+  options: string[];
+  finalSale?: boolean;
+  /** In their order (S, M, L): "a size bigger" is the next one. */
+  variants: { id: string; options: Record<string, string>; priceMinor: number; stock: number }[];
+};
+
+/**
+ * The demo store's catalogue: clothes and shoes, so that an exchange has sizes to go to. The
+ * T-shirt's sizes differ in price (M for S refunds €5.00, M for L is dearer and refused); the
+ * shoes' do not, and size 43 has exactly one unit left, 44 none. The socks are final sale.
+ */
+export const DEMO_PRODUCTS: DemoProduct[] = [
+  {
+    id: "merino-tshirt",
+    name: "Merino T-shirt",
+    options: ["size"],
+    variants: [
+      { id: "merino-tshirt-s", options: { size: "S" }, priceMinor: 3000, stock: 8 },
+      { id: "merino-tshirt-m", options: { size: "M" }, priceMinor: 3500, stock: 8 },
+      { id: "merino-tshirt-l", options: { size: "L" }, priceMinor: 4000, stock: 8 },
+    ],
+  },
+  {
+    id: "trail-shoes",
+    name: "Trail running shoes",
+    options: ["size"],
+    variants: [
+      { id: "trail-shoes-41", options: { size: "41" }, priceMinor: 12000, stock: 4 },
+      { id: "trail-shoes-42", options: { size: "42" }, priceMinor: 12000, stock: 4 },
+      { id: "trail-shoes-43", options: { size: "43" }, priceMinor: 12000, stock: 1 },
+      { id: "trail-shoes-44", options: { size: "44" }, priceMinor: 12000, stock: 0 },
+    ],
+  },
+  {
+    id: "hiking-socks",
+    name: "Hiking socks",
+    options: [],
+    finalSale: true,
+    variants: [{ id: "hiking-socks-one", options: {}, priceMinor: 1200, stock: 30 }],
+  },
+];
 
 export const DEMO_ORDERS: DemoOrder[] = [
   // Above APPROVAL_THRESHOLD_MINOR (€500 by default): its refund waits for staff.
@@ -159,6 +205,57 @@ export const DEMO_ORDERS: DemoOrder[] = [
     currency: "EUR",
     paymentMethod: "Visa •••• 4242",
     items: [{ name: "Cast iron pan", quantity: 1, unitPriceMinor: 4500 }],
+  },
+  // Clothes and shoes: returns of some of the lines, and exchanges for another size.
+  {
+    id: "4702",
+    owner: "anna",
+    status: "delivered",
+    placedDaysAgo: 7,
+    shippedDaysAgo: 5,
+    deliveredDaysAgo: 3,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 4242",
+    items: [
+      { name: "Merino T-shirt", quantity: 2, unitPriceMinor: 3500, variant: "merino-tshirt-m" },
+      {
+        name: "Trail running shoes",
+        quantity: 1,
+        unitPriceMinor: 12000,
+        variant: "trail-shoes-42",
+      },
+      { name: "Hiking socks", quantity: 1, unitPriceMinor: 1200, variant: "hiking-socks-one" },
+    ],
+  },
+  {
+    id: "4704",
+    owner: "anna",
+    status: "processing",
+    placedDaysAgo: 0,
+    etaInDays: 4,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 4242",
+    items: [
+      { name: "Merino T-shirt", quantity: 1, unitPriceMinor: 3500, variant: "merino-tshirt-m" },
+    ],
+  },
+  {
+    id: "4703",
+    owner: "boris",
+    status: "delivered",
+    placedDaysAgo: 6,
+    shippedDaysAgo: 4,
+    deliveredDaysAgo: 2,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 1881",
+    items: [
+      {
+        name: "Trail running shoes",
+        quantity: 1,
+        unitPriceMinor: 12000,
+        variant: "trail-shoes-42",
+      },
+    ],
   },
   {
     id: "4410",

@@ -7,11 +7,20 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count } from "drizzle-orm";
 import { first, getDb } from "./index";
-import { account, orderCancellations, orderItems, orders, user } from "./schema";
+import {
+  account,
+  orderCancellations,
+  orderItems,
+  orders,
+  products,
+  productVariants,
+  user,
+} from "./schema";
 import {
   DEMO_ADDRESSES,
   DEMO_ORDERS,
   DEMO_PASSWORD,
+  DEMO_PRODUCTS,
   DEMO_USERS,
   type DemoOrder,
 } from "./seed-data";
@@ -91,6 +100,10 @@ function orderRow(o: DemoOrder, userId: string, now: number) {
   };
 }
 
+function itemRow(orderId: string, { variant, ...item }: DemoOrder["items"][number]) {
+  return { orderId, ...item, variantId: variant ?? null };
+}
+
 /** The demo password's hash, computed once per process (scrypt is deliberately slow). */
 let demoHash: Promise<string> | undefined;
 const demoPasswordHash = () => {
@@ -122,9 +135,25 @@ export async function seedDemo(now = new Date()): Promise<boolean> {
       await tx.insert(user).values(rows.user);
       await tx.insert(account).values(rows.account);
     }
+    for (const p of DEMO_PRODUCTS) {
+      await tx
+        .insert(products)
+        .values({ id: p.id, name: p.name, options: p.options, finalSale: p.finalSale ?? false });
+      for (const [position, v] of p.variants.entries()) {
+        await tx.insert(productVariants).values({
+          id: v.id,
+          productId: p.id,
+          options: v.options,
+          position,
+          priceMinor: v.priceMinor,
+          currency: "EUR",
+          stock: v.stock,
+        });
+      }
+    }
     for (const o of DEMO_ORDERS) {
       await tx.insert(orders).values(orderRow(o, ids.get(o.owner)!, now.getTime()));
-      for (const item of o.items) await tx.insert(orderItems).values({ orderId: o.id, ...item });
+      for (const item of o.items) await tx.insert(orderItems).values(itemRow(o.id, item));
       // A cancelled demo order has its cancellation on record, as if the customer had made it.
       if (o.status === "cancelled") {
         const row = orderRow(o, ids.get(o.owner)!, now.getTime());
@@ -198,7 +227,7 @@ export async function seedDemoLikeUser({
       const id = freeOrderId(taken);
       orderIds[o.id] = id;
       await tx.insert(orders).values(orderRow({ ...o, id }, userId, now.getTime()));
-      for (const item of o.items) await tx.insert(orderItems).values({ orderId: id, ...item });
+      for (const item of o.items) await tx.insert(orderItems).values(itemRow(id, item));
     }
   });
   return { userId, orderIds };

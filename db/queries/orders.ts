@@ -1,9 +1,37 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { first, getDb } from "../index";
-import { orderItems, orders, returnRequests } from "../schema";
+import {
+  itemExchanges,
+  orderItems,
+  orders,
+  products,
+  productVariants,
+  returnRequestLines,
+  returnRequests,
+} from "../schema";
 
-export type OrderItem = { name: string; quantity: number; unitPriceMinor: number };
+/**
+ * One line of an order, with what the policy needs to decide on it: the variant bought (null on
+ * lines from before the catalogue, and at a store that gives none), whether it was sold as final
+ * sale, and how many of its units were already given back (returned) or exchanged.
+ */
+export type OrderItem = {
+  /** The line's id as the customer and the model name it (the built-in store's row id). */
+  lineId: string;
+  name: string;
+  quantity: number;
+  unitPriceMinor: number;
+  variant: {
+    id: string;
+    productId: string;
+    options: Record<string, string>;
+    position: number;
+  } | null;
+  finalSale: boolean;
+  returnedQuantity: number;
+  exchangedQuantity: number;
+};
 export type OrderWithItems = typeof orders.$inferSelect & {
   items: OrderItem[];
   returnRequest: typeof returnRequests.$inferSelect | null;
@@ -13,19 +41,59 @@ async function withItems(rows: (typeof orders.$inferSelect)[]): Promise<OrderWit
   const db = getDb();
   const ids = rows.map((r) => r.id);
   const items = await db
-    .select()
+    .select({
+      id: orderItems.id,
+      orderId: orderItems.orderId,
+      name: orderItems.name,
+      quantity: orderItems.quantity,
+      unitPriceMinor: orderItems.unitPriceMinor,
+      variantId: productVariants.id,
+      productId: productVariants.productId,
+      options: productVariants.options,
+      position: productVariants.position,
+      finalSale: products.finalSale,
+    })
     .from(orderItems)
+    .leftJoin(productVariants, eq(productVariants.id, orderItems.variantId))
+    .leftJoin(products, eq(products.id, productVariants.productId))
     .where(inArray(orderItems.orderId, ids))
     .orderBy(asc(orderItems.id));
   const returns = await db
     .select()
     .from(returnRequests)
     .where(inArray(returnRequests.orderId, ids));
+  const itemIds = items.map((i) => i.id);
+  const returned = itemIds.length
+    ? await db
+        .select({ id: returnRequestLines.orderItemId, quantity: returnRequestLines.quantity })
+        .from(returnRequestLines)
+        .where(inArray(returnRequestLines.orderItemId, itemIds))
+    : [];
+  const exchanged = itemIds.length
+    ? await db
+        .select({ id: itemExchanges.orderItemId, quantity: itemExchanges.quantity })
+        .from(itemExchanges)
+        .where(inArray(itemExchanges.orderItemId, itemIds))
+    : [];
+  const sum = (list: { id: number; quantity: number }[], id: number) =>
+    list.filter((r) => r.id === id).reduce((n, r) => n + r.quantity, 0);
   return rows.map((o) => ({
     ...o,
     items: items
       .filter((i) => i.orderId === o.id)
-      .map(({ name, quantity, unitPriceMinor }) => ({ name, quantity, unitPriceMinor })),
+      .map((i) => ({
+        lineId: String(i.id),
+        name: i.name,
+        quantity: i.quantity,
+        unitPriceMinor: i.unitPriceMinor,
+        variant:
+          i.variantId && i.productId && i.options && i.position !== null
+            ? { id: i.variantId, productId: i.productId, options: i.options, position: i.position }
+            : null,
+        finalSale: i.finalSale ?? false,
+        returnedQuantity: sum(returned, i.id),
+        exchangedQuantity: sum(exchanged, i.id),
+      })),
     returnRequest: returns.find((r) => r.orderId === o.id) ?? null,
   }));
 }

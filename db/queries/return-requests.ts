@@ -3,7 +3,9 @@
  * shared write-once helpers. The table is in db/schema and the migrations.
  */
 import "server-only";
-import { returnRequests } from "../schema";
+import { asc, eq } from "drizzle-orm";
+import { getDb } from "../index";
+import { returnRequestLines, returnRequests } from "../schema";
 import { compareAndSetOrder, findByOperationId, findForOrder, insertOnce } from "./write-once";
 
 export type ReturnRequestRow = typeof returnRequests.$inferSelect;
@@ -35,3 +37,29 @@ export const bumpOrderVersion = (args: {
   expectedVersion: number;
   now: Date;
 }) => compareAndSetOrder(args);
+
+export type ReturnLineRow = typeof returnRequestLines.$inferSelect;
+
+/** The lines a new request gives back (written in the same transaction as the request). */
+export async function insertReturnLines(
+  requestId: string,
+  lines: { orderItemId: number; name: string; quantity: number; unitPriceMinor: number }[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await getDb()
+    .insert(returnRequestLines)
+    .values(lines.map((l) => ({ requestId, ...l })));
+}
+
+/** A request's lines, in the order's line order. */
+export async function listReturnLines({
+  requestId,
+}: {
+  requestId: string;
+}): Promise<ReturnLineRow[]> {
+  return getDb()
+    .select()
+    .from(returnRequestLines)
+    .where(eq(returnRequestLines.requestId, requestId))
+    .orderBy(asc(returnRequestLines.orderItemId));
+}

@@ -206,6 +206,31 @@ export const orders = pgTable(
   (t) => [index("orders_user_idx").on(t.userId, t.placedAt)],
 );
 
+/** The built-in store's catalogue (see db/schema/sqlite.ts). */
+export const products = pgTable("products", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  options: json("options").$type<string[]>().notNull(),
+  finalSale: boolean("final_sale").notNull().default(false),
+});
+
+export const productVariants = pgTable(
+  "product_variants",
+  {
+    id: text("id").primaryKey(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id),
+    options: json("options").$type<Record<string, string>>().notNull(),
+    position: integer("position").notNull(),
+    priceMinor: integer("price_minor").notNull(),
+    currency: text("currency").notNull(),
+    stock: integer("stock").notNull(),
+    stockVersion: integer("stock_version").notNull().default(1),
+  },
+  (t) => [index("product_variants_product_idx").on(t.productId, t.position)],
+);
+
 export const orderItems = pgTable(
   "order_items",
   {
@@ -216,6 +241,7 @@ export const orderItems = pgTable(
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
     unitPriceMinor: integer("unit_price_minor").notNull(),
+    variantId: text("variant_id").references(() => productVariants.id),
   },
   (t) => [index("order_items_order_idx").on(t.orderId)],
 );
@@ -248,6 +274,26 @@ export const returnRequests = pgTable(
   (t) => [
     uniqueIndex("return_requests_order_uq").on(t.orderId),
     index("return_requests_user_idx").on(t.userId),
+  ],
+);
+
+export const returnRequestLines = pgTable(
+  "return_request_lines",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    requestId: text("request_id")
+      .notNull()
+      .references(() => returnRequests.id, { onDelete: "cascade" }),
+    orderItemId: integer("order_item_id")
+      .notNull()
+      .references(() => orderItems.id),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceMinor: integer("unit_price_minor").notNull(),
+  },
+  (t) => [
+    uniqueIndex("return_request_lines_uq").on(t.requestId, t.orderItemId),
+    index("return_request_lines_item_idx").on(t.orderItemId),
   ],
 );
 
@@ -352,6 +398,40 @@ export const deliveryAddressChanges = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("delivery_address_changes_order_idx").on(t.orderId, t.createdAt)],
+);
+
+export const itemExchanges = pgTable(
+  "item_exchanges",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    orderItemId: integer("order_item_id")
+      .notNull()
+      .references(() => orderItems.id),
+    kind: text("kind", { enum: ["swap", "exchange"] }).notNull(),
+    quantity: integer("quantity").notNull(),
+    fromVariantId: text("from_variant_id")
+      .notNull()
+      .references(() => productVariants.id),
+    toVariantId: text("to_variant_id")
+      .notNull()
+      .references(() => productVariants.id),
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    actionId: text("action_id"),
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("item_exchanges_order_idx").on(t.orderId),
+    index("item_exchanges_item_idx").on(t.orderItemId),
+  ],
 );
 
 // ---------------------------------------------------------------- chat

@@ -192,6 +192,40 @@ export const orders = sqliteTable(
   (t) => [index("orders_user_idx").on(t.userId, t.placedAt)],
 );
 
+/**
+ * The built-in store's catalogue: a product (the T-shirt) has options (size, colour) and
+ * variants (the T-shirt in M); an exchange goes from one variant of a product to another.
+ */
+export const products = sqliteTable("products", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** The option names its variants differ by, in order, e.g. ["size"] or ["size", "colour"]. */
+  options: text("options", { mode: "json" }).$type<string[]>().notNull(),
+  /** Sold as final: never returned nor exchanged (the return policy's per-line rule). */
+  finalSale: integer("final_sale", { mode: "boolean" }).notNull().default(false),
+});
+
+export const productVariants = sqliteTable(
+  "product_variants",
+  {
+    id: text("id").primaryKey(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id),
+    /** The variant's value of each of its product's options, e.g. {"size": "M"}. */
+    options: text("options", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    /** Its place among the product's variants (S < M < L): what "a size bigger" means. */
+    position: integer("position").notNull(),
+    priceMinor: integer("price_minor").notNull(),
+    currency: text("currency").notNull(),
+    /** Units in stock; an exchange reserves from it at confirm and it never goes below zero. */
+    stock: integer("stock").notNull(),
+    /** Bumped by every change of the stock: the compare-and-set of a reservation. */
+    stockVersion: integer("stock_version").notNull().default(1),
+  },
+  (t) => [index("product_variants_product_idx").on(t.productId, t.position)],
+);
+
 export const orderItems = sqliteTable(
   "order_items",
   {
@@ -202,6 +236,8 @@ export const orderItems = sqliteTable(
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
     unitPriceMinor: integer("unit_price_minor").notNull(),
+    /** The variant bought (null on lines from before the catalogue: those cannot be exchanged). */
+    variantId: text("variant_id").references(() => productVariants.id),
   },
   (t) => [index("order_items_order_idx").on(t.orderId)],
 );
@@ -234,6 +270,27 @@ export const returnRequests = sqliteTable(
   (t) => [
     uniqueIndex("return_requests_order_uq").on(t.orderId),
     index("return_requests_user_idx").on(t.userId),
+  ],
+);
+
+/** The lines a return request gives back: which line of the order, how many, at what price. */
+export const returnRequestLines = sqliteTable(
+  "return_request_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: text("request_id")
+      .notNull()
+      .references(() => returnRequests.id, { onDelete: "cascade" }),
+    orderItemId: integer("order_item_id")
+      .notNull()
+      .references(() => orderItems.id),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceMinor: integer("unit_price_minor").notNull(),
+  },
+  (t) => [
+    uniqueIndex("return_request_lines_uq").on(t.requestId, t.orderItemId),
+    index("return_request_lines_item_idx").on(t.orderItemId),
   ],
 );
 
@@ -338,6 +395,48 @@ export const deliveryAddressChanges = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("delivery_address_changes_order_idx").on(t.orderId, t.createdAt)],
+);
+
+/**
+ * exchange_items' table: a line (or some of its units) exchanged for another variant of the
+ * same product. Before shipping it is a swap (nothing comes back); after delivery the old units
+ * are expected back like a return. One row per action (its operation id is unique).
+ */
+export const itemExchanges = sqliteTable(
+  "item_exchanges",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    orderItemId: integer("order_item_id")
+      .notNull()
+      .references(() => orderItems.id),
+    /** "swap": changed before it shipped; "exchange": sent after delivery, the old one comes back. */
+    kind: text("kind", { enum: ["swap", "exchange"] }).notNull(),
+    quantity: integer("quantity").notNull(),
+    fromVariantId: text("from_variant_id")
+      .notNull()
+      .references(() => productVariants.id),
+    toVariantId: text("to_variant_id")
+      .notNull()
+      .references(() => productVariants.id),
+    /** What goes back to the customer: the price difference of a cheaper variant (0: none). */
+    refundAmountMinor: integer("refund_amount_minor").notNull(),
+    refundCurrency: text("refund_currency").notNull(),
+    refundDestination: text("refund_destination").notNull(),
+    actionId: text("action_id"),
+    /** UNIQUE: one exchange per action; crash recovery finds it by this. */
+    operationId: text("operation_id").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("item_exchanges_order_idx").on(t.orderId),
+    index("item_exchanges_item_idx").on(t.orderItemId),
+  ],
 );
 
 // ---------------------------------------------------------------- chat

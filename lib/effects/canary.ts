@@ -35,11 +35,12 @@ export function providerConfigs(): ProviderConfig[] {
       material: [e.STRIPE_SECRET_KEY, e.STRIPE_API_BASE ?? ""],
     });
   if (e.WAREHOUSE_WEBHOOK_URL && e.WAREHOUSE_WEBHOOK_SECRET)
-    configs.push({
-      kind: "warehouse.address_changed",
-      provider: "warehouse_webhook",
-      material: [e.WAREHOUSE_WEBHOOK_URL, e.WAREHOUSE_WEBHOOK_SECRET],
-    });
+    for (const kind of ["warehouse.address_changed", "warehouse.event"] as const)
+      configs.push({
+        kind,
+        provider: "warehouse_webhook",
+        material: [e.WAREHOUSE_WEBHOOK_URL, e.WAREHOUSE_WEBHOOK_SECRET],
+      });
   // Every write at the store is its own kind: each gets its own first effects under watch.
   if (e.STORE_BACKEND === "medusa" && e.MEDUSA_URL && e.MEDUSA_API_KEY)
     for (const kind of STORE_KINDS)

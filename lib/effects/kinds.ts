@@ -66,6 +66,21 @@ export const ADDRESS_CHANGED_PAYLOAD = z.strictObject({
 export type AddressChangedPayload = z.output<typeof ADDRESS_CHANGED_PAYLOAD>;
 
 /**
+ * Tell the warehouse of an event a write tool composed itself (a signed webhook, the same sender
+ * as the address change's): the tool names the event's `type` and its `data`, so a new tool that
+ * has the warehouse send or change something needs no kind of its own here nor a case in the
+ * relay. exchange_items sends `warehouse.items_exchanged` this way.
+ */
+export const WAREHOUSE_EVENT_PAYLOAD = z.strictObject({
+  /** Standard Webhooks' `webhook-id`: one per event, the same on every retry. */
+  webhookId: z.string().regex(/^msg_[A-Za-z0-9_-]+$/),
+  type: z.string().regex(/^warehouse\.[a-z_]+$/),
+  timestamp: z.iso.datetime(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type WarehouseEventPayload = z.output<typeof WAREHOUSE_EVENT_PAYLOAD>;
+
+/**
  * Cancel an order at the connected store (lib/store, docs/stores.md). The operation id (the
  * action's) goes into the store order's metadata, so the lookup after an unknown outcome can
  * tell whether this cancel happened.
@@ -158,6 +173,7 @@ export const EFFECT_PAYLOADS = {
   "mail.refund_succeeded": MAIL_PAYLOAD,
   "mail.refund_failed": MAIL_PAYLOAD,
   "warehouse.address_changed": ADDRESS_CHANGED_PAYLOAD,
+  "warehouse.event": WAREHOUSE_EVENT_PAYLOAD,
   "store.cancel_order": STORE_CANCEL_PAYLOAD,
   "alert.raised": ALERT_PAYLOAD,
   "store.create_return": STORE_RETURN_PAYLOAD,

@@ -163,6 +163,19 @@ function handlerFor(kind: EffectKind): Handler {
         reconciles: false,
       };
     }
+    case "warehouse.event": {
+      const hook = warehouseHook();
+      const parse = (p: unknown) => EFFECT_PAYLOADS["warehouse.event"].parse(p);
+      if (!hook) {
+        const off = async () => ({ kind: "definite" as const, code: "webhook_not_configured" });
+        return { send: off, lookup: off };
+      }
+      return {
+        send: (p) => hook.sendEvent(parse(p)),
+        lookup: () => hook.lookup(),
+        reconciles: false,
+      };
+    }
     case "action.replan": {
       // The executor a higher layer registered (./replan.ts). None registered is a process set
       // up wrongly, not a refusal: the effect waits, retried, and ends in staff's queue.

@@ -278,10 +278,17 @@ export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
     deliveryCity: hasAddress ? (a?.city ?? null) : null,
     version: o.version ?? 1,
     updatedAt: new Date(o.updated_at),
+    // Lines by the store's own item id. Variants, final sale and what was returned of each line
+    // are not read from the store yet: its returns are of whole orders (docs/stores.md).
     items: (o.items ?? []).map((i) => ({
+      lineId: i.id,
       name: i.title,
       quantity: i.quantity,
       unitPriceMinor: minorUnits(i.unit_price, currency),
+      variant: null,
+      finalSale: false,
+      returnedQuantity: 0,
+      exchangedQuantity: 0,
     })),
     // Our record of the return is joined on by lib/store/index.ts, from these operation ids.
     returnRequest: null,

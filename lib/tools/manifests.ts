@@ -7,6 +7,7 @@
 import { meta as cancelOrder } from "./cancel-order/meta";
 import { meta as changeDeliveryAddress } from "./change-delivery-address/meta";
 import { meta as createReturnRequest } from "./create-return-request/meta";
+import { meta as exchangeItems } from "./exchange-items/meta";
 import { meta as getOrderStatus } from "./get-order-status/meta";
 import { meta as getReturnPolicy } from "./get-return-policy/meta";
 
@@ -16,6 +17,7 @@ export const TOOL_METAS = [
   createReturnRequest,
   cancelOrder,
   changeDeliveryAddress,
+  exchangeItems,
 ] as const;
 
 type Meta = (typeof TOOL_METAS)[number];

@@ -97,8 +97,11 @@ export type OfflineThreadReplies = {
  * one-message request.
  */
 export type OfflineThread = {
-  /** The tool's arguments beyond the order, from the complaint the thread gathered. */
-  args: (complaint: OfflineComplaint) => Record<string, unknown>;
+  /**
+   * The tool's arguments beyond the order, from the complaint the thread gathered and from its
+   * messages (newest first: which items, how many).
+   */
+  args: (complaint: OfflineComplaint, said: readonly OfflineMessage[]) => Record<string, unknown>;
   /** What a question about it is answered with, besides the orders it names (read tools by kind). */
   lookups: OfflineRead[];
   replies: Record<Lang, OfflineThreadReplies>;

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { cancelOrder } from "./cancel-order";
 import { changeDeliveryAddress } from "./change-delivery-address";
 import { createReturnRequest } from "./create-return-request";
+import { exchangeItems } from "./exchange-items";
 import { getOrderStatus } from "./get-order-status";
 import { getReturnPolicy } from "./get-return-policy";
 import { TOOL_METAS } from "./manifests";
@@ -18,6 +19,7 @@ export const TOOLS = [
   createReturnRequest,
   cancelOrder,
   changeDeliveryAddress,
+  exchangeItems,
 ] as const;
 
 if (TOOLS.map((t) => t.name).join() !== TOOL_METAS.map((m) => m.name).join()) {

@@ -17,15 +17,23 @@ import type { EffectRequest } from "@/lib/effects/kinds";
 import type { CommitOutcome } from "./types";
 
 /** Thrown inside the savepoint only, to roll the effect back; never leaves this module. */
-class TargetMoved extends Error {}
+class TargetMoved extends Error {
+  constructor(readonly why: { code: string; message: string } | null) {
+    super("target moved");
+  }
+}
 
 export async function writeEffectOnce<Row, Result>(steps: {
   /** Inserts the effect row unless the business key already has one; null when it had. */
   insert: () => Promise<Row | null>;
   /** The row that holds the business key (after insert returned null). */
   winner: () => Promise<Row | undefined | null>;
-  /** The conditional update of the target on its version; false when no row matched. */
-  compareAndSet: () => Promise<boolean>;
+  /**
+   * The conditional updates of the target on its version (and of anything else the write takes,
+   * such as stock); false when no row matched, or the reason the customer hears instead of
+   * `moved` (the last unit was just sold).
+   */
+  compareAndSet: () => Promise<boolean | { code: string; message: string }>;
   toResult: (row: Row, createdNow: boolean) => Result;
   /** The external effects the new row requires (not asked when the business key had a row). */
   effects?: (row: Row) => EffectRequest[];
@@ -41,7 +49,8 @@ export async function writeEffectOnce<Row, Result>(steps: {
         if (!winner) throw new Error("business key conflict without a row");
         return { kind: "done", result: steps.toResult(winner, false) };
       }
-      if (!(await steps.compareAndSet())) throw new TargetMoved();
+      const set = await steps.compareAndSet();
+      if (set !== true) throw new TargetMoved(set === false ? null : set);
       return {
         kind: "done",
         result: steps.toResult(row, true),
@@ -49,7 +58,7 @@ export async function writeEffectOnce<Row, Result>(steps: {
       };
     });
   } catch (err) {
-    if (err instanceof TargetMoved) return { kind: "stale", ...steps.moved };
+    if (err instanceof TargetMoved) return { kind: "stale", ...(err.why ?? steps.moved) };
     throw err;
   }
 }

@@ -63,6 +63,7 @@ describe("the providers the canary watches", () => {
       }),
     ).toEqual([
       ["warehouse.address_changed", "warehouse_webhook", ["https://wh.example/hook", hookSecret]],
+      ["warehouse.event", "warehouse_webhook", ["https://wh.example/hook", hookSecret]],
     ]);
   });
 

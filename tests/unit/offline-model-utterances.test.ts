@@ -34,7 +34,7 @@ type Observed =
 // A clarifying question is a question about the order, its number or the reason; a refusal is an
 // apology that says it cannot. Defined here, from the text, not from the model's templates.
 const CLARIFYING =
-  /which order|number|reason|prepare a return request|cancel|address|какой|какого|номер|причин|подготовить заявку|отмен|адрес/i;
+  /which order|number|reason|prepare a return request|cancel|address|size|какой|какого|номер|причин|подготовить заявку|отмен|адрес|размер/i;
 const REFUSAL = /^(sorry|извините)[\s,][^.]*(can't|cannot|не могу)/iu;
 
 const statusIds = (turn: Turn) =>

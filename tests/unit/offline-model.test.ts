@@ -115,16 +115,22 @@ describe("asking is not requesting", () => {
     expect((await rowCounts(core.db)).pendingActions).toBe(before);
   });
 
-  it("the same question in Russian, then 'да, он разбит' turns it into a proposal", async () => {
+  it("the same question in Russian, then 'да, он разбит' turns it into a proposal of the coffee machine alone", async () => {
     const chat = await annaChat();
     const ask = await chat.say("Можно вернуть кофемашину из заказа 7718?");
     expect(ask.calls.some((c) => c.toolName === "create_return_request")).toBe(false);
     expect(ask.text).toMatch(/Возврат возможен в течение 30 дней после доставки/);
     const yes = await chat.say("Да, она разбита");
+    // The question named the coffee machine: the return is of it, not of the descaling tablets.
     expect(yes.calls).toEqual([
       {
         toolName: "create_return_request",
-        input: { orderId: "7718", reason: "damaged", comment: null },
+        input: {
+          orderId: "7718",
+          items: [{ line: "coffee machine" }],
+          reason: "damaged",
+          comment: null,
+        },
       },
     ]);
   });

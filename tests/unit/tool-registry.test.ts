@@ -21,6 +21,7 @@ describe("what each tool is offered as", () => {
       { name: "create_return_request", access: "write", visitors: false },
       { name: "cancel_order", access: "write", visitors: false },
       { name: "change_delivery_address", access: "write", visitors: false },
+      { name: "exchange_items", access: "write", visitors: false },
     ]);
   });
 

@@ -12,7 +12,7 @@
  */
 import "server-only";
 import { Webhook } from "standardwebhooks";
-import type { AddressChangedPayload } from "../kinds";
+import type { AddressChangedPayload, WarehouseEventPayload } from "../kinds";
 import type { LookupOutcome, SendOutcome } from "./types";
 
 export type WarehouseConfig = { url: string; secret: string; timeoutMs: number };
@@ -29,6 +29,11 @@ export function webhookBody(payload: AddressChangedPayload): string {
       to: payload.to,
     },
   });
+}
+
+/** The body of an event a tool composed (`warehouse.event`): the same envelope, its own type. */
+export function eventBody(payload: WarehouseEventPayload): string {
+  return JSON.stringify({ type: payload.type, timestamp: payload.timestamp, data: payload.data });
 }
 
 /**
@@ -74,6 +79,9 @@ export function warehouseWebhook(c: WarehouseConfig) {
   return {
     async send(payload: AddressChangedPayload, now = new Date()): Promise<SendOutcome> {
       return postSignedWebhook(c, signer, payload.webhookId, webhookBody(payload), now);
+    },
+    async sendEvent(payload: WarehouseEventPayload, now = new Date()): Promise<SendOutcome> {
+      return postSignedWebhook(c, signer, payload.webhookId, eventBody(payload), now);
     },
     async lookup(): Promise<LookupOutcome> {
       return { kind: "absent" };

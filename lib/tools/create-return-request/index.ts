@@ -1,15 +1,17 @@
 /**
  * create_return_request (write): proposes a return; it runs only after the customer confirms.
- * The model supplies the order, a reason and a comment; the refund amount, currency and
- * destination always come from the order itself.
+ * The model supplies the order, the lines and quantities the customer named, a reason and a
+ * comment; the refund is the sum of those lines at the order's own prices, to the order's own
+ * payment method: no amount ever comes from the arguments.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { getOrderForUser } from "@/db/queries/orders";
+import { getOrderForUser, type OrderItem } from "@/db/queries/orders";
 import {
   bumpOrderVersion,
   getReturnRequestByOperationId,
   getReturnRequestByOrderId,
+  insertReturnLines,
   insertReturnRequestIfAbsent,
 } from "@/db/queries/return-requests";
 import {
@@ -19,6 +21,7 @@ import {
 } from "@/db/queries/store-operations";
 import { ORDER_STATUSES, RETURN_REASONS } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
+import { type ChosenLine, chooseLines, ITEMS } from "../order-lines";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
 import { findCustomerOrder } from "../store-order";
@@ -31,6 +34,8 @@ import { offline } from "./offline";
 
 const args = z.strictObject({
   orderId: ORDER_ID,
+  /** The lines and quantities (../order-lines.ts); absent or "all": the whole order. */
+  items: ITEMS,
   reason: z.enum(RETURN_REASONS),
   comment: COMMENT,
 });
@@ -48,6 +53,21 @@ export const RETURN_PLAN = z.strictObject({
     ),
     total: MONEY,
   }),
+  /**
+   * What is returned: each line's name, units and unit price (the order's own). The refund is
+   * their sum. Absent on plans stored before returns named their lines: those return the order.
+   */
+  lines: z
+    .array(
+      z.strictObject({
+        lineId: z.string(),
+        name: z.string(),
+        quantity: z.number().int().positive(),
+        unitPrice: z.number().int(),
+      }),
+    )
+    .min(1)
+    .optional(),
   eligible: z.literal(true),
   windowEndsAt: ISO_DATE,
   refund: REFUND,
@@ -72,19 +92,25 @@ export const createReturnRequest: WriteTool<
   name: meta.name,
   help: meta.help,
   access: "write",
-  // The customer may edit why and what they add, never which order.
+  // The customer may edit why and what they add, never which order. (Changing the lines on the
+  // card needs a form for a list, which the Edit form does not have yet: ask again instead.)
   editable: ["reason", "comment"] satisfies (keyof CreateReturnArgs)[],
   confirmationMail: "mail.return_confirmed",
   description:
     "Propose a return for one of the customer's delivered orders. Use it only when the customer " +
-    "explicitly asks to create a return and has given the order number and a reason. It does not " +
+    "explicitly asks to create a return and has given the order number and a reason. `items` " +
+    "names what is returned: each line by its lineId from get_order_status (or the customer's " +
+    'words for it) with a quantity (left out: all of that line), or "all" when the customer ' +
+    "asks for the whole order. When the customer speaks of an item of an order with several " +
+    "without saying which, pass [{}]: the tool answers which_items with the lines, and you ask. " +
+    "Never pass a price: the refund is computed from the order. It does not " +
     "create anything by itself: the customer sees a confirmation card and must press Confirm. " +
     "If the order already has a return, the existing request comes back (createdNow: false).",
   args,
   result: RETURN_REQUEST_RESULT,
   planSchema: RETURN_PLAN,
 
-  async plan({ orderId }, ctx) {
+  async plan({ orderId, items }, ctx) {
     // The store's facts (the built-in store: our own row); the window is our policy's decision.
     const order = await findCustomerOrder(orderId, ctx);
     if (!order) {
@@ -95,6 +121,15 @@ export const createReturnRequest: WriteTool<
     }
     const rule = returnEligibility(order, ctx.now);
     if (!rule.eligible) throw new ToolBusinessError(rule.code, rule.message);
+    const chosen = chooseLines(order, items, "return");
+    if (order.store && !wholeOrder(order.items, chosen)) {
+      // The connected store's return is of the whole order (docs/stores.md): a part of it is
+      // refused rather than returned and refunded as something else than asked.
+      throw new ToolBusinessError(
+        "partial_return_unsupported",
+        `Order ${orderId} is at the connected store, where a return can only be of the whole order for now; a person can return some of its items.`,
+      );
+    }
     return {
       target: { type: "order", id: order.id, version: order.version },
       plan: {
@@ -111,10 +146,11 @@ export const createReturnRequest: WriteTool<
           })),
           total: { amount: order.totalMinor, currency: order.currency },
         },
+        lines: planLines(chosen),
         eligible: true,
         windowEndsAt: rule.windowEndsAt.toISOString(),
         refund: {
-          amount: order.totalMinor,
+          amount: refundOf(chosen),
           currency: order.currency,
           destination: order.paymentMethod,
         },
@@ -148,8 +184,9 @@ export const createReturnRequest: WriteTool<
     return atStore ? storeResult(atStore, false) : null;
   },
 
-  async commit({ orderId, reason, comment }, ctx) {
-    if (ctx.plan.store) return returnAtStore({ orderId, reason, comment }, ctx, ctx.plan.store);
+  async commit({ orderId, items, reason, comment }, ctx) {
+    if (ctx.plan.store)
+      return returnAtStore({ orderId, items, reason, comment }, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -162,22 +199,40 @@ export const createReturnRequest: WriteTool<
     }
     const rule = returnEligibility(order, ctx.now);
     if (!rule.eligible) return { kind: "stale", code: rule.code, message: rule.message };
+    // The same lines as the plan's (the order is at the plan's version); a plan stored before
+    // returns named their lines returns the whole order, as it said.
+    const chosen = ctx.plan.lines
+      ? chooseLines(order, items, "return")
+      : wholeOrderLines(order.items);
 
     return await writeEffectOnce({
-      insert: () =>
-        insertReturnRequestIfAbsent({
+      insert: async () => {
+        const row = await insertReturnRequestIfAbsent({
           id: newReturnRequestId(),
           orderId,
           userId: ctx.userId,
           reason,
           comment,
-          refundAmountMinor: order.totalMinor,
+          refundAmountMinor: refundOf(chosen),
           refundCurrency: order.currency,
           refundDestination: order.paymentMethod,
           actionId: ctx.actionId,
           operationId: ctx.actionId,
           createdAt: ctx.now,
-        }),
+        });
+        if (row) {
+          await insertReturnLines(
+            row.id,
+            chosen.map(({ item, quantity }) => ({
+              orderItemId: Number(item.lineId),
+              name: item.name,
+              quantity,
+              unitPriceMinor: item.unitPriceMinor,
+            })),
+          );
+        }
+        return row;
+      },
       winner: () => getReturnRequestByOrderId({ orderId }),
       compareAndSet: () =>
         bumpOrderVersion({
@@ -271,7 +326,7 @@ export const createReturnRequest: WriteTool<
         {
           key: "items",
           label: t("rows.items"),
-          value: plan.order.items.map((i) =>
+          value: (plan.lines ?? plan.order.items).map((i) =>
             t("rows.item", {
               quantity: i.quantity,
               name: i.name,
@@ -316,6 +371,26 @@ export const createReturnRequest: WriteTool<
     };
   },
 };
+
+/** The plan's lines: what the card lists and the refund adds up. */
+const planLines = (chosen: readonly ChosenLine[]) =>
+  chosen.map(({ item, quantity }) => ({
+    lineId: item.lineId,
+    name: item.name,
+    quantity,
+    unitPrice: item.unitPriceMinor,
+  }));
+
+/** The refund: the returned lines at the order's own prices, and nothing else. */
+const refundOf = (chosen: readonly ChosenLine[]) =>
+  chosen.reduce((sum, { item, quantity }) => sum + quantity * item.unitPriceMinor, 0);
+
+/** Every unit of every line: what a plan from before lines returned. */
+const wholeOrderLines = (items: readonly OrderItem[]): ChosenLine[] =>
+  items.map((item) => ({ item, quantity: item.quantity }));
+
+const wholeOrder = (items: readonly OrderItem[], chosen: readonly ChosenLine[]) =>
+  items.every((i) => chosen.some((c) => c.item.lineId === i.lineId && c.quantity === i.quantity));
 
 /** A return recorded for an order at the store, as the tool's result. */
 function storeResult(row: StoreOperationRow, createdNow: boolean) {

@@ -10,6 +10,7 @@
 import type { Locale as Lang } from "@/db/constants";
 import { own } from "@/lib/own";
 import { alternatives, day, money } from "@/lib/text/format";
+import { readItems } from "../item-words";
 import type {
   OfflineComplaint,
   OfflineThreadReplies,
@@ -89,6 +90,23 @@ const en: OfflineWriteReplies = {
     order_cancelled: (order) => `${cap(order)} was cancelled, so there is nothing to return.`,
     return_window_passed: (order) =>
       `${cap(order)} was delivered too long ago: it is outside the return window, so I can't request a return for it. I'm sorry.`,
+    which_items: (order) =>
+      `${cap(order)} has several items: which would you like to return, and how many? For example "just the socks" or "both".`,
+    item_unclear: (order) => `That could be more than one item of ${order}: which one exactly?`,
+    item_not_in_order: (order) => `I can't find that item in ${order}. Which item do you mean?`,
+    invalid_quantity: () =>
+      "The number of items to return has to be a whole number, at least one. How many would you like to return?",
+    quantity_above_bought: (order) =>
+      `That is more than ${order} has of that item, so I can't return that many. How many would you like to return?`,
+    quantity_above_remaining: (order) =>
+      `Some of that item of ${order} were already returned or exchanged, so fewer are left to return. How many of the rest?`,
+    already_returned: (order) => `That item of ${order} was already returned.`,
+    already_exchanged: (order) =>
+      `That item of ${order} was already exchanged, so it can't be returned as well.`,
+    final_sale: () =>
+      "That item was sold as final sale, so it can't be returned. The other items can be.",
+    partial_return_unsupported: (order) =>
+      `At this store I can only return the whole of ${order} for now; a person from our team can return some of its items.`,
   },
 };
 
@@ -120,6 +138,24 @@ const ru: OfflineWriteReplies = {
     order_cancelled: (order) => `${cap(order)} отменён, поэтому возвращать нечего.`,
     return_window_passed: (order) =>
       `${cap(order)} доставлен слишком давно: срок возврата истёк, поэтому оформить возврат нельзя. Сожалею.`,
+    which_items: (order) =>
+      `В заказе (${order}) несколько товаров: какие вы хотите вернуть и сколько? Например, «только носки» или «оба».`,
+    item_unclear: (order) => `Под это подходит несколько товаров (${order}): какой именно?`,
+    item_not_in_order: (order) =>
+      `Я не нашёл такой товар (${order}). Какой товар вы имеете в виду?`,
+    invalid_quantity: () =>
+      "Количество товаров для возврата должно быть целым числом, не меньше одного. Сколько вы хотите вернуть?",
+    quantity_above_bought: (order) =>
+      `Это больше, чем этого товара в заказе (${order}), поэтому столько вернуть нельзя. Сколько вы хотите вернуть?`,
+    quantity_above_remaining: (order) =>
+      `Часть этого товара (${order}) уже возвращена или обменяна, поэтому для возврата осталось меньше. Сколько из оставшихся?`,
+    already_returned: (order) => `Этот товар (${order}) уже возвращён.`,
+    already_exchanged: (order) =>
+      `Этот товар (${order}) уже обменян, поэтому вернуть его тоже нельзя.`,
+    final_sale: () =>
+      "Этот товар продан как финальная распродажа, поэтому вернуть его нельзя. Остальные товары — можно.",
+    partial_return_unsupported: (order) =>
+      `В этом магазине я пока могу вернуть только весь заказ (${order}) целиком; часть товаров вернёт сотрудник.`,
   },
 };
 
@@ -213,7 +249,12 @@ export const offline: OfflineWriteRows = {
     negation: { en: [], ru: [] },
   },
   thread: {
-    args: ({ reason, comment }) => ({ reason, comment }),
+    // Which items, from the newest message that names any ("just the socks", "both"); none
+    // named is the whole order, as the tool's default.
+    args: ({ reason, comment }, said) => {
+      const items = said.map((m) => readItems(m.canon, m.lang)).find((i) => i !== undefined);
+      return items === undefined ? { reason, comment } : { items, reason, comment };
+    },
     lookups: ["policy"],
     replies: { en: threadEn, ru: threadRu } satisfies Record<Lang, OfflineThreadReplies>,
   },

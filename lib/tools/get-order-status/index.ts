@@ -21,8 +21,21 @@ const result = z.strictObject({
   deliveredAt: ISO_DATE.nullable(),
   /** Estimated delivery, only while the order is on its way. */
   estimatedDeliveryAt: ISO_DATE.nullable(),
+  /**
+   * Each line: its id (what a return or an exchange names it by), the variant's options (its
+   * size), whether it was final sale, and how many of its units were returned or exchanged.
+   */
   items: z.array(
-    z.strictObject({ name: z.string(), quantity: z.number().int(), unitPrice: z.number().int() }),
+    z.strictObject({
+      lineId: z.string(),
+      name: z.string(),
+      quantity: z.number().int(),
+      unitPrice: z.number().int(),
+      options: z.record(z.string(), z.string()),
+      finalSale: z.boolean(),
+      returned: z.number().int(),
+      exchanged: z.number().int(),
+    }),
   ),
   total: MONEY,
   returnRequest: z
@@ -67,9 +80,14 @@ export const getOrderStatus: ReadTool<"get_order_status", typeof args, typeof re
       deliveredAt: iso(order.deliveredAt),
       estimatedDeliveryAt: onItsWay ? iso(order.etaAt) : null,
       items: order.items.map((i) => ({
+        lineId: i.lineId,
         name: i.name,
         quantity: i.quantity,
         unitPrice: i.unitPriceMinor,
+        options: i.variant?.options ?? {},
+        finalSale: i.finalSale,
+        returned: i.returnedQuantity,
+        exchanged: i.exchangedQuantity,
       })),
       total: { amount: order.totalMinor, currency: order.currency },
       returnRequest: returned

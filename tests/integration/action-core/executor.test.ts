@@ -275,12 +275,14 @@ describe("descriptors for the model", () => {
       ["create_return_request", "write"],
       ["cancel_order", "write"],
       ["change_delivery_address", "write"],
+      ["exchange_items", "write"],
     ]);
     for (const t of d)
       expect(t.inputJsonSchema).toMatchObject({ type: "object", additionalProperties: false });
     expect(d[2]!.inputJsonSchema).toMatchObject({ required: ["orderId", "reason"] });
     expect(d[3]!.inputJsonSchema).toMatchObject({ required: ["orderId", "reason"] });
     expect(d[4]!.inputJsonSchema).toMatchObject({ required: ["orderId", "address"] });
+    expect(d[5]!.inputJsonSchema).toMatchObject({ required: ["orderId", "to"] });
   });
 });
 
@@ -311,8 +313,23 @@ describe("get_order_status after a return", () => {
     });
     expect(data.items).toEqual(
       expect.arrayContaining([
-        { name: expect.any(String), quantity: expect.any(Number), unitPrice: expect.any(Number) },
+        {
+          lineId: expect.any(String),
+          name: expect.any(String),
+          quantity: expect.any(Number),
+          unitPrice: expect.any(Number),
+          options: {},
+          finalSale: false,
+          // The return of the whole order gave back every unit of each line.
+          returned: expect.any(Number),
+          exchanged: 0,
+        },
       ]),
     );
+    expect(
+      (data.items as { quantity: number; returned: number }[]).every(
+        (i) => i.returned === i.quantity,
+      ),
+    ).toBe(true);
   });
 });

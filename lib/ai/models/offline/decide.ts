@@ -142,7 +142,17 @@ function propose(tool: ThreadRows) {
     return {
       behaviour: "propose",
       calls: [
-        { toolName: tool.name, input: { orderId, ...tool.rows.thread.args({ reason, comment }) } },
+        {
+          toolName: tool.name,
+          input: {
+            orderId,
+            // The thread's messages, newest first: what they say of the items, too.
+            ...tool.rows.thread.args(
+              { reason, comment },
+              [x.u, ...threadOf(tool, x.c)].map((t) => message(t, x.c.lang)),
+            ),
+          },
+        },
       ],
     };
   };

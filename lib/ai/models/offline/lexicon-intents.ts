@@ -74,17 +74,16 @@ export const CUES: CueTable = {
       String.raw`\b(cancel|delete|withdraw|revoke|undo|stop)\b.{0,30}\b(return|request|refund|shipment|delivery)\b`,
       String.raw`\b(delete|withdraw|revoke|undo)\b.{0,30}\border\b`,
       // A delivery address has its own tool (its folder's offline.ts), so it is not this.
-      String.raw`\b(change|edit|modify)\b(?!.{0,40}\baddress\b).{0,30}\b(payment|order|delivery date)\b`,
+      // A size has its own write tool too.
+      String.raw`\b(change|edit|modify)\b(?!.{0,40}\b(address|size|bigger|smaller)\b).{0,30}\b(payment|order|delivery date)\b`,
       String.raw`\b(talk|speak|chat|connect me)\b.{0,20}\b(human|person|operator|manager|supervisor|real agent|someone)\b`,
-      String.raw`\b(exchange|swap)\b.{0,30}\b(for|it|size|color|colour)\b`,
       String.raw`\b(delete|close|remove|deactivate)\b.{0,20}\b(account|profile)\b`,
     ],
     ru: [
       String.raw`\b(отмени|отмените|отменить|удали|удалите|удалить|отзовите|отозвать)\b.{0,30}\b(возврат|заявк|доставк)\p{L}*`,
       String.raw`\b(удали|удалите|удалить|отзовите|отозвать)\b.{0,30}\bзаказ\p{L}*`,
-      String.raw`\b(измените|изменить|поменяйте|поменять|смените|сменить|исправьте|исправить)\b(?!.{0,40}\bадрес).{0,30}\b(оплат|заказ|дат)\p{L}*`,
+      String.raw`\b(измените|изменить|поменяйте|поменять|смените|сменить|исправьте|исправить)\b(?!.{0,40}\b(адрес|размер)).{0,30}\b(оплат|заказ|дат)\p{L}*`,
       String.raw`\b(оператор\p{L}*|живым человеком|живой человек|менеджер\p{L}*|соедини\p{L}*)\b`,
-      String.raw`\b(обмен\p{L}*|обменя\p{L}*)\b`,
       String.raw`\b(удали|удалите|удалить|закройте|закрыть)\b.{0,20}\b(аккаунт|профил|учетн)\p{L}*`,
     ],
   },
