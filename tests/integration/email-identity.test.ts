@@ -24,17 +24,22 @@ import { createPostgresDatabase, onPostgres, useTestDatabase } from "../helpers/
 const dialect = () => (onPostgres() ? "pg" : "sqlite");
 const MIGRATIONS = path.join(process.cwd(), "db", "migrations");
 
-/** The committed migrations without the newest one (the state an older version left). */
-function migrationsBeforeNewest(dir: string): string {
+/**
+ * The committed migrations up to, not including, the one that adds the normalised index (the state
+ * an older version left), whatever migrations came after it.
+ */
+function migrationsBeforeEmailIndex(dir: string): string {
   const src = path.join(MIGRATIONS, dialect());
   fs.cpSync(src, dir, { recursive: true });
   const journalPath = path.join(dir, "meta", "_journal.json");
   const journal = JSON.parse(fs.readFileSync(journalPath, "utf8"));
-  const newest = journal.entries.pop();
-  expect(fs.readFileSync(path.join(src, `${newest.tag}.sql`), "utf8")).toContain(
-    "user_email_normalized_unique",
+  const at = journal.entries.findIndex((e: { tag: string }) =>
+    fs
+      .readFileSync(path.join(src, `${e.tag}.sql`), "utf8")
+      .includes("user_email_normalized_unique"),
   );
-  fs.rmSync(path.join(dir, `${newest.tag}.sql`));
+  expect(at).toBeGreaterThan(0);
+  for (const later of journal.entries.splice(at)) fs.rmSync(path.join(dir, `${later.tag}.sql`));
   fs.writeFileSync(journalPath, JSON.stringify(journal));
   return dir;
 }
@@ -104,7 +109,7 @@ describe("the migration that adds the index", () => {
   });
 
   it("keeps every account and its rows; the oldest keeps the email, newer look-alikes are moved aside and signed out", async () => {
-    await migrate(migrationsBeforeNewest(path.join(tmp, "older")));
+    await migrate(migrationsBeforeEmailIndex(path.join(tmp, "older")));
     const q = onPostgres() ? '"' : "`";
     const users: [string, string, number][] = [
       ["u-anna", "anna@example.com", 1_000],
