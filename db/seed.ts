@@ -135,22 +135,7 @@ export async function seedDemo(now = new Date()): Promise<boolean> {
       await tx.insert(user).values(rows.user);
       await tx.insert(account).values(rows.account);
     }
-    for (const p of DEMO_PRODUCTS) {
-      await tx
-        .insert(products)
-        .values({ id: p.id, name: p.name, options: p.options, finalSale: p.finalSale ?? false });
-      for (const [position, v] of p.variants.entries()) {
-        await tx.insert(productVariants).values({
-          id: v.id,
-          productId: p.id,
-          options: v.options,
-          position,
-          priceMinor: v.priceMinor,
-          currency: "EUR",
-          stock: v.stock,
-        });
-      }
-    }
+    await insertDemoCatalogue();
     for (const o of DEMO_ORDERS) {
       await tx.insert(orders).values(orderRow(o, ids.get(o.owner)!, now.getTime()));
       for (const item of o.items) await tx.insert(orderItems).values(itemRow(o.id, item));
@@ -174,6 +159,36 @@ export async function seedDemo(now = new Date()): Promise<boolean> {
     }
     return true;
   });
+}
+
+/**
+ * The demo store's products and variants, each only if it is not there yet: the demo seed makes
+ * them, and a customer copied from a demo customer (seedDemoLikeUser) needs them for the order
+ * lines that point at a variant, also in a database that was never demo-seeded. Call inside a
+ * write transaction.
+ */
+async function insertDemoCatalogue(): Promise<void> {
+  const tx = getDb();
+  for (const p of DEMO_PRODUCTS) {
+    await tx
+      .insert(products)
+      .values({ id: p.id, name: p.name, options: p.options, finalSale: p.finalSale ?? false })
+      .onConflictDoNothing();
+    for (const [position, v] of p.variants.entries()) {
+      await tx
+        .insert(productVariants)
+        .values({
+          id: v.id,
+          productId: p.id,
+          options: v.options,
+          position,
+          priceMinor: v.priceMinor,
+          currency: "EUR",
+          stock: v.stock,
+        })
+        .onConflictDoNothing();
+    }
+  }
 }
 
 /** A random four-digit order id that no order has yet (the tools accept `^\d{4}$`). */
@@ -222,6 +237,7 @@ export async function seedDemoLikeUser({
     );
     await tx.insert(user).values(rows.user);
     await tx.insert(account).values(rows.account);
+    await insertDemoCatalogue();
     const taken = new Set((await tx.select({ id: orders.id }).from(orders)).map((r) => r.id));
     for (const o of DEMO_ORDERS.filter((d) => d.owner === like)) {
       const id = freeOrderId(taken);

@@ -5,7 +5,9 @@
  * Runs on both databases (vitest's "postgres" project), with the real start-up (initDatabase).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { isEmpty } from "@/db/seed";
+import { getDb } from "@/db";
+import { orderItems, productVariants } from "@/db/schema";
+import { isEmpty, seedDemoLikeUser } from "@/db/seed";
 import { offeredDemoAccounts } from "@/lib/auth/demo";
 import { resetEnv } from "@/lib/env";
 import { onPostgres, useTestDatabase } from "../helpers/db";
@@ -40,5 +42,18 @@ describe("the demo store", () => {
     await useTestDatabase({ seed: false });
     expect(await isEmpty()).toBe(true);
     expect(await offeredDemoAccounts()).toEqual([]);
+  });
+
+  it("a customer copied from Anna into a database never demo-seeded gets her lines with their variants", async () => {
+    await useTestDatabase({ seed: false });
+    const { orderIds } = await seedDemoLikeUser({ like: "anna", email: "copy@example.com" });
+    // Twice: the catalogue is made once and then found.
+    await seedDemoLikeUser({ like: "anna", email: "copy2@example.com" });
+    const lines = await getDb().select().from(orderItems);
+    const withVariant = lines.filter((l) => l.variantId !== null);
+    expect(withVariant.length).toBeGreaterThan(0);
+    const variants = new Set((await getDb().select().from(productVariants)).map((v) => v.id));
+    for (const l of withVariant) expect(variants.has(l.variantId!), l.variantId!).toBe(true);
+    expect(lines.some((l) => l.orderId === orderIds["4702"])).toBe(true);
   });
 });
