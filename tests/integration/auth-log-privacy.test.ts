@@ -119,13 +119,18 @@ describe("better-auth's errors go through our logger", () => {
     expect(consoleOut).toEqual([]);
   });
 
-  it("trusts the origin the request was sent to, and no other", async () => {
+  it("trusts the origin the request was sent to, scheme included, and no other", async () => {
     const trusted = getAuth().options.trustedOrigins as (r?: Request) => Promise<string[]>;
     expect(
       await trusted(
         new Request("http://x/api/auth/sign-in", { headers: { host: "shop.example:3000" } }),
       ),
-    ).toEqual(["http://shop.example:3000", "https://shop.example:3000"]);
+    ).toEqual(["http://shop.example:3000"]);
+    expect(
+      await trusted(
+        new Request("https://x/api/auth/sign-in", { headers: { host: "shop.example:3000" } }),
+      ),
+    ).toEqual(["https://shop.example:3000"]);
     expect(await trusted(undefined)).toEqual([]);
   });
 });
