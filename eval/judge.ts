@@ -19,9 +19,10 @@ export type Observed = {
   refusal: boolean;
 };
 
-// A clarifying question asks about the order, its number or the reason; a refusal says it cannot.
+// A clarifying question asks about the order, its number, the reason, or which item or size the
+// customer means; a refusal says it cannot.
 const CLARIFYING =
-  /which order|number|reason|address|prepare a return request|какой|какого|номер|причин|адрес|подготовить заявку/i;
+  /which order|which (item|size|one)|number|reason|address|prepare a return request|какой|какого|номер|причин|адрес|подготовить заявку/i;
 const REFUSAL = /sorry|apolog|can't|cannot|unable|not able|извин|не могу|не смогу|к сожалению/i;
 
 export function observe(turn: TurnResult, writeTools: ReadonlySet<string>): Observed {
