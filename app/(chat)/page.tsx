@@ -36,6 +36,10 @@ export default async function HomePage() {
                 <li key={w.kind}>
                   <Link
                     href={w.href}
+                    // No prefetch, as in the header (components/app-header.tsx): Next 16.4.6 can
+                    // take a still-running prefetch's empty <head> for the page's, and the page
+                    // it leads to then never gets its <title>.
+                    prefetch={false}
                     className={`flex items-center justify-between gap-3 rounded-xl border bg-white p-4 hover:border-brand-600 ${w.count > 0 ? "border-amber-300" : "border-slate-200"}`}
                     data-testid="staff-work-item"
                     data-kind={w.kind}
@@ -58,7 +62,12 @@ export default async function HomePage() {
             <p className="mt-4 text-slate-700">
               {t.rich("staffIntro", {
                 link: (chunks) => (
-                  <Link href="/audit" className="text-brand-700 underline" data-testid="audit-link">
+                  <Link
+                    href="/audit"
+                    prefetch={false}
+                    className="text-brand-700 underline"
+                    data-testid="audit-link"
+                  >
                     {chunks}
                   </Link>
                 ),
