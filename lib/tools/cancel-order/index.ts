@@ -4,7 +4,6 @@
  * only), the plan, the commit (compare-and-set on the order's version), the business key (one
  * cancellation per order), recovery, the card's wording and the staff triage story.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import {
   type CancellationRow,
@@ -24,6 +23,7 @@ import { CANCEL_REASONS, ORDER_STATUSES } from "@/db/schema";
 import { COMMENT, ORDER_ID } from "../normalize";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND } from "../shapes";
+import { shortId } from "../short-id";
 import { findCustomerOrder } from "../store-order";
 import { atStoreNote, cancelledByStore, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
@@ -218,7 +218,7 @@ export const cancelOrder: WriteTool<"cancel_order", typeof args, typeof RESULT, 
     return await writeEffectOnce({
       insert: () =>
         insertCancellationIfAbsent({
-          id: newCancellationId(),
+          id: shortId("CN"),
           orderId,
           userId: ctx.userId,
           reason,
@@ -387,7 +387,7 @@ function cancelAtStore(
     at,
     actionId: ctx.actionId,
     row: {
-      id: newCancellationId(),
+      id: shortId("CN"),
       kind: "cancel",
       orderId,
       userId: ctx.userId,
@@ -438,12 +438,4 @@ function outcomeNote(
   if (!refund) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(refund.status);
   return { tone: REFUND_TONE[phase], text: t("outcome.refund", { ...notes, phase }) };
-}
-
-/** Short, unambiguous (no 0/O, 1/I) and random, like return request ids. */
-function newCancellationId(): string {
-  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-  let id = "";
-  for (const b of randomBytes(8)) id += alphabet[b % 32];
-  return `CN-${id}`;
 }

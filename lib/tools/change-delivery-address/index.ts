@@ -6,7 +6,6 @@
  * (compare-and-set on the order's version, one change per action), the warehouse's webhook (an
  * effect through the outbox), the card's wording and the staff triage story.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import {
   type AddressChangeRow,
@@ -37,6 +36,7 @@ import {
 } from "@/lib/orders/address";
 import { ORDER_ID } from "../normalize";
 import { ISO_DATE } from "../shapes";
+import { shortId } from "../short-id";
 import { findCustomerOrder } from "../store-order";
 import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
@@ -175,7 +175,7 @@ function changeAtStore(
     at,
     actionId: ctx.actionId,
     row: {
-      id: newChangeId(),
+      id: shortId("AC"),
       kind: "address",
       orderId,
       userId: ctx.userId,
@@ -283,7 +283,7 @@ export const changeDeliveryAddress: WriteTool<
     return await writeEffectOnce({
       insert: () =>
         insertAddressChangeIfAbsent({
-          id: newChangeId(),
+          id: shortId("AC"),
           orderId,
           userId: ctx.userId,
           fromAddress: orderAddress(order),
@@ -440,12 +440,4 @@ function outcomeNote(
   if (!webhook) return { tone: "success", text: t("outcome.created", notes) };
   const phase = effectPhase(webhook.status);
   return { tone: WEBHOOK_TONE[phase], text: t("outcome.warehouse", { ...notes, phase }) };
-}
-
-/** Short, unambiguous (no 0/O, 1/I) and random, like the other tools' ids. */
-function newChangeId(): string {
-  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-  let id = "";
-  for (const b of randomBytes(8)) id += alphabet[b % 32];
-  return `AC-${id}`;
 }

@@ -4,7 +4,6 @@
  * comment; the refund is the sum of those lines at the order's own prices, to the order's own
  * payment method: no amount ever comes from the arguments.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getOrderForUser, type OrderItem } from "@/db/queries/orders";
 import {
@@ -24,6 +23,7 @@ import { COMMENT, ORDER_ID } from "../normalize";
 import { type ChosenLine, chooseLines, ITEMS } from "../order-lines";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, MONEY, REFUND, RETURN_REQUEST_RESULT, toReturnRequestResult } from "../shapes";
+import { shortId } from "../short-id";
 import { findCustomerOrder } from "../store-order";
 import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
@@ -208,7 +208,7 @@ export const createReturnRequest: WriteTool<
     return await writeEffectOnce({
       insert: async () => {
         const row = await insertReturnRequestIfAbsent({
-          id: newReturnRequestId(),
+          id: shortId("RR"),
           orderId,
           userId: ctx.userId,
           reason,
@@ -414,7 +414,7 @@ function returnAtStore(
     at,
     actionId: ctx.actionId,
     row: {
-      id: newReturnRequestId(),
+      id: shortId("RR"),
       kind: "return",
       orderId,
       userId: ctx.userId,
@@ -428,18 +428,6 @@ function returnAtStore(
     effect: { kind: "store.create_return" },
     toResult: storeResult,
   });
-}
-
-/**
- * What a customer reads back to support on the phone: short, unambiguous (no 0/O, 1/I), and
- * random so ids reveal nothing about volume. 40 bits is plenty beside the UNIQUE order_id.
- */
-function newReturnRequestId(): string {
-  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-  const bytes = randomBytes(8);
-  let id = "";
-  for (const b of bytes) id += alphabet[b % 32];
-  return `RR-${id}`;
 }
 
 const REFUND_TONE: Record<EffectPhase, OutcomeNote["tone"]> = {

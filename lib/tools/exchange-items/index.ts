@@ -12,7 +12,6 @@
  * nothing comes back. On a delivered order it is an exchange: the new item goes out and the old
  * one is expected back like a return.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getProductWithVariants, getVariant, reserveStock } from "@/db/queries/catalogue";
 import {
@@ -29,6 +28,7 @@ import { ORDER_ID } from "../normalize";
 import { chooseLines, namedLine, remaining } from "../order-lines";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, REFUND } from "../shapes";
+import { shortId } from "../short-id";
 import { findCustomerOrder } from "../store-order";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
@@ -346,7 +346,7 @@ export const exchangeItems: WriteTool<"exchange_items", typeof args, typeof RESU
     return await writeEffectOnce({
       insert: () =>
         insertExchangeIfAbsent({
-          id: newExchangeId(),
+          id: shortId("EX"),
           orderId: order.id,
           userId: ctx.userId,
           orderItemId: Number(d.item.lineId),
@@ -567,12 +567,4 @@ function outcomeNote(
   if (!refund) return { tone: "success", text: t("outcome.created", values) };
   const phase = effectPhase(refund.status);
   return { tone: REFUND_TONE[phase], text: t("outcome.refund", { ...values, phase }) };
-}
-
-/** Short, unambiguous (no 0/O, 1/I) and random, like the other tools' ids. */
-function newExchangeId(): string {
-  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-  let id = "";
-  for (const b of randomBytes(8)) id += alphabet[b % 32];
-  return `EX-${id}`;
 }
