@@ -1,6 +1,7 @@
 // npm run test:formal: checks the Promela models in formal/ with spin (docs/formal.md):
 // actions.pml (the action and its refund at a payment provider) and store.pml (a cancellation
-// at a store without idempotency keys, Medusa).
+// at a store without idempotency keys, Medusa) and stock.pml (exchange_items' reservation of the
+// last unit of a size by compare-and-set).
 //
 // Every configuration of the protocol is generated (spin -a), compiled (gcc) and checked for
 // each property; each must hold. Then every planted bug (a -DBUG_... build of the same model)
@@ -107,6 +108,28 @@ const MODELS = [
         defines: ["MERCHANT_CANCELS", "UNCAPTURED"],
         breaks: "success_is_true",
       },
+    ],
+  },
+  {
+    file: "stock.pml",
+    safety: ["stock_never_negative", "units_accounted", "sold_out_stores_nothing"],
+    liveness: ["every_confirm_ends"],
+    configs: [
+      { name: "last-unit/3-confirmers", defines: [] },
+      // A delivery arriving mid-race moves the version: a reservation that read before it
+      // reads again and may then win the new unit.
+      { name: "last-unit+delivery/3-confirmers", defines: ["RESTOCK"] },
+      { name: "last-unit/4-confirmers", defines: ["CONFIRMERS=4"] },
+    ],
+    planted: [
+      // stock = <what was read> - q, without the version in the WHERE: two take the last unit.
+      { name: "BUG_NO_CAS", defines: [], breaks: "units_accounted" },
+      // Neither the read nor the WHERE checks that enough units are left.
+      { name: "BUG_NO_STOCK_CHECK", defines: [], breaks: "stock_never_negative" },
+      // The exchange row committed before the stock is reserved: "sold out", and stored anyway.
+      { name: "BUG_RESERVE_AFTER_COMMIT", defines: [], breaks: "sold_out_stores_nothing" },
+      // A transaction that ends without releasing the row: the others wait forever.
+      { name: "BUG_LOCK_KEPT", defines: [], breaks: "every_confirm_ends" },
     ],
   },
 ];
