@@ -30,6 +30,7 @@ const POSTGRES_SUITES = [
   "tests/integration/origin-and-streams.test.ts",
   "tests/integration/embed-visitor.test.ts",
   "tests/integration/guest-verification.test.ts",
+  "tests/integration/guest-prune.test.ts",
   "tests/integration/embed-accounts.test.ts",
   // One account per normalised email: the index, and the migration that settles look-alikes.
   "tests/integration/email-identity.test.ts",
