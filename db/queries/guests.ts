@@ -196,10 +196,14 @@ export async function renameGuest({
  * Guest accounts idle since before `idleBefore`: no session, chat message or verification after
  * it (their latest session, chat update or account update is older).
  */
-export async function idleGuests({ idleBefore }: { idleBefore: Date }): Promise<string[]> {
+export async function idleGuests({
+  idleBefore,
+}: {
+  idleBefore: Date;
+}): Promise<{ id: string; name: string }[]> {
   const db = getDb();
-  const rows = await db
-    .select({ id: user.id })
+  return db
+    .select({ id: user.id, name: user.name })
     .from(user)
     .where(
       and(
@@ -219,7 +223,6 @@ export async function idleGuests({ idleBefore }: { idleBefore: Date }): Promise<
         )}`,
       ),
     );
-  return rows.map((r) => r.id);
 }
 
 /**

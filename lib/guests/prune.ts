@@ -24,21 +24,25 @@ export async function pruneGuests({
   idleDays?: number;
 } = {}): Promise<{ deleted: number }> {
   const idleBefore = new Date(now.getTime() - idleDays * 86_400_000);
-  let deleted = 0;
-  for (const id of await idleGuests({ idleBefore })) {
+  // Each deleted guest's id and name: its audit events keep the id, and this event keeps what
+  // staff read for it ("Verified guest (order 5502, l•••@example.org)": never the address).
+  const gone: { id: string; name: string }[] = [];
+  for (const guest of await idleGuests({ idleBefore })) {
     // One guest per transaction: its records move and it goes, or neither.
-    if (await writeTransaction(() => deleteGuest({ id, ownerId: GUEST_CHECKOUT_USER_ID })))
-      deleted += 1;
+    if (
+      await writeTransaction(() => deleteGuest({ id: guest.id, ownerId: GUEST_CHECKOUT_USER_ID }))
+    )
+      gone.push(guest);
   }
-  if (deleted > 0)
+  if (gone.length > 0)
     await recordAudit({
       tool: GUEST_PRUNE_AUDIT_TOOL,
       status: "success",
       at: now,
       arguments: { idleDays },
-      result: { deleted },
+      result: { deleted: gone.length, guests: gone },
     });
-  return { deleted };
+  return { deleted: gone.length };
 }
 
 const g = globalThis as unknown as { __returnsDeskGuestPrune?: NodeJS.Timeout };

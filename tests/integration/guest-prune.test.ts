@@ -161,6 +161,18 @@ describe("pruning idle guest accounts", () => {
     const text = JSON.stringify(trail);
     expect(text).toContain("l•••@example.org");
     expect(text).not.toContain("lena@example.org");
+    // The prune's own event keeps what staff read for each guest it deleted, masked.
+    const [pruned] = await getDb()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.tool, "guest:prune"));
+    expect(pruned?.result).toMatchObject({
+      deleted: 2,
+      guests: expect.arrayContaining([
+        { id: returned.id, name: "Verified guest (order 5502, l•••@example.org)" },
+      ]),
+    });
+    expect(JSON.stringify(pruned)).not.toContain("lena@example.org");
     // Nothing left to prune.
     expect(await pruneGuests()).toEqual({ deleted: 0 });
   });

@@ -13,7 +13,7 @@ import { POST as startGuestSession } from "@/app/api/guest/session/route";
 import { POST as confirmCode } from "@/app/api/guest/verification/confirm/route";
 import { POST as requestCode } from "@/app/api/guest/verification/route";
 import { getDb } from "@/db";
-import { auditEvents, guestVerifications, messages, orders, user } from "@/db/schema";
+import { auditEvents, effects, guestVerifications, messages, orders, user } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { CODE_MASK } from "@/lib/guests/redact";
 import { resetRateLimits } from "@/lib/http/rate-limit";
@@ -371,6 +371,11 @@ describe("a verified guest acts on that order alone", () => {
     expect(res.status).toBe(200);
     expect((await res.json()).action.status).toBe("executed");
     // The confirmation mail goes to the mailbox the guest proved, not to its `.invalid` address.
+    const [mail] = await getDb()
+      .select()
+      .from(effects)
+      .where(and(eq(effects.actionId, card!.data.id), eq(effects.kind, "mail.return_confirmed")));
+    expect(mail?.payload).toMatchObject({ to: "lena@example.org", orderId: "5502" });
     const [guestRow] = await getDb().select().from(user).where(eq(user.id, g.id));
     expect(guestRow?.name).toBe("Verified guest (order 5502, l•••@example.org)");
   });
