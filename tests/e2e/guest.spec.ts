@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { guestCodeFromMail } from "./guest-mail";
+import { expectNoEnglish } from "./language";
 
 /**
  * "Find an order without an account" on our own sign-in page, in Russian: a guest session for
@@ -13,11 +14,23 @@ test("на странице входа: найти заказ без аккау�
   page,
 }) => {
   await page.goto("/sign-in");
+  await expectNoEnglish(page, [
+    "Returns",
+    "Desk",
+    "anna",
+    "boris",
+    "staff",
+    "example",
+    "com",
+    "returns-demo",
+  ]);
   await page.getByTestId("sign-in-guest").click();
   await expect(page).toHaveURL(/\/chat/);
   const form = page.getByTestId("guest-verify");
   await form.getByTestId("guest-verify-open").click();
   await form.getByTestId("guest-order-id").fill("5501");
+  // The sign-in page's button, the form and the chat around it: no English word but the brand.
+  await expectNoEnglish(page, ["Returns", "Desk"]);
   await form.getByTestId("guest-email").fill("lena@example.org");
   const since = Date.now() - 1000;
   await form.getByTestId("guest-send").click();
