@@ -133,6 +133,8 @@ export default defineConfig({
         EMBED_ALLOWED_ORIGINS: `http://127.0.0.1:${process.env.E2E_PORT_STORE}`,
         EMBED_JWT_SECRET: E2E_EMBED_SECRET,
         EMBED_AUDIENCE: `http://localhost:${port}`,
+        // Where a guest's code lands without SMTP (tests/e2e/guest-mail.ts reads it there).
+        MAIL_DIR: `${dataDir}/mail`,
       },
     },
     // Two more servers on the same build, for tests/e2e/chat-strict.spec.ts and

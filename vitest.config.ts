@@ -29,6 +29,8 @@ const POSTGRES_SUITES = [
   // The same-origin check (scheme, host and port) on the state changes it guards.
   "tests/integration/origin-and-streams.test.ts",
   "tests/integration/embed-visitor.test.ts",
+  "tests/integration/guest-verification.test.ts",
+  "tests/integration/guest-prune.test.ts",
   "tests/integration/embed-accounts.test.ts",
   // One account per normalised email: the index, and the migration that settles look-alikes.
   "tests/integration/email-identity.test.ts",

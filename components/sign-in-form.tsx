@@ -1,6 +1,6 @@
 "use client";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { authClient } from "@/lib/auth/client";
 import type { DemoAccount } from "@/lib/auth/demo";
@@ -11,6 +11,7 @@ const DEMO_PASSWORD = "returns-demo";
 /** `demoAccounts`: the demo accounts that exist here (lib/auth/demo.ts); none, no demo section. */
 export function SignInForm({ demoAccounts }: { demoAccounts: DemoAccount[] }) {
   const t = useTranslations("signIn");
+  const locale = useLocale();
   const router = useRouter();
   const next = safeNext(useSearchParams().get("next"), globalThis.location?.origin);
   const [email, setEmail] = useState("");
@@ -34,6 +35,24 @@ export function SignInForm({ demoAccounts }: { demoAccounts: DemoAccount[] }) {
       return;
     }
     router.replace(next);
+    router.refresh();
+  }
+
+  /** "Find an order without an account": a guest's session, then the chat with its form. */
+  async function startGuest() {
+    setBusy(true);
+    setError(null);
+    const res = await fetch("/api/guest/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ locale: locale === "ru" ? "ru" : "en" }),
+    }).catch(() => null);
+    if (!res?.ok) {
+      setBusy(false);
+      setError(res?.status === 429 ? t("tooMany") : t("guestFailed"));
+      return;
+    }
+    router.replace("/chat");
     router.refresh();
   }
 
@@ -100,6 +119,20 @@ export function SignInForm({ demoAccounts }: { demoAccounts: DemoAccount[] }) {
           {busy ? t("submitting") : t("submit")}
         </button>
       </form>
+      <section aria-labelledby="guest-heading" className="border-t border-slate-200 pt-6">
+        <p id="guest-heading" className="text-sm text-slate-600">
+          {t("guestHint")}
+        </p>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void startGuest()}
+          className="mt-2 w-full rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium hover:border-brand-600 disabled:opacity-60"
+          data-testid="sign-in-guest"
+        >
+          {t("guest")}
+        </button>
+      </section>
       {demoAccounts.length > 0 && (
         <section aria-labelledby="demo-heading">
           <h2 id="demo-heading" className="text-sm font-semibold text-slate-700">

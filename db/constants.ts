@@ -141,3 +141,11 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
  */
 export const HANDOFF_STATUSES = ["waiting", "active", "released"] as const;
 export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];
+
+/**
+ * The account that owns the built-in store's orders placed at checkout without an account: it has
+ * no password and no session, so nobody signs in as it; a guest reaches such an order only by
+ * verifying its number and e-mail. Never pruned (it is not a guest).
+ */
+export const GUEST_CHECKOUT_USER_ID = "guest-checkout";
+export const GUEST_CHECKOUT_EMAIL = "guest-checkout@checkout.invalid";

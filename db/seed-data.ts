@@ -53,6 +53,14 @@ export const DEMO_ADDRESSES: Record<
     city: "Berlin",
     country: "DE",
   },
+  lena: {
+    name: "Lena Schmidt",
+    line1: "Gartenweg 3",
+    line2: null,
+    postalCode: "20095",
+    city: "Hamburg",
+    country: "DE",
+  },
   boris: {
     name: "Boris Ivanov",
     line1: "Mariahilfer Straße 45",
@@ -65,7 +73,10 @@ export const DEMO_ADDRESSES: Record<
 
 export type DemoOrder = {
   id: string;
+  /** A DEMO_USERS key, or GUEST_SHOPPER for an order placed at checkout without an account. */
   owner: string;
+  /** The e-mail a guest order was placed with (only on GUEST_SHOPPER's orders). */
+  email?: string;
   status: OrderStatus;
   /** Days before now. */
   placedDaysAgo: number;
@@ -79,6 +90,13 @@ export type DemoOrder = {
   /** `variant`: the catalogue's variant bought (DEMO_PRODUCTS), on the lines that have one. */
   items: { name: string; quantity: number; unitPriceMinor: number; variant?: string }[];
 };
+
+/**
+ * The owner key of the demo's orders placed without an account, by `lena@example.org`, an address
+ * that belongs to no account: they are verified by their number and that e-mail.
+ */
+export const GUEST_SHOPPER = "lena";
+export const GUEST_SHOPPER_EMAIL = "lena@example.org";
 
 export type DemoProduct = {
   id: string;
@@ -290,6 +308,33 @@ export const DEMO_ORDERS: DemoOrder[] = [
     items: [
       { name: "Espresso cups (set of 4)", quantity: 1, unitPriceMinor: 2400 },
       { name: "Milk frother", quantity: 1, unitPriceMinor: 1990 },
+    ],
+  },
+  // Placed without an account: a shopper verifies them by number and e-mail with a code.
+  {
+    id: "5501",
+    owner: GUEST_SHOPPER,
+    email: GUEST_SHOPPER_EMAIL,
+    status: "processing",
+    placedDaysAgo: 1,
+    etaInDays: 4,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 3220",
+    items: [{ name: "Linen apron", quantity: 1, unitPriceMinor: 2900 }],
+  },
+  {
+    id: "5502",
+    owner: GUEST_SHOPPER,
+    email: GUEST_SHOPPER_EMAIL,
+    status: "delivered",
+    placedDaysAgo: 9,
+    shippedDaysAgo: 7,
+    deliveredDaysAgo: 4,
+    currency: "EUR",
+    paymentMethod: "Visa •••• 3220",
+    items: [
+      { name: "Stoneware mug", quantity: 1, unitPriceMinor: 1400 },
+      { name: "Tea towel", quantity: 1, unitPriceMinor: 900 },
     ],
   },
 ];

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count } from "drizzle-orm";
+import { GUEST_CHECKOUT_EMAIL, GUEST_CHECKOUT_USER_ID } from "./constants";
 import { first, getDb } from "./index";
 import {
   account,
@@ -23,6 +24,7 @@ import {
   DEMO_PRODUCTS,
   DEMO_USERS,
   type DemoOrder,
+  GUEST_SHOPPER,
 } from "./seed-data";
 import { writeTransaction } from "./transaction";
 
@@ -84,6 +86,7 @@ function orderRow(o: DemoOrder, userId: string, now: number) {
   return {
     id: o.id,
     userId,
+    email: o.email ?? null,
     status: o.status,
     placedAt: new Date(now - o.placedDaysAgo * DAY),
     shippedAt: daysAgo(o.shippedDaysAgo),
@@ -111,11 +114,24 @@ const demoPasswordHash = () => {
   return demoHash;
 };
 
+/** The owner of orders placed without an account (GUEST_CHECKOUT_USER_ID): no password, no session. */
+async function insertGuestCheckout(now: Date): Promise<void> {
+  await getDb().insert(user).values({
+    id: GUEST_CHECKOUT_USER_ID,
+    name: "Checkout without an account",
+    email: GUEST_CHECKOUT_EMAIL,
+    emailVerified: false,
+    role: "customer",
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 /** Seeds the demo store of docs/domain.md. Returns false (and writes nothing) if users exist. */
 export async function seedDemo(now = new Date()): Promise<boolean> {
   if (!(await isEmpty())) return false;
   const hash = await demoPasswordHash();
-  const ids = new Map(DEMO_USERS.map((u) => [u.key, randomUUID()]));
+  const ids = new Map<string, string>(DEMO_USERS.map((u) => [u.key, randomUUID()]));
   return writeTransaction(async () => {
     // A concurrent starter may have seeded between our check and this transaction.
     if (!(await isEmpty())) return false;
@@ -136,6 +152,8 @@ export async function seedDemo(now = new Date()): Promise<boolean> {
       await tx.insert(account).values(rows.account);
     }
     await insertDemoCatalogue();
+    await insertGuestCheckout(now);
+    ids.set(GUEST_SHOPPER, GUEST_CHECKOUT_USER_ID);
     for (const o of DEMO_ORDERS) {
       await tx.insert(orders).values(orderRow(o, ids.get(o.owner)!, now.getTime()));
       for (const item of o.items) await tx.insert(orderItems).values(itemRow(o.id, item));

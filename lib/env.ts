@@ -298,6 +298,12 @@ const schema = z
       emptyToUndefined,
       z.coerce.number().int().min(1).max(100_000).default(120),
     ),
+    // Days a guest account (a visitor without an account) may stay idle before it is deleted
+    // with its chats and pending actions (lib/guests/prune.ts).
+    GUEST_IDLE_DAYS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1).max(3650).default(30),
+    ),
     // `npm run bench` and `npm run bench:paced` only: turns on GET /api/bench/floor and
     // POST /api/bench/model (see docs/benchmarks.md).
     BENCH_FLOOR_ROUTE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),

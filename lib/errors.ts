@@ -44,6 +44,10 @@ export const ERROR_STATUS = {
   /** A proposal's chain was already edited the most times allowed. */
   revision_limit: 409,
   expired: 410,
+  /** A guest's one-time code that does not match (or names no code of this session and order). */
+  code_invalid: 401,
+  /** A guest's one-time code past its 10 minutes, used already, or killed by three wrong tries. */
+  code_expired: 410,
   message_too_long: 413,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -9,6 +9,7 @@ import { noteApprovalExpiries } from "@/lib/chat/approvals";
 import { startCorridorWatch } from "@/lib/chat/candidate/canary";
 import { registerReplanner } from "@/lib/chat/replan";
 import { startRelay } from "@/lib/effects/relay";
+import { startGuestPrune } from "@/lib/guests/prune";
 
 export async function startServer(): Promise<void> {
   await initDatabase();
@@ -24,4 +25,6 @@ export async function startServer(): Promise<void> {
   startRelay();
   // The canary's judgement and the drift alerts, as each window closes.
   startCorridorWatch();
+  // Guest accounts idle past GUEST_IDLE_DAYS go, with their chats and pending actions.
+  startGuestPrune();
 }

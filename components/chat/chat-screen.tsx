@@ -7,6 +7,7 @@ import { fetchChats } from "@/lib/api-client/browser";
 import type { ChatSnapshot, ChatSummary } from "@/lib/chat-client/schemas";
 import type { Locale } from "@/lib/i18n/locales";
 import type { ConversationMessages } from "@/lib/i18n/messages";
+import { VerifyOrder } from "../guest/verify-order";
 import { ChatShell } from "./chat-shell";
 import { ChatSidebar } from "./chat-sidebar";
 import { NewChatButton } from "./new-chat-button";
@@ -22,7 +23,10 @@ export function ChatScreen({
   initial,
   conversation,
   canonical = false,
+  guest = false,
 }: {
+  /** A guest (no account): the order verification form above the conversation. */
+  guest?: boolean;
   chatId: string;
   initial: Initial;
   conversation: Record<Locale, ConversationMessages>;
@@ -77,6 +81,7 @@ export function ChatScreen({
           </h1>
           <NewChatButton />
         </div>
+        {guest && <VerifyOrder />}
         {initial.ok ? (
           <ChatShell
             key={chatId}

@@ -6,6 +6,7 @@ import { ChatShell } from "@/components/chat/chat-shell";
 import type { ChatSnapshot } from "@/lib/chat-client/schemas";
 import type { Locale } from "@/lib/i18n/locales";
 import type { ConversationMessages } from "@/lib/i18n/messages";
+import { VerifyOrder } from "../guest/verify-order";
 import { listenForPage } from "./frame-bridge";
 
 /** The embedded chat: one conversation, compact, with the same cards as the full page. */
@@ -35,6 +36,7 @@ export function EmbedChat({
           {notice}
         </p>
       )}
+      {visitor && <VerifyOrder />}
       <ChatShell
         snapshot={snapshot}
         onTurnFinished={() => {}}

@@ -10,6 +10,7 @@ import {
   returnRequestLines,
   returnRequests,
 } from "../schema";
+import { orderOpenTo } from "./guests";
 
 /**
  * One line of an order, with what the policy needs to decide on it: the variant bought (null on
@@ -32,7 +33,11 @@ export type OrderItem = {
   returnedQuantity: number;
   exchangedQuantity: number;
 };
-export type OrderWithItems = typeof orders.$inferSelect & {
+/**
+ * An order as every store answers it. A guest order's e-mail is not part of it: the verification
+ * (db/queries/guests.ts) compares it in SQL, and no tool or page shows it.
+ */
+export type OrderWithItems = Omit<typeof orders.$inferSelect, "email"> & {
   items: OrderItem[];
   returnRequest: typeof returnRequests.$inferSelect | null;
 };
@@ -108,7 +113,10 @@ export async function listOrdersForUser({ userId }: { userId: string }): Promise
   return withItems(rows);
 }
 
-/** One order, only if it belongs to this user: someone else's order reads as missing. */
+/**
+ * One order, only if it is open to this user (its own, or a guest order it verified whose e-mail
+ * is still the verified one: orderOpenTo): anyone else's order reads as missing.
+ */
 export async function getOrderForUser({
   id,
   userId,
@@ -119,7 +127,7 @@ export async function getOrderForUser({
   const row = await getDb()
     .select()
     .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.userId, userId)))
+    .where(and(eq(orders.id, id), orderOpenTo(userId)))
     .then(first);
   return row ? ((await withItems([row]))[0] ?? null) : null;
 }

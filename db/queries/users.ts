@@ -3,6 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Locale } from "../constants";
 import { getDb } from "../index";
 import { user } from "../schema";
+import { latestVerifiedEmail } from "./guests";
 
 /** Saves the interface language the user picked; it follows them to every browser. */
 export async function setUserLocale({
@@ -32,11 +33,16 @@ export async function getUserContact({
   userId: string;
 }): Promise<{ email: string; locale: Locale | null } | null> {
   const rows = await getDb()
-    .select({ email: user.email, locale: user.locale })
+    .select({ email: user.email, locale: user.locale, guest: user.guest })
     .from(user)
     .where(eq(user.id, userId))
     .limit(1);
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  if (!row.guest) return { email: row.email, locale: row.locale };
+  // A guest's own address receives nothing (`.invalid`): its mails go to the mailbox it proved.
+  const email = await latestVerifiedEmail({ userId });
+  return email ? { email, locale: row.locale } : null;
 }
 
 /** Names and emails by id, for staff lists (the approvals queue names each customer). */

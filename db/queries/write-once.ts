@@ -10,6 +10,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { first, getDb } from "../index";
 import { orders } from "../schema";
+import { orderOpenTo } from "./guests";
 
 /** An effect table: one row per effect, recorded under the action's id as its operation id. */
 export type EffectTable = SQLiteTable & { operationId: SQLiteColumn; orderId: SQLiteColumn };
@@ -90,7 +91,7 @@ export async function compareAndSetOrder({
     .where(
       and(
         eq(orders.id, orderId),
-        eq(orders.userId, userId),
+        orderOpenTo(userId),
         eq(orders.version, expectedVersion),
         status ? eq(orders.status, status) : undefined,
       ),

@@ -151,6 +151,38 @@ export const embedTokenUses = sqliteTable("embed_token_uses", {
   expiresAt: ms("expires_at").notNull(),
 });
 
+/**
+ * A one-time code a guest session asked for, to prove the mailbox of an order placed without an
+ * account; once confirmed, the same row is the guest's access to that one order until
+ * `verified_until`. Written on every request, whether or not the order and the e-mail matched
+ * (`matched` false: no code was sent and none can be confirmed), so both answers cost the same.
+ * Only the code's keyed hash is kept. Deleted with the guest's account.
+ */
+export const guestVerifications = sqliteTable(
+  "guest_verifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** The order number as the visitor typed it (it may name no order at all). */
+    orderId: text("order_id").notNull(),
+    /** The e-mail as the visitor typed it, normalised (trim, NFKC, lower-case). */
+    email: text("email").notNull(),
+    /** HMAC-SHA256 of the code, keyed by the auth secret and bound to this row, session and order. */
+    codeHash: text("code_hash").notNull(),
+    matched: integer("matched", { mode: "boolean" }).notNull(),
+    /** Confirm attempts made against this code: the third wrong one kills it. */
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: ms("created_at").notNull(),
+    expiresAt: ms("expires_at").notNull(),
+    usedAt: ms("used_at"),
+    /** Set by a correct code: the guest may act on this order until then. */
+    verifiedUntil: ms("verified_until"),
+  },
+  (t) => [index("guest_verifications_user_order_idx").on(t.userId, t.orderId, t.createdAt)],
+);
+
 // ---------------------------------------------------------------- store
 
 export const orders = sqliteTable(
@@ -158,9 +190,20 @@ export const orders = sqliteTable(
   {
     /** Four digits, as customers quote them ("order 7718"). */
     id: text("id").primaryKey(),
+    /**
+     * The account that placed it. An order placed at checkout without an account belongs to the
+     * store's checkout placeholder (GUEST_CHECKOUT_USER_ID, an account nobody can sign in to), so
+     * the column stays NOT NULL: making it nullable means rebuilding this table on SQLite, which
+     * inside the migrator's transaction would cascade-delete every order's lines.
+     */
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * The e-mail a guest order was placed with (trimmed, NFKC, lower-case): what a shopper without
+     * an account verifies it by. Null on an account's order (its account's address is the one).
+     */
+    email: text("email"),
     status: text("status", { enum: ORDER_STATUSES }).notNull(),
     placedAt: ms("placed_at").notNull(),
     shippedAt: ms("shipped_at"),

@@ -33,6 +33,12 @@ import {
   EmbedSessionRequest,
   EmbedSessionResponse,
   EmbedSignOutResponse,
+  GuestSessionRequest,
+  GuestSessionResponse,
+  GuestVerificationConfirm,
+  GuestVerificationRequest,
+  GuestVerificationResponse,
+  GuestVerifiedResponse,
   HandoffQueueResponse,
   HealthResponse,
   ReceiveReturnResponse,
@@ -196,6 +202,12 @@ export function buildOpenApiDocument() {
           description:
             "The chat on a store's own site (docs/embed.md): a session the store vouches for.",
         },
+        {
+          name: "guests",
+          description:
+            "Shoppers without an account: a guest session, and an order verified by its number, " +
+            "its e-mail and a one-time code mailed there (docs/embed.md, docs/api.md).",
+        },
       ],
       paths: {
         "/api/auth/sign-in/email": {
@@ -310,6 +322,84 @@ export function buildOpenApiDocument() {
                 "invalid_request",
                 "forbidden_origin",
                 "embed_disabled",
+                "rate_limited",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
+            },
+          }),
+        },
+        "/api/guest/session": {
+          post: publicOp({
+            tags: ["guests"],
+            operationId: "startGuestSession",
+            summary: "“Find an order without an account”: a guest's session for /chat",
+            description:
+              "The same kind of session as the widget's visitor (`POST /api/embed/guest`), in a " +
+              "first-party cookie: a guest account whose chat is offered the return policy until " +
+              "it verifies an order. It lasts at most a day. 429 `rate_limited` past 10 guest " +
+              "sessions a minute from one client address (an IPv6 client by its /64), or past " +
+              "`EMBED_GUEST_SESSIONS_PER_MINUTE` from all addresses together.",
+            requestBody: { content: { "application/json": { schema: GuestSessionRequest } } },
+            responses: {
+              "200": json(GuestSessionResponse, "A guest's session; `Set-Cookie` carries it"),
+              ...errors([
+                "invalid_request",
+                "forbidden_origin",
+                "rate_limited",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
+            },
+          }),
+        },
+        "/api/guest/verification": {
+          post: op({
+            tags: ["guests"],
+            operationId: "requestGuestVerification",
+            summary: "Mail a one-time code for an order placed without an account",
+            description:
+              'Always 202 `{"sent": true}` after the same work, whether or not the order was ' +
+              "placed with this e-mail (compared trimmed, NFKC-folded, lower-case): if it was, a " +
+              "6-digit code is on its way there, valid 10 minutes, bound to this session and this " +
+              "order. 429 `rate_limited` past 3 codes per order per hour, 5 per session per hour " +
+              "or 10 per client address (an IPv6 client by its /64) per hour. Guest sessions only " +
+              "(403 `forbidden` for an account).",
+            requestBody: {
+              content: { "application/json": { schema: GuestVerificationRequest } },
+            },
+            responses: {
+              "202": json(GuestVerificationResponse, "Sent, if the order and the e-mail match"),
+              ...errors([
+                ...POSTED,
+                "invalid_request",
+                "rate_limited",
+                "payload_too_large",
+                "unsupported_media_type",
+              ]),
+            },
+          }),
+        },
+        "/api/guest/verification/confirm": {
+          post: op({
+            tags: ["guests"],
+            operationId: "confirmGuestVerification",
+            summary: "The code from the mail: act on that order alone for 30 minutes",
+            description:
+              "Checks the code against this session's newest code for this order. 401 " +
+              "`code_invalid`: not that code (or no code of this session for this order); the " +
+              "third wrong try kills the code. 410 `code_expired`: past its 10 minutes, used " +
+              "already, or killed. 429 `rate_limited`: past 10 tries per session in 10 minutes.",
+            requestBody: {
+              content: { "application/json": { schema: GuestVerificationConfirm } },
+            },
+            responses: {
+              "200": json(GuestVerifiedResponse, "Verified"),
+              ...errors([
+                ...POSTED,
+                "invalid_request",
+                "code_invalid",
+                "code_expired",
                 "rate_limited",
                 "payload_too_large",
                 "unsupported_media_type",

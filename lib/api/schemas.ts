@@ -660,3 +660,65 @@ export const EmbedGuestResponse = z
     guest: z.literal(true),
   })
   .meta({ id: "EmbedGuestSession" });
+
+/** An order number as customers type it: short, so a limit's key and an audit row stay small. */
+const GuestOrderId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(32)
+  .meta({ description: "The order's number, e.g. `5502`.", example: "5502" });
+
+export const GuestSessionRequest = z
+  .object({
+    locale: z.enum(["en", "ru"]).default("en").meta({ description: "The visitor's language." }),
+  })
+  .meta({ id: "GuestSessionRequest" });
+
+export const GuestSessionResponse = z
+  .object({
+    user: z.object({ id: z.string(), name: z.string() }),
+    guest: z.literal(true),
+  })
+  .meta({ id: "GuestSession" });
+
+export const GuestVerificationRequest = z
+  .object({
+    orderId: GuestOrderId,
+    email: z.string().max(254).meta({
+      description:
+        "The e-mail the order was placed with; compared trimmed, NFKC-folded, lower-case.",
+      example: "lena@example.org",
+    }),
+    locale: z
+      .enum(["en", "ru"])
+      .optional()
+      .meta({ description: "The language of the mail; default the account's, else English." }),
+  })
+  .meta({ id: "GuestVerificationRequest" });
+
+export const GuestVerificationResponse = z.object({ sent: z.literal(true) }).meta({
+  id: "GuestVerificationSent",
+  description:
+    "The same answer whether or not the order was placed with this e-mail: if it was, a code is on its way there.",
+});
+
+export const GuestVerificationConfirm = z
+  .object({
+    orderId: GuestOrderId,
+    code: z
+      .string()
+      .trim()
+      .max(16)
+      .meta({ description: "The 6-digit code from the mail.", example: "042917" }),
+  })
+  .meta({ id: "GuestVerificationConfirm" });
+
+export const GuestVerifiedResponse = z
+  .object({
+    verified: z.object({
+      orderId: z.string(),
+      until: z.iso.datetime().meta({ description: "The guest may act on this order until then." }),
+    }),
+  })
+  .meta({ id: "GuestVerified" });

@@ -83,7 +83,14 @@ function offered(visitor: boolean) {
 export function buildAiTools(
   ctx: Omit<ExecutorContext, "toolCallId">,
   hooks: TurnToolHooks,
-  { visitor = false }: { visitor?: boolean } = {},
+  {
+    visitor = false,
+    guest = false,
+  }: {
+    visitor?: boolean;
+    /** A guest who verified an order: its tools, but no hand-off (no account to hand off). */
+    guest?: boolean;
+  } = {},
 ): ToolSet {
   // No prototype: the SDK looks a model's tool name up with tools[name], and on a plain object
   // "__proto__", "constructor" or "valueOf" would find Object.prototype's members instead of
@@ -130,7 +137,7 @@ export function buildAiTools(
       },
     });
   }
-  if (visitor) return tools;
+  if (visitor || guest) return tools;
   tools[REQUEST_HUMAN] = tool({
     description: REQUEST_HUMAN_TOOL.description,
     inputSchema: jsonSchema<Record<string, unknown>>(REQUEST_HUMAN_TOOL.inputJsonSchema),

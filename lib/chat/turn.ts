@@ -20,6 +20,7 @@ import {
   wrapLanguageModel,
 } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
+import { verifiedGuestOrders } from "@/db/queries/guests";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import {
@@ -36,6 +37,7 @@ import { recordAudit } from "@/lib/audit-log/record";
 import { handoffNoteMessage, handoffText, requestHandoff } from "@/lib/chat/handoff";
 import { answerInHandoff } from "@/lib/chat/handoff/customer";
 import { env } from "@/lib/env";
+import { withoutCodes } from "@/lib/guests/redact";
 import { rateLimit } from "@/lib/http/rate-limit";
 import { drainedUIMessageStreamResponse } from "@/lib/http/ui-stream";
 import { errorFields, log } from "@/lib/log";
@@ -104,6 +106,9 @@ export async function takeTurn({
   try {
     chat = await requireChat({ chatId, userId });
     clean = normalizeMessageText(text);
+    // A guest's code typed into the chat instead of the form: kept out of the transcript and
+    // the model alike (lib/guests/redact.ts).
+    if (visitor) clean = withoutCodes(clean).text;
     await rateLimit(`chat:${userId}`, env().CHAT_RATE_LIMIT_PER_MINUTE);
     lease = await beginTurn({ chatId: chat.id, userId });
   } catch (err) {
@@ -118,10 +123,14 @@ export async function takeTurn({
     // A chat a person has taken over: stored with a short note, the model is not called.
     const handedOff = await answerInHandoff({ chat, text: clean, endTurn: finish });
     if (handedOff) return handedOff;
+    // A guest who verified an order by e-mail acts on it (and on nothing else: the store's
+    // reads answer only that order); before that, the return policy alone.
+    const verified = visitor ? await verifiedGuestOrders({ userId, now: new Date() }) : [];
     return await runChatTurn({
       userId,
       chat,
-      visitor,
+      visitor: visitor && verified.length === 0,
+      guestOrders: visitor ? verified.map((v) => v.orderId) : null,
       text: clean,
       deadlineMs: turnDeadlineMs(),
       endTurn: finish,
@@ -137,6 +146,7 @@ async function runChatTurn({
   userId,
   chat,
   visitor,
+  guestOrders = null,
   text,
   deadlineMs,
   endTurn,
@@ -144,6 +154,8 @@ async function runChatTurn({
   userId: string;
   chat: ChatRow;
   visitor: boolean;
+  /** A guest who verified orders by e-mail: those orders (the turn offers no hand-off). */
+  guestOrders?: string[] | null;
   text: string;
   /** The whole turn's budget: past it the turn stops and ends with the model-failure part. */
   deadlineMs?: number;
@@ -172,13 +184,14 @@ async function runChatTurn({
   const system = buildSystemPrompt({
     summary: chat.summary,
     visitor,
+    guestOrders,
     version: profile.promptVersion,
   });
   const model = serving.canary
     ? canaryModel({
         candidate: profile.model,
         live: live.model,
-        liveSystem: buildSystemPrompt({ summary: chat.summary, visitor }),
+        liveSystem: buildSystemPrompt({ summary: chat.summary, visitor, guestOrders }),
         stepTimeoutMs: candidateStepTimeoutMs(),
         onFallback: (why, err) => {
           fallback ??= why;
@@ -274,7 +287,7 @@ async function runChatTurn({
             orderReads.set(orderId, order);
           },
         },
-        { visitor },
+        { visitor, guest: guestOrders !== null },
       );
       // The provider's output is bounded and cleaned before the SDK acts on it (output-guard.ts).
       const guard = createOutputGuard({
@@ -457,7 +470,7 @@ async function runChatTurn({
         });
       // Saved, so the candidate repeats only turns the customer has (and never delays this one).
       // A visitor's turns are not repeated: the candidate would be offered every tool.
-      if (trace && measured && !visitor)
+      if (trace && measured && !visitor && guestOrders === null)
         scheduleShadowTurn({
           userId,
           chatId: chat.id,

@@ -162,10 +162,10 @@ export async function startGuestSession(
 }
 
 /** better-auth's own session row and its signed token, in a partitioned cookie. */
-async function createSessionCookie(
+export async function createSessionCookie(
   userId: string,
   input: Pick<EmbedSessionInput, "ipAddress" | "userAgent"> & { origin: string | null },
-  { guest = false }: { guest?: boolean } = {},
+  { guest = false, partitioned = true }: { guest?: boolean; partitioned?: boolean } = {},
 ): Promise<string> {
   const ctx = await getAuth().$context;
   // The store's origin rides on the session, so the chats it starts say where they came from.
@@ -180,7 +180,8 @@ async function createSessionCookie(
   return serializeSignedCookie(cookie.name, session.token, ctx.secret, {
     ...cookie.attributes,
     maxAge: guest ? GUEST_SESSION_SECONDS : ctx.sessionConfig.expiresIn,
-    ...PARTITIONED,
+    // Our own site's guest (POST /api/guest/session) is first-party: better-auth's own cookie.
+    ...(partitioned ? PARTITIONED : {}),
   });
 }
 

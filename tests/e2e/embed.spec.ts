@@ -5,6 +5,7 @@ import { test as base, type Page } from "@playwright/test";
 import { SignJWT } from "jose";
 import { expectNoSeriousA11yViolations } from "./a11y";
 import { type Customer, expect, newCustomer } from "./fixtures";
+import { guestCodeFromMail } from "./guest-mail";
 import { appSiteURL, embedSecret, storePort } from "./servers";
 
 /**
@@ -201,6 +202,34 @@ test.describe("the chat embedded on a store's site", () => {
     const answer = chat.getByTestId("message-assistant").last();
     await expect(answer).toContainText("please sign in at the store");
     await expect(chat.getByTestId("confirm-card")).toHaveCount(0);
+  });
+
+  test("a visitor verifies guest order 5502 with the code from the mail and returns an item from it", async ({
+    page: p,
+  }) => {
+    await p.goto(`${storeOrigin}/guest`);
+    await p.getByRole("button", { name: "Chat with support" }).click();
+    const chat = p.frameLocator('iframe[title="Support chat"]');
+    const form = chat.getByTestId("guest-verify");
+    await form.getByTestId("guest-verify-open").click();
+    await form.getByTestId("guest-order-id").fill("5502");
+    await form.getByTestId("guest-email").fill("  Lena@Example.org ");
+    const since = Date.now() - 1000;
+    await form.getByTestId("guest-send").click();
+    await expect(form.getByTestId("guest-message")).toHaveText(
+      "If this order was placed with this e-mail, we have sent a code to it. It is valid for 10 minutes.",
+    );
+    await form.getByTestId("guest-code").fill(await guestCodeFromMail("5502", since));
+    await form.getByTestId("guest-confirm").click();
+    await expect(form.getByTestId("guest-verified")).toContainText("order 5502");
+    await chat
+      .getByTestId("chat-composer")
+      .fill("I want to return just the tea towel from 5502, it arrived damaged");
+    await chat.getByTestId("chat-send").click();
+    const card = chat.getByTestId("confirm-card").last();
+    await expect(card.getByTestId("confirm-order")).toContainText("5502");
+    await card.getByTestId("confirm-button").click();
+    await expect(card.getByTestId("confirm-outcome")).toContainText("Return request created");
   });
 
   test("/new inside the frame starts a new chat in the frame", async ({ page: p, anna }) => {

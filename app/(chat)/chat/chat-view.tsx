@@ -48,6 +48,7 @@ export function ChatView({
           initial={initial}
           conversation={conversationMessages()}
           canonical={canonical}
+          guest={user.guest}
         />
       </ClientMessages>
     </div>

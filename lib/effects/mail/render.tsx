@@ -88,3 +88,35 @@ export async function renderMail(kind: MailKind, payload: MailPayload): Promise<
   const [html, text] = await Promise.all([render(doc), render(doc, { plainText: true })]);
   return { subject, text, html };
 }
+
+/**
+ * The one-time code a shopper without an account asked for, to verify an order (lib/guests). Not
+ * an effect of the outbox: the code must not rest in a payload in clear, and a code that does not
+ * arrive is simply asked for again.
+ */
+export async function renderGuestCodeMail({
+  locale,
+  orderId,
+  code,
+  minutes,
+}: {
+  locale: "en" | "ru";
+  orderId: string;
+  code: string;
+  minutes: number;
+}): Promise<RenderedMail> {
+  const t = createTranslator({ locale, messages: CATALOGUES[locale], namespace: "mail.guestCode" });
+  const subject = t("subject", { orderId, code });
+  const doc = (
+    <Layout lang={locale} title={subject}>
+      <p style={p}>{t("greeting")}</p>
+      <p style={p}>{t("intro", { orderId })}</p>
+      <p style={{ ...p, fontSize: 28, letterSpacing: 6, fontWeight: 700 }}>{code}</p>
+      <p style={p}>{t("validity", { minutes })}</p>
+      <p style={p}>{t("notYou")}</p>
+      <p style={p}>{t("signature")}</p>
+    </Layout>
+  );
+  const [html, text] = await Promise.all([render(doc), render(doc, { plainText: true })]);
+  return { subject, text, html };
+}

@@ -32,7 +32,7 @@ export const en: Replies = {
   unsupported: (can) =>
     `Sorry, I can't do that in this chat. I can ${can}. A proposal that you haven't confirmed yet can be stopped with Cancel on its card.`,
   signInAtStore:
-    "I can only see your orders once you're signed in: please sign in at the store and open this chat again. Meanwhile I can explain our return policy.",
+    "I can only see your orders once you're signed in: please sign in at the store and open this chat again. Meanwhile I can explain our return policy. Ordered without an account? Use “Verify an order” below the chat: with the order's number and the e-mail it was placed with, we send you a code.",
   visitorHowToReturn:
     "To return something, sign in at the store and open this chat again: then I can prepare a return request for you to confirm.",
   noTools: "Sorry, I can't look that up right now. Please try again in a moment.",
