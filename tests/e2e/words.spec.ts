@@ -5,9 +5,12 @@ import { ChatPage, SignInPage } from "./pages";
 import { strictServerURL } from "./servers";
 
 /**
- * Every word true, read as a person reads the pages: the activity line over a refusal, the
- * decided card in Russian, the address question that names what is missing, the audit's Error
- * column, staff's landing page with what waits for them, and the staff pages' widths at 1280 px.
+ * Every word true, read as a person reads the pages: the activity line over a refusal, a
+ * cancelled order's return refused before any reason is asked, a return of items not carried over
+ * to the order asked about before, the customer's own words in the return comment, the decided
+ * card in Russian, the address question that names what is missing, the audit's Error column,
+ * staff's landing page with what waits for them, the staff pages' widths at 1280 px, the
+ * candidate page and its rollback, and axe on every staff page.
  */
 
 test("a refused return is not called 'prepared' above the refusal", async ({ page, anna }) => {
