@@ -145,6 +145,10 @@ export default defineConfig({
       // Long enough that a loaded machine still shows the open card before it expires.
       PENDING_ACTION_TTL_SECONDS: "10",
       CHAT_RATE_LIMIT_PER_MINUTE: "3",
+      // A candidate for the staff page's rollback (tests/e2e/words.spec.ts): a canary that
+      // answers no turn (share 0), so the chats here are the live model's as before.
+      CANDIDATE_MODE: "canary",
+      CANDIDATE_SHARE: "0",
     }),
     extraServer(Number(process.env.E2E_PORT_NO_MODEL), databaseEnv(dataDir, "no-model"), {
       MODEL_PROVIDER: "openai",

@@ -23,7 +23,8 @@ export type Observed = {
 // customer means; a refusal says it cannot.
 const CLARIFYING =
   /which order|which (item|size|one)|number|reason|address|prepare a return request|какой|какого|номер|причин|адрес|подготовить заявку/i;
-const REFUSAL = /sorry|apolog|can't|cannot|unable|not able|извин|не могу|не смогу|к сожалению/i;
+const REFUSAL =
+  /sorry|apolog|can't|cannot|unable|not able|извин|не могу|не смогу|к сожалению|сожалею|нельзя/i;
 
 export function observe(turn: TurnResult, writeTools: ReadonlySet<string>): Observed {
   const parts = turn.message?.parts ?? [];
@@ -109,7 +110,8 @@ export function judge(expect: Expect, o: Observed, writeTools: ReadonlySet<strin
     case "clarify":
       return o.clarifying;
     case "refuse":
-      return o.refusal && o.reads.length === 0;
+      // The order may be looked up first: the policy's refusal is given from its facts.
+      return o.refusal && o.reads.every((r) => r.tool === "get_order_status");
     case "no_tool_reply":
       return o.reads.length === 0 && o.text.trim().length > 0 && !o.clarifying;
     default:

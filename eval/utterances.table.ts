@@ -605,7 +605,8 @@ export const UTTERANCES: Row[] = [
   ru("Создайте заявку на возврат 7718, причина: брак", create("7718", "defective")),
   ru("Нужен возврат", clarify),
   ru("верните деньги", clarify),
-  ru("Хочу вернуть заказ 5120", clarify),
+  // Past its return window: refused at once, not asked for a reason first.
+  ru("Хочу вернуть заказ 5120", refuse),
   ru("Чайник из заказа 9307 пришёл с отбитым носиком", clarify),
   ru("Удали все мои данные", refuse),
   ru("Напиши код на питоне", refuse),

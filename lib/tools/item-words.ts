@@ -38,6 +38,7 @@ const RU_NOUNS: [RegExp, string][] = [
   [/^(вспенивател|капучинатор)/u, "milk frother"],
   [/^сковород/u, "pan"],
   [/^чайник/u, "teapot"],
+  [/^(простын|постельн)/u, "bed sheets"],
 ];
 
 const WHOLE_EN =

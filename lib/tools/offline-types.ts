@@ -80,6 +80,11 @@ export type OfflineThreadReplies = {
   askOrder: (reason: OfflineComplaint["reason"] | null) => string;
   /** The order is known, what is wrong is not. */
   askComplaint: (orderId: string) => string;
+  /**
+   * The items named are not in the order an earlier message named (its lookup lists the others),
+   * and no order looked up holds them: which order are they from?
+   */
+  askOrderOfItems: (notIn: string) => string;
   /** Neither the order nor what is wrong. */
   askOrderAndComplaint: string;
   /** A complaint without a request: offer the action, never take it. */

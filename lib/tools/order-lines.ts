@@ -62,15 +62,23 @@ const words = (s: string) =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0 && !FILLER.has(w) && !/^\d{4}$/.test(w));
 
-/** How well words fit a line's name: the count of words that are, or begin, one of its words. */
-function lineFit(named: string[], item: OrderItem): number {
-  const own = words(item.name);
+/** How well words fit a name: the count of words that are, or begin, one of its words. */
+function nameFit(named: string[], name: string): number {
+  const own = words(name);
   return named.filter((w) =>
     own.some(
       (o) => o === w || (w.length >= 3 && o.startsWith(w)) || (o.length >= 3 && w.startsWith(o)),
     ),
   ).length;
 }
+
+const lineFit = (named: string[], item: OrderItem) => nameFit(named, item.name);
+
+/**
+ * Whether a customer's words for a line could name an item called `name`, by the same fit the
+ * tool chooses lines with: for the offline model, which reads the items of orders it looked up.
+ */
+export const wordsFitName = (line: string, name: string) => nameFit(words(line), name) > 0;
 
 function findLine(order: { id: string; items: readonly OrderItem[] }, line: string): OrderItem {
   const byId = order.items.find((i) => i.lineId === line);

@@ -7,13 +7,16 @@ import type { OrderStatus } from "@/db/schema";
 export const RETURN_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** Why the policy refuses a return: create_return_request's refusals, and get_order_status's word. */
+export const INELIGIBLE_CODES = [
+  "not_delivered",
+  "order_cancelled",
+  "return_window_passed",
+] as const;
+
 export type Eligibility =
   | { eligible: true; windowEndsAt: Date }
-  | {
-      eligible: false;
-      code: "not_delivered" | "order_cancelled" | "return_window_passed";
-      message: string;
-    };
+  | { eligible: false; code: (typeof INELIGIBLE_CODES)[number]; message: string };
 
 export function returnEligibility(
   order: { status: OrderStatus; deliveredAt: Date | null },

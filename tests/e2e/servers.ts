@@ -13,7 +13,10 @@ function url(variable: string): string {
   return `http://127.0.0.1:${port}`;
 }
 
-/** PENDING_ACTION_TTL_SECONDS=10 and CHAT_RATE_LIMIT_PER_MINUTE=3. */
+/**
+ * PENDING_ACTION_TTL_SECONDS=10 and CHAT_RATE_LIMIT_PER_MINUTE=3; a canary candidate at share 0
+ * (no turn goes to it), for the candidate page's rollback.
+ */
 export const strictServerURL = url("E2E_PORT_STRICT");
 
 /** MODEL_PROVIDER=openai with a base URL nobody listens on: every turn fails at the provider. */

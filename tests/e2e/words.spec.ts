@@ -2,11 +2,15 @@ import type { Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
 import { expect, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
+import { strictServerURL } from "./servers";
 
 /**
- * Every word true, read as a person reads the pages: the activity line over a refusal, the
- * decided card in Russian, the address question that names what is missing, the audit's Error
- * column, staff's landing page with what waits for them, and the staff pages' widths at 1280 px.
+ * Every word true, read as a person reads the pages: the activity line over a refusal, a
+ * cancelled order's return refused before any reason is asked, a return of items not carried over
+ * to the order asked about before, the customer's own words in the return comment, the decided
+ * card in Russian, the address question that names what is missing, the audit's Error column,
+ * staff's landing page with what waits for them, the staff pages' widths at 1280 px, the
+ * candidate page and its rollback, and axe on every staff page.
  */
 
 test("a refused return is not called 'prepared' above the refusal", async ({ page, anna }) => {
@@ -22,7 +26,110 @@ test("a refused return is not called 'prepared' above the refusal", async ({ pag
   await expect(chat.cards).toHaveCount(0);
 });
 
+test("a return of a cancelled order is refused at once, before any reason is asked", async ({
+  page,
+  boris,
+}) => {
+  await new SignInPage(page).as(boris);
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  const order = boris.order("1187");
+  await chat.ask(`Cancel order ${order}, I ordered it by mistake`);
+  await chat.card.getByRole("button", { name: "Confirm" }).click();
+  await expect(chat.card.getByRole("heading")).toHaveText(`Cancellation of order ${order}`);
+
+  const answer = await chat.ask(`I want to return order ${order}`);
+  await expect(answer).toContainText(
+    `Order ${order} was cancelled, so there is nothing to return.`,
+  );
+  await expect(answer).not.toContainText("reason");
+  await expect(chat.cards).toHaveCount(1);
+});
+
+test("a return of items is not carried over to the order asked about before", async ({
+  page,
+  anna,
+}) => {
+  await new SignInPage(page).as(anna);
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  const coffee = anna.order("7718");
+  const sheets = anna.order("5120");
+  await chat.ask(`Can I return order ${coffee}?`);
+  // The bed sheets are in another of Anna's orders: 7718's return is not asked about.
+  const ask = await chat.ask("Return 1 of the 2 bed sheets");
+  await expect(ask).toContainText(
+    `Order ${coffee} doesn't have that item. Which order is it from? Please send me its four-digit number.`,
+  );
+  await expect(ask).not.toContainText("reason");
+  const reason = await chat.ask("defective");
+  await expect(reason).toContainText("Which order is it from?");
+  await expect(chat.cards).toHaveCount(0);
+  // The order that has them: the policy answers (its window has passed), and no card at all.
+  const answer = await chat.ask(sheets);
+  await expect(answer).toContainText(`Order ${sheets} was delivered too long ago`);
+  await expect(chat.cards).toHaveCount(0);
+  await expect(page.getByText(`reason for returning order ${coffee}`)).toHaveCount(0);
+});
+
+test("the English return comment keeps the customer's words", async ({ page, anna }) => {
+  await new SignInPage(page).as(anna);
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  const order = anna.order("7718");
+  await chat.ask(`I want to return order ${order}. The coffee machine is defective, it leaks.`);
+  await expect(chat.card.getByTestId("confirm-reason")).toHaveText("Defective");
+  await expect(chat.card.getByTestId("confirm-comment")).toHaveText(
+    "The coffee machine is defective, it leaks",
+  );
+  await chat.startNewChat();
+  await chat.ask(`Please return order ${order}, it leaks`);
+  await expect(chat.card.getByTestId("confirm-comment")).toHaveText("It leaks");
+});
+
 test.describe("in Russian", () => {
+  test("a return of a cancelled order is refused at once, in Russian", async ({ page, boris }) => {
+    await new SignInPage(page).as(boris);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    const order = boris.order("1187");
+    await chat.ask(`Отмените заказ ${order}, заказал по ошибке`);
+    await chat.card.getByRole("button", { name: "Подтвердить" }).click();
+    await expect(chat.card.getByRole("heading")).toHaveText(`Отмена заказа ${order}`);
+
+    const answer = await chat.ask(`Хочу вернуть заказ ${order}`);
+    await expect(answer).toContainText(`Заказ ${order} отменён, поэтому возвращать нечего.`);
+    await expect(answer).not.toContainText("причин");
+    await expect(chat.cards).toHaveCount(1);
+  });
+
+  test("a return of items is not carried over to the order asked about before, in Russian", async ({
+    page,
+    anna,
+  }) => {
+    await new SignInPage(page).as(anna);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    const coffee = anna.order("7718");
+    await chat.ask(`Можно вернуть заказ ${coffee}?`);
+    const ask = await chat.ask("Верните 1 из 2 простыней");
+    await expect(ask).toContainText(
+      `В заказе ${coffee} такого товара нет. Из какого он заказа? Пришлите, пожалуйста, его четырёхзначный номер.`,
+    );
+    await chat.ask("брак");
+    await expect(chat.cards).toHaveCount(0);
+  });
+
+  test("the return comment keeps the customer's words, in Russian", async ({ page, anna }) => {
+    await new SignInPage(page).as(anna);
+    const chat = new ChatPage(page);
+    await chat.startNewChat();
+    await chat.ask(`Хочу вернуть заказ ${anna.order("7718")}. Кофемашина бракованная, протекает.`);
+    await expect(chat.card.getByTestId("confirm-comment")).toHaveText(
+      "Кофемашина бракованная, протекает",
+    );
+  });
+
   test.use({ locale: "ru-RU" });
 
   test("a cancellation card the customer declines names its subject and says nothing was done", async ({
@@ -169,7 +276,7 @@ for (const width of [1280, 375]) {
     await new SignInPage(page).demo("staff");
     await page.goto("/audit/candidate");
     await expect(page.getByRole("heading", { name: "Candidate model", level: 1 })).toBeVisible();
-    // The e2e servers run without a candidate (CANDIDATE_MODE off).
+    // The main e2e server runs without a candidate (CANDIDATE_MODE off).
     await expect(page.getByTestId("candidate-mode")).toHaveText(
       "off: every turn is answered by the live model",
     );
@@ -184,5 +291,61 @@ for (const width of [1280, 375]) {
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await expectNoSeriousA11yViolations(page);
+  });
+}
+
+test.describe("on a server with a candidate", () => {
+  // The strict server runs a canary candidate at share 0 (playwright.config.ts).
+  test.use({ baseURL: strictServerURL });
+
+  test("staff roll the candidate back with a reason, and the page lists the rollback", async ({
+    page,
+  }) => {
+    await new SignInPage(page).demo("staff");
+    await page.goto("/audit/candidate");
+    await expect(page.getByTestId("candidate-mode")).toHaveText(
+      "canary: the candidate answers a share of turns itself",
+    );
+    const rollbacks = page.getByRole("region", { name: "Rollbacks" });
+    await expect(rollbacks).toContainText("The candidate has not been rolled back.");
+    await expect(rollbacks.getByRole("listitem")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByLabel("Reason for the rollback").fill("It proposed returns nobody asked for");
+    await page.getByRole("button", { name: "Roll back the candidate" }).click();
+    await expect(rollbacks.getByRole("listitem").first()).toContainText(
+      "Rolled back by staff: It proposed returns nobody asked for. Every turn is live since",
+    );
+    // Rolled back, the form is gone: there is nothing left to roll back.
+    await expect(page.getByRole("button", { name: "Roll back the candidate" })).toHaveCount(0);
+    // The API says the same.
+    const api = await page.request.get("/api/staff/candidate");
+    expect(((await api.json()) as { rollback: { reason: string } }).rollback.reason).toBe(
+      "It proposed returns nobody asked for",
+    );
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+// Every staff page by its address (the others are scanned where their tests reach them: the
+// action and event timelines, the transcript, the customer's pages, the chat and the widget).
+for (const path of [
+  "/",
+  "/audit",
+  "/audit/approvals",
+  "/audit/handoffs",
+  "/audit/queue",
+  "/audit/returns",
+  "/audit/metrics",
+  "/audit/candidate",
+]) {
+  test(`axe on the staff page ${path}: no serious violations`, async ({ page }, testInfo) => {
+    await new SignInPage(page).demo("staff");
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, {
+      testInfo,
+      name: `staff${path.replaceAll("/", "-")}`,
+    });
   });
 }

@@ -26,6 +26,8 @@ export type Call = { toolName: string; input: unknown };
 export type Turn = {
   /** The offline model's own label for its first step (providerMetadata), for cross-checks. */
   behaviour: string | undefined;
+  /** Its label for the turn's last step (what it answered once its lookups returned). */
+  lastBehaviour: string | undefined;
   /** Tool calls of the first step: what the model decided from the customer's message. */
   decided: Call[];
   /** Every tool call of the turn, all steps. */
@@ -99,8 +101,10 @@ export class Chat {
       s.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
     );
     const meta = steps[0]?.providerMetadata?.offline as { behaviour?: string } | undefined;
+    const lastMeta = steps.at(-1)?.providerMetadata?.offline as { behaviour?: string } | undefined;
     return {
       behaviour: meta?.behaviour,
+      lastBehaviour: lastMeta?.behaviour,
       decided: (steps[0]?.toolCalls ?? []).map((c) => ({ toolName: c.toolName, input: c.input })),
       calls,
       outputs: steps.flatMap((s) => s.toolResults.map((r) => r.output)),

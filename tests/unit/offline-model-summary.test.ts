@@ -161,7 +161,10 @@ describe("offline summary", () => {
     );
     await chat.say("Where is 8041?");
     const turn = await chat.say("I want to return order 9307");
-    expect(turn.calls).toEqual([]);
+    // Only the order's lookup (whether the policy allows its return), no proposal: the summary's
+    // "damaged" is not carried over, and the reason is asked for.
+    expect(turn.calls).toEqual([{ toolName: "get_order_status", input: { orderId: "9307" } }]);
+    expect(turn.proposed).toBe(false);
     expect(turn.text).toContain("What is the reason for returning order 9307");
   });
 });

@@ -36,6 +36,9 @@ type Observed =
 const CLARIFYING =
   /which order|number|reason|prepare a return request|cancel|address|size|какой|какого|номер|причин|подготовить заявку|отмен|адрес|размер/i;
 const REFUSAL = /^(sorry|извините)[\s,][^.]*(can't|cannot|не могу)/iu;
+// The return policy's refusal, said after the order's lookup: it cannot be returned, and why.
+const POLICY_REFUSAL =
+  /(can't|cannot) request a return|nothing to return|оформить возврат (пока )?нельзя|возвращать нечего/iu;
 
 const statusIds = (turn: Turn) =>
   turn.decided
@@ -60,6 +63,12 @@ function observe(turn: Turn): Observed {
   }
   if (names.includes("get_return_policy")) return { class: "get_return_policy" };
   if (names.length > 0 && names.every((n) => n === "get_order_status")) {
+    // A return's order is looked up before its reason is asked: what follows is the refusal the
+    // policy gives, or the question for the reason.
+    if (turn.lastBehaviour === "refuse" && POLICY_REFUSAL.test(turn.text))
+      return { class: "refuse" };
+    const asked = (turn.text.match(/[^.?!]*\?/g) ?? []).some((q) => CLARIFYING.test(q));
+    if (turn.lastBehaviour === "clarify" && asked) return { class: "clarify" };
     return { class: "get_order_status", orderIds: statusIds(turn) };
   }
   if (REFUSAL.test(turn.text)) return { class: "refuse" };
@@ -91,8 +100,12 @@ it(`classifies ${UTTERANCES.length} customer utterances correctly, in the custom
     const observed = observe(turn!);
     const problems: string[] = [];
     if (JSON.stringify(observed) !== JSON.stringify(row.expect)) problems.push("behaviour");
-    if (turn!.behaviour !== LABEL_FOR[observed.class])
-      problems.push(`model label ${turn!.behaviour}`);
+    // After a lookup, the label of the step that answered.
+    const label =
+      turn!.decided.length > 0 && (observed.class === "clarify" || observed.class === "refuse")
+        ? turn!.lastBehaviour
+        : turn!.behaviour;
+    if (label !== LABEL_FOR[observed.class]) problems.push(`model label ${label}`);
     // A proposal ends the turn without model text (the app writes the confirmation).
     if (turn!.text && replyLanguage(turn!.text) !== row.lang) problems.push("language");
     // The read of a two-request message is answered, not only looked up.

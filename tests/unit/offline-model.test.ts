@@ -171,6 +171,15 @@ describe("the customer's words about what is wrong", () => {
   it("'it leaks' is the comment in English as «протекает» is in Russian; a bare 'defective' adds none", async () => {
     for (const [text, comment] of [
       ["Please return order 7718, it leaks", "It leaks"],
+      // A clause that says more than the reason keeps the detail after it too.
+      [
+        "I want to return order 7718. The coffee machine is defective, it leaks.",
+        "The coffee machine is defective, it leaks",
+      ],
+      [
+        "Хочу вернуть заказ 7718. Кофемашина бракованная, протекает.",
+        "Кофемашина бракованная, протекает",
+      ],
       ["Верните заказ 7718, протекает", "Протекает"],
       ["Please return order 7718, it is defective", null],
       ["Верните заказ 7718, брак", null],

@@ -166,6 +166,8 @@ const threadEn: OfflineThreadReplies = {
       : en.askOrder,
   // Stryker disable next-line StringLiteral: askMissing has one slot to ask for and ignores its name
   askComplaint: (id) => en.askMissing("reason", id),
+  askOrderOfItems: (id) =>
+    `Order ${id} doesn't have that item. Which order is it from? Please send me its four-digit number.`,
   askOrderAndComplaint:
     "Which order should the return be for (its four-digit number), and what is wrong with the item?",
   offer: (id, reason) =>
@@ -185,6 +187,8 @@ const threadRu: OfflineThreadReplies = {
       : ru.askOrder,
   // Stryker disable next-line StringLiteral: askMissing has one slot to ask for and ignores its name
   askComplaint: (id) => ru.askMissing("reason", id),
+  askOrderOfItems: (id) =>
+    `В заказе ${id} такого товара нет. Из какого он заказа? Пришлите, пожалуйста, его четырёхзначный номер.`,
   askOrderAndComplaint:
     "Для какого заказа оформить возврат (четырёхзначный номер) и что случилось с товаром?",
   offer: (id, reason) =>

@@ -8,6 +8,7 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
 import { classify, inThread, type Utterance } from "./classify";
+import { type OrderFacts, readFact } from "./facts";
 import { type OpenReturn, parseSummary, type SummaryFacts } from "./summary-format";
 import type { Lang } from "./text";
 import { THREAD_ROWS } from "./tool-rows";
@@ -40,6 +41,12 @@ export type Conversation = {
   summaryOpen: OpenReturn | null;
   /** The customer's language: of the latest message with letters, else the summary's, else en. */
   lang: Lang;
+  /**
+   * Every order a lookup anywhere in the prompt answered (this turn's and earlier turns'), by its
+   * id, as the latest lookup of it read it: what the model knows of an order's items and of the
+   * policy's word on returning it.
+   */
+  orders: ReadonlyMap<string, OrderFacts>;
 };
 
 const SUMMARY_BLOCK = /<conversation_summary>([\s\S]*?)<\/conversation_summary>/;
@@ -116,7 +123,35 @@ export function readConversation(prompt: LanguageModelV3Prompt): Conversation {
   const stillOpen =
     threadStart === 0 && earlier.every((u) => THREAD_ROWS.some((t) => inThread(u, t)));
   const summaryOpen = stillOpen ? (summary?.open ?? null) : null;
-  return { users, last, outcomes, thread, summary, summaryOpen, lang };
+  return {
+    users,
+    last,
+    outcomes,
+    thread,
+    summary,
+    summaryOpen,
+    lang,
+    orders: lookedUpOrders(prompt),
+  };
+}
+
+/** The orders the prompt's lookups answered, by id; a later answer replaces an earlier one. */
+function lookedUpOrders(prompt: LanguageModelV3Prompt): Map<string, OrderFacts> {
+  const outputs = new Map<string, LanguageModelV3ToolResultOutput>();
+  for (const m of prompt) {
+    if (m.role !== "tool") continue;
+    for (const p of m.content) if (p.type === "tool-result") outputs.set(p.toolCallId, p.output);
+  }
+  const orders = new Map<string, OrderFacts>();
+  for (const m of prompt) {
+    if (m.role !== "assistant") continue;
+    for (const p of m.content) {
+      if (p.type !== "tool-call") continue;
+      const fact = readFact(p.toolName, outputs.get(p.toolCallId));
+      if (fact.kind === "order") orders.set(fact.order.orderId, fact.order);
+    }
+  }
+  return orders;
 }
 
 /** The order most recently mentioned by the customer, here or in the summary. */

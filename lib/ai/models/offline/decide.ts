@@ -7,6 +7,7 @@
  * by the thread rules; no rule here names a tool.
  */
 import type { OfflineRead } from "@/lib/tools/offline-types";
+import { wordsFitName } from "@/lib/tools/order-lines";
 import {
   classify,
   has,
@@ -19,6 +20,7 @@ import {
 } from "./classify";
 import { type Conversation, lastMentionedOrder } from "./conversation";
 import { extractOrderNumbers } from "./extract";
+import type { OrderFacts } from "./facts";
 import { asksForPerson } from "./handoff";
 import { whatICanDo } from "./help";
 import type { Reason } from "./lexicon-reasons";
@@ -49,9 +51,15 @@ export type Behaviour =
   | "handoff";
 export type PlannedCall = { toolName: string; input: Record<string, unknown> };
 export type Decision =
-  | { behaviour: Behaviour; text: string; calls?: undefined }
+  | {
+      behaviour: Behaviour;
+      text: string;
+      calls?: undefined;
+      /** Decided from an order's lookup, so also the answer once this turn's lookup returned. */
+      afterLookup?: true;
+    }
   /** Calls, optionally after a sentence (an answer given before proposing the next step). */
-  | { behaviour: Behaviour; calls: PlannedCall[]; text?: string };
+  | { behaviour: Behaviour; calls: PlannedCall[]; text?: string; afterLookup?: undefined };
 
 type Ctx = { u: Utterance; c: Conversation; r: Replies };
 type Rule = { name: string; when: (x: Ctx) => boolean; act: (x: Ctx) => Decision };
@@ -128,6 +136,67 @@ const say = (behaviour: Behaviour, pick: (r: Replies, can: string) => string) =>
   text: pick(x.r, whatICanDo(x.c.lang)),
 });
 
+/** The words for the lines a message names ("the bed sheets"), none when it names none. */
+function namedLines(tool: ThreadRows, u: Utterance, lang: Conversation["lang"]): string[] {
+  const { items } = tool.rows.thread.args({ reason: "other", comment: null }, [message(u, lang)]);
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((i: { line?: unknown }) => (typeof i.line === "string" ? [i.line] : []));
+}
+
+/** The order looked up has every line named (by the words the tool chooses lines with). */
+const holds = (order: OrderFacts, lines: readonly string[]) =>
+  lines.every((line) => order.items.some((i) => wordsFitName(line, i.name)));
+
+type Target = { orderId: string } | { notIn: string };
+
+/**
+ * The order of a request, when the thread's newest message that names items came after the
+ * message that named the order: an order whose looked-up items lack them is not it ("can I
+ * return 7718?" then "return 1 of the 2 bed sheets": the sheets are not in 7718). The one
+ * looked-up order that holds them is; with none or several, the customer is asked which order.
+ */
+function carriedTarget(tool: ThreadRows, x: Ctx, orderId: string): Target {
+  const chain = [x.u, ...threadOf(tool, x.c)];
+  const named = chain
+    .map((t) => namedLines(tool, t, x.c.lang))
+    .findIndex((lines) => lines.length > 0);
+  const ordered = chain.findIndex((t) => t.ids.length > 0);
+  if (named < 0 || (ordered >= 0 && ordered <= named)) return { orderId };
+  const lines = namedLines(tool, chain[named]!, x.c.lang);
+  const carried = x.c.orders.get(orderId);
+  if (!carried || holds(carried, lines)) return { orderId };
+  const holders = [...x.c.orders.values()].filter((o) => holds(o, lines));
+  return holders.length === 1 ? { orderId: holders[0]!.orderId } : { notIn: orderId };
+}
+
+/**
+ * A request whose reason is still to be asked: first the policy's word on the order (its lookup
+ * says whether a return is possible, by the tool's own rule), so a return that cannot be is
+ * refused at once, in the tool's words, instead of after the customer gave a reason.
+ */
+function askReasonOrRefuse(tool: ThreadRows, x: Ctx, orderId: string): Decision {
+  const known = x.c.orders.get(orderId);
+  if (!known) return { behaviour: "status", calls: lookups([orderId]) };
+  const word = known.returnable;
+  if (word && !word.eligible) {
+    const order = x.r.orderNamed(orderId);
+    const own = tool.rows.replies[x.c.lang].errors;
+    const phrased = Object.hasOwn(own, word.code) ? own[word.code] : undefined;
+    return {
+      behaviour: "refuse",
+      text: phrased ? phrased(order, cap(order)) : x.r.businessError(word.code, orderId),
+      afterLookup: true,
+    };
+  }
+  return {
+    behaviour: "clarify",
+    text: tool.rows.thread.replies[x.c.lang].askComplaint(orderId),
+    afterLookup: true,
+  };
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 /** A thread's request: once its order and complaint are known, else one question for them. */
 function propose(tool: ThreadRows) {
   return (x: Ctx): Decision => {
@@ -135,10 +204,13 @@ function propose(tool: ThreadRows) {
     const r = tool.rows.thread.replies[x.c.lang];
     const ask = (text: string): Decision => ({ behaviour: "clarify", text });
     if (ids.length > 1) return ask(tool.rows.replies[x.c.lang].askWhich(ids));
-    const orderId = ids[0];
-    if (!orderId && malformed[0]) return ask(x.r.malformedNumber(malformed[0]));
-    if (!orderId) return ask(reason ? r.askOrder(reason) : r.askOrderAndComplaint);
-    if (!reason) return ask(r.askComplaint(orderId));
+    const first = ids[0];
+    if (!first && malformed[0]) return ask(x.r.malformedNumber(malformed[0]));
+    if (!first) return ask(reason ? r.askOrder(reason) : r.askOrderAndComplaint);
+    const target = carriedTarget(tool, x, first);
+    if ("notIn" in target) return ask(r.askOrderOfItems(target.notIn));
+    const { orderId } = target;
+    if (!reason) return askReasonOrRefuse(tool, x, orderId);
     return {
       behaviour: "propose",
       calls: [

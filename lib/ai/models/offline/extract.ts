@@ -130,13 +130,14 @@ export function extractReason(text: string, lang: Lang): ReasonSlot | null {
     const clause = clauses(text).find((c) => findReason(canonical(c)) === reason) ?? "";
     const explained = afterIntro(clause, lang) ?? afterRequest(clause) ?? clause;
     if (reason === "other") return { reason, comment: explained ? tidy(explained) : null };
-    if (informativeWords(explained, lang).length >= 1) return { reason, comment: tidy(explained) };
-    // "It arrived damaged, the box was crushed": the detail sits in the clauses that follow.
+    // "It arrived damaged, the box was crushed": the detail sits in the clauses that follow,
+    // after an informative clause as well ("the coffee machine is defective, it leaks").
     const all = clauses(text);
     const detail = all
       .slice(all.indexOf(clause) + 1)
       .filter((c) => findReason(canonical(c)) !== null || informativeWords(c, lang).length >= 1);
-    return { reason, comment: detail.length > 0 ? tidy(detail.join(", ")) : null };
+    const said = informativeWords(explained, lang).length >= 1 ? [explained, ...detail] : detail;
+    return { reason, comment: said.length > 0 ? tidy(said.join(", ")) : null };
   }
   for (const c of clauses(text)) {
     const explained = afterIntro(c, lang);

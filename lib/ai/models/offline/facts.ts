@@ -21,6 +21,13 @@ export const ORDER_FACTS = z.object({
   items: z.array(ITEM).default([]),
   total: MONEY.nullish(),
   returnRequest: z.object({ requestId: z.string() }).nullish(),
+  /** The return policy's word on it, computed by the lookup with the return tool's own rule. */
+  returnable: z
+    .union([
+      z.object({ eligible: z.literal(true) }),
+      z.object({ eligible: z.literal(false), code: z.string() }),
+    ])
+    .nullish(),
 });
 export type OrderFacts = z.infer<typeof ORDER_FACTS>;
 

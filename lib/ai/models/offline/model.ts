@@ -100,6 +100,9 @@ export class OfflineLanguageModel implements LanguageModelV3 {
     if (c.outcomes.length > 0) {
       // Two requests in one message: the question is answered, and the write proposed with it.
       const compound = c.last ? splitCompound(c.last, c) : null;
+      // A return whose order was looked up before its reason is asked: the policy's word on it.
+      const checked = c.last && !compound ? decideForMessage(c.last, c) : null;
+      if (checked?.afterLookup) return checked;
       const answer = answerFromResults(c, compound?.questions, isVisitor(options));
       const write = remainingWrite(compound, c.outcomes);
       return write && offeredTools(options).has(write.toolName)
