@@ -23,7 +23,7 @@ import { Customer } from "../helpers/chat";
 import { call } from "../helpers/http";
 import { parseMail } from "../helpers/mime";
 import { newChat, proposeWith } from "../integration/action-core/fixtures";
-import { adminOrder, relayPass, storeSuite } from "./harness";
+import { admin, adminOrder, relayPass, storeSuite } from "./harness";
 
 const KIND = "store.cancel_order";
 const suite = storeSuite({
@@ -188,4 +188,47 @@ it("a Medusa order of another e-mail stays closed to the guest: no card, nothing
     }),
   ).rejects.toThrow();
   expect(suite.proxy.count(/^POST \/admin\/orders\/[^/]+\/cancel$/)).toBe(1);
+});
+
+it("a verified guest whose Medusa order's e-mail was changed at the store afterwards is refused", async () => {
+  const id = await freshOrder();
+  const g = await guestSession();
+  const res = await call(
+    requestCode,
+    "/api/guest/verification",
+    {},
+    {
+      cookie: g.cookie,
+      body: { orderId: id, email: "boris@example.com" },
+      headers,
+    },
+  );
+  expect(res.status).toBe(202);
+  const row = await rowOf(g.id, id);
+  await vi.waitFor(() => expect(fs.existsSync(mailOf(row.id))).toBe(true), { timeout: 10_000 });
+  const code = /\b(\d{6})\b/.exec(parseMail(fs.readFileSync(mailOf(row.id))).text)?.[1];
+  const ok = await call(
+    confirmCode,
+    "/api/guest/verification/confirm",
+    {},
+    {
+      cookie: g.cookie,
+      body: { orderId: id, code },
+      headers,
+    },
+  );
+  expect(ok.status).toBe(200);
+  // The merchant changes the order's e-mail at Medusa: the verification no longer opens it.
+  const ref = (await adminOrder(id)).id;
+  await admin(`/admin/orders/${ref}`, { method: "POST", body: { email: "other@example.org" } });
+  const chatId = await newChat(suite.core.db, g.id);
+  await expect(
+    proposeWith("cancel_order", g.id, chatId, {
+      orderId: id,
+      reason: "changed_mind",
+      comment: null,
+    }),
+  ).rejects.toThrow();
+  expect(suite.proxy.count(new RegExp(`^POST /admin/orders/${ref}/cancel$`))).toBe(0);
+  expect((await adminOrder(id)).status).not.toBe("canceled");
 });
