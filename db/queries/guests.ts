@@ -164,6 +164,23 @@ export async function verifiedGuestOrders({
   );
 }
 
+/**
+ * This guest's verifications open now, each order with the e-mail it was verified with, without
+ * the built-in store's orders: an external store checks the e-mail itself (lib/store/medusa.ts).
+ */
+export async function openGuestVerifications({
+  userId,
+  now,
+}: {
+  userId: string;
+  now: Date;
+}): Promise<{ orderId: string; email: string }[]> {
+  return getDb()
+    .select({ orderId: guestVerifications.orderId, email: guestVerifications.email })
+    .from(guestVerifications)
+    .where(and(eq(guestVerifications.userId, userId), gt(guestVerifications.verifiedUntil, now)));
+}
+
 /** The e-mail this guest verified most recently (where its confirmation mails go), or null. */
 export async function latestVerifiedEmail({ userId }: { userId: string }): Promise<string | null> {
   const row = await getDb()

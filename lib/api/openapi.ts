@@ -363,8 +363,10 @@ export function buildOpenApiDocument() {
               "placed with this e-mail (compared trimmed, NFKC-folded, lower-case): if it was, a " +
               "6-digit code is on its way there, valid 10 minutes, bound to this session and this " +
               "order. 429 `rate_limited` past 3 codes per order per hour, 5 per session per hour " +
-              "or 10 per client address (an IPv6 client by its /64) per hour. Guest sessions only " +
-              "(403 `forbidden` for an account).",
+              "or 10 per client address (an IPv6 client by its /64) per hour. With " +
+              "`STORE_BACKEND=medusa` any order of the store can be verified, a registered " +
+              "customer's too (each carries its e-mail). Guest sessions only (403 `forbidden` for " +
+              "an account).",
             requestBody: {
               content: { "application/json": { schema: GuestVerificationRequest } },
             },

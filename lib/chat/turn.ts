@@ -20,7 +20,6 @@ import {
   wrapLanguageModel,
 } from "ai";
 import type { ChatRow } from "@/db/queries/chats";
-import { verifiedGuestOrders } from "@/db/queries/guests";
 import { withdrawProposal } from "@/lib/actions";
 import type { PendingActionDto } from "@/lib/actions/dto";
 import {
@@ -42,6 +41,7 @@ import { rateLimit } from "@/lib/http/rate-limit";
 import { drainedUIMessageStreamResponse } from "@/lib/http/ui-stream";
 import { errorFields, log } from "@/lib/log";
 import type { StoreOrder } from "@/lib/store";
+import { openGuestOrders } from "@/lib/store";
 import { aiTelemetry, openSpan } from "@/lib/telemetry/tracer";
 import { conversationLanguage } from "@/lib/text/language";
 import { modelErrorText, overrunText } from "./app-text";
@@ -125,7 +125,7 @@ export async function takeTurn({
     if (handedOff) return handedOff;
     // A guest who verified an order by e-mail acts on it (and on nothing else: the store's
     // reads answer only that order); before that, the return policy alone.
-    const verified = visitor ? await verifiedGuestOrders({ userId, now: new Date() }) : [];
+    const verified = visitor ? await openGuestOrders(userId) : [];
     return await runChatTurn({
       userId,
       chat,

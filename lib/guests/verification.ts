@@ -14,7 +14,6 @@
 import "server-only";
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import {
-  guestOrderMatches,
   insertGuestVerification,
   latestGuestVerification,
   markGuestVerified,
@@ -31,6 +30,7 @@ import { AppError } from "../errors";
 import { addressBucket } from "../http/client-address";
 import { rateLimit } from "../http/rate-limit";
 import { errorFields, log } from "../log";
+import { orderPlacedWith } from "../store";
 import { maskEmail } from "./mask";
 
 export const GUEST_AUDIT_TOOL = "guest:verification";
@@ -91,7 +91,7 @@ export async function requestGuestCode(input: GuestCodeRequest): Promise<void> {
     at,
   );
   await rateLimit(`guest-code-order:${orderId}`, CODES_PER_ORDER_PER_HOUR, at);
-  const matched = await guestOrderMatches({ orderId, email });
+  const matched = await orderPlacedWith(orderId, email);
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const row = { id: `gv_${randomUUID()}`, userId: input.user.id, orderId };
   await insertGuestVerification({

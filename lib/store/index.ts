@@ -3,6 +3,11 @@
  * Built once per configuration (tests switch the environment between files).
  */
 import "server-only";
+import {
+  guestOrderMatches,
+  openGuestVerifications,
+  verifiedGuestOrders,
+} from "@/db/queries/guests";
 import { storeReturnsByOperationIds } from "@/db/queries/store-operations";
 import { getStoreCustomerId } from "@/db/queries/users";
 import { env } from "@/lib/env";
@@ -32,10 +37,38 @@ export function store(): Store {
   return cached.store;
 }
 
-/** The account and the store customer it is linked to (only an external store needs the link). */
+/**
+ * The account and the store customer it is linked to (only an external store needs the link).
+ * An account without a link may be a guest: its open verifications are the orders it may read,
+ * each checked at the store against the e-mail it was verified with.
+ */
 export async function storeCustomer(userId: string): Promise<StoreCustomer> {
   if (store().backend === "builtin") return { userId, storeCustomerId: null };
-  return { userId, storeCustomerId: await getStoreCustomerId({ userId }) };
+  const storeCustomerId = await getStoreCustomerId({ userId });
+  if (storeCustomerId) return { userId, storeCustomerId };
+  const guestOrders = await openGuestVerifications({ userId, now: new Date() });
+  return { userId, storeCustomerId: null, guestOrders };
+}
+
+/**
+ * The orders a guest verified and may act on now. The built-in store answers with its own orders'
+ * e-mails (a changed one drops out here); an external store's are checked on every read there.
+ */
+export async function openGuestOrders(userId: string): Promise<{ orderId: string }[]> {
+  const now = new Date();
+  return store().backend === "builtin"
+    ? verifiedGuestOrders({ userId, now })
+    : openGuestVerifications({ userId, now });
+}
+
+/**
+ * Whether the order was placed with this (normalised) e-mail: the built-in store's guest orders
+ * by their own column, an external store's orders (a guest's or a customer's) at the store.
+ */
+export async function orderPlacedWith(orderId: string, email: string): Promise<boolean> {
+  const s = store();
+  if (s.backend === "builtin" || !s.findOrderByEmail) return guestOrderMatches({ orderId, email });
+  return !!(await s.findOrderByEmail({ userId: "", storeCustomerId: null }, orderId, email));
 }
 
 /**

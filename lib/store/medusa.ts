@@ -56,6 +56,8 @@ const FIELDS = [
   "total",
   "metadata",
   "customer_id",
+  // What a shopper without an account verifies the order by (every Medusa order has one).
+  "email",
   "fulfillment_status",
   "items.id",
   "items.title",
@@ -86,6 +88,7 @@ const MEDUSA_ORDER = z.object({
   total: z.number(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
   customer_id: z.string().nullish(),
+  email: z.string().nullish(),
   fulfillment_status: z.string().nullish(),
   items: z
     .array(
@@ -467,6 +470,27 @@ export function medusaStore(config: MedusaConfig): Store {
     return { refund, payments };
   }
 
+  async function orderByEmail(
+    customer: StoreCustomer,
+    orderId: string,
+    email: string,
+  ): Promise<StoreOrder | null> {
+    // Medusa's search (`q`) matches the e-mail loosely; the exact check is ours. The 100 newest
+    // orders of that e-mail: an older one is not found (docs/stores.md).
+    const body = await read(() =>
+      call("/admin/orders", {
+        query: { q: email, fields: FIELDS, limit: 100, order: "-created_at" },
+      }),
+    );
+    const found = LIST.parse(body).orders.find(
+      (o) =>
+        String(o.display_id) === orderId &&
+        // Compared as accounts' e-mails are (trim, NFKC, lower case); `email` comes so.
+        o.email?.normalize("NFKC").trim().toLowerCase() === email,
+    );
+    return found ? toStoreOrder(found, customer.userId) : null;
+  }
+
   const post = (path: string, body: unknown = {}) => call(path, { method: "POST", body });
   const returnPath = (id: string, tail = "") => `/admin/returns/${encodeURIComponent(id)}${tail}`;
 
@@ -474,8 +498,12 @@ export function medusaStore(config: MedusaConfig): Store {
     backend: "medusa",
     async findOrder(customer, orderId) {
       const found = (await customerOrders(customer)).find((o) => String(o.display_id) === orderId);
-      return found ? toStoreOrder(found, customer.userId) : null;
+      if (found) return toStoreOrder(found, customer.userId);
+      // A guest's verified order: read again with its e-mail, so a changed address closes it.
+      const verified = customer.guestOrders?.find((g) => g.orderId === orderId);
+      return verified ? orderByEmail(customer, orderId, verified.email) : null;
     },
+    findOrderByEmail: orderByEmail,
     async listOrders(customer) {
       return (await customerOrders(customer)).map((o) => toStoreOrder(o, customer.userId));
     },

@@ -6,8 +6,16 @@
  */
 import type { OrderWithItems } from "@/db/queries/orders";
 
-/** Who is asking: our account, and the store customer it is linked to (null: none). */
-export type StoreCustomer = { userId: string; storeCustomerId: string | null };
+/**
+ * Who is asking: our account, and the store customer it is linked to (null: none). A guest
+ * (a shopper without an account) has no store customer; its orders are the ones it verified by
+ * e-mail, still within their verification (`guestOrders`).
+ */
+export type StoreCustomer = {
+  userId: string;
+  storeCustomerId: string | null;
+  guestOrders?: readonly { orderId: string; email: string }[];
+};
 
 /**
  * An order as our policy code reads it (the built-in row's shape, so the return window, "not
@@ -94,6 +102,16 @@ export type Store = {
   findOrder(customer: StoreCustomer, orderId: string): Promise<StoreOrder | null>;
   /** The customer's orders, newest first. */
   listOrders(customer: StoreCustomer): Promise<StoreOrder[]>;
+  /**
+   * The order by its number, when it was placed with this e-mail (normalised: trim, NFKC, lower
+   * case), whoever placed it; else null. What a shopper without an account verifies an order
+   * by at an external store (the built-in store answers from its own table, db/queries/guests.ts).
+   */
+  findOrderByEmail?(
+    customer: StoreCustomer,
+    orderId: string,
+    email: string,
+  ): Promise<StoreOrder | null>;
   /**
    * Cancel at the store, recording our operation id there. The built-in store cancels inside the
    * confirm's own transaction (cancel_order's commit), so only external stores implement these.
