@@ -197,7 +197,7 @@ test.describe("a cancelled Medusa order on the orders page shows what it cost", 
   test.describe("in Russian", () => {
     test.use({ locale: "ru-RU" });
 
-    test("in Russian", async ({ page }) => {
+    test("its heading, status and total in Russian", async ({ page }) => {
       await new SignInPage(page).demo("anna");
       const orders = new OrdersPage(page);
       await orders.goto();

@@ -20,7 +20,8 @@
  *
  * Outside a test (beforeAll), call `newCustomer(baseURL, "anna")`. Staff only read, so the demo
  * staff account is shared; the demo customers themselves are left as seeded (read-only checks of
- * the one-click demo sign-in may use them).
+ * the one-click demo sign-in may use them). `seedTurns(baseURL, rows)` writes chat turns at the
+ * times given, for pages that read earlier hours (the drift charts' closed windows).
  */
 import { randomUUID } from "node:crypto";
 import { test as base, expect } from "@playwright/test";
