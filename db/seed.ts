@@ -10,6 +10,7 @@ import { GUEST_CHECKOUT_EMAIL, GUEST_CHECKOUT_USER_ID } from "./constants";
 import { first, getDb } from "./index";
 import {
   account,
+  modelCalls,
   orderCancellations,
   orderItems,
   orders,
@@ -265,6 +266,18 @@ export async function seedDemoLikeUser({
     }
   });
   return { userId, orderIds };
+}
+
+/**
+ * Chat turns as the chat stores them (model_calls rows), at the times given. The drift charts of
+ * /audit/metrics draw closed windows only (an hour long by default), and the turns of a test run
+ * all fall in the window still open; the e2e suite gives the charts earlier windows this way
+ * (tests/e2e/fixtures.ts `seedTurns`).
+ */
+export async function seedTurns(rows: (typeof modelCalls.$inferInsert)[]): Promise<void> {
+  await writeTransaction(async () => {
+    await getDb().insert(modelCalls).values(rows);
+  });
 }
 
 const PRODUCTS = [

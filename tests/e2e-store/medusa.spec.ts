@@ -5,7 +5,8 @@ import { ChatPage, OrdersPage, SignInPage } from "../e2e/pages";
  * STORE_BACKEND=medusa in Chromium, against the real demo Medusa store that
  * scripts/e2e-store.mjs started (its orders exist only there: display ids from 1001). Anna is
  * linked to her Medusa customer with `npm run users -- link`. She asks about, cancels and returns
- * orders in English and in Russian; Boris's order is "not found" for her. Afterwards Medusa's own
+ * orders in English and in Russian; Boris's order is "not found" for her. Her orders page shows a
+ * cancelled order's real total (Medusa reports 0 for it), in both languages. Afterwards Medusa's own
  * Admin API shows each change with our operation id in its metadata, and staff's action page
  * names the store and the store's references.
  */
@@ -27,6 +28,8 @@ const ANNA = "anna@example.com";
 const [cancelEn, cancelRu] = ordersOf(ANNA, "processing") as [string, string];
 const [returnEn, returnRu] = ordersOf(ANNA, "delivered_recent") as [string, string];
 const [shipped] = ordersOf(ANNA, "shipped") as [string];
+// Cancelled at Medusa by the seed, after it was paid: one Water Bottle at €25.
+const [cancelled] = ordersOf(ANNA, "cancelled") as [string];
 const [boris] = ordersOf("boris@example.com", "processing") as [string];
 
 /** Medusa's Admin API, straight (not through Returns Desk). */
@@ -124,6 +127,8 @@ test("Anna, in English: a Medusa order's status, Boris's order not found, a canc
     new RegExp(`Order ${cancelEn} (is )?cancelled.*CN-\\S+`),
   );
   await expectStatusOnOrdersPage(page, cancelEn, "Cancelled");
+  // Cancelled, it still shows what it cost (Medusa's own total of it is now 0).
+  await expect(orders.order(cancelEn)).toContainText("€129.00");
 
   await chat.startNewChat();
   const ret = await chat.ask(
@@ -174,6 +179,36 @@ test("Anna, in Russian: a status, a cancel with «Подтвердить» and a
   const again = await chat.ask(`Оформите возврат заказа ${returnRu}, товар пришёл повреждённым.`);
   await expect(again).toContainText(`По заказу ${returnRu} уже есть заявка на возврат`);
   await expect(chat.cards).toHaveCount(0);
+});
+
+test.describe("a cancelled Medusa order on the orders page shows what it cost", () => {
+  test("in English", async ({ page }) => {
+    await new SignInPage(page).demo("anna");
+    const orders = new OrdersPage(page);
+    await orders.goto();
+    const order = orders.order(cancelled);
+    await expect(order.getByRole("heading")).toHaveText(`Order ${cancelled}`);
+    await expect(order.getByTestId("order-status")).toHaveText("Cancelled");
+    await expect(order).toContainText("1 × Water Bottle");
+    await expect(order).toContainText("€25.00");
+    await expect(order).not.toContainText("€0.00");
+  });
+
+  test.describe("in Russian", () => {
+    test.use({ locale: "ru-RU" });
+
+    test("its heading, status and total in Russian", async ({ page }) => {
+      await new SignInPage(page).demo("anna");
+      const orders = new OrdersPage(page);
+      await orders.goto();
+      const order = orders.order(cancelled);
+      await expect(order.getByRole("heading")).toHaveText(`Заказ ${cancelled}`);
+      await expect(order.getByTestId("order-status")).toHaveText("Отменён");
+      await expect(order).toContainText("1 × Water Bottle");
+      await expect(order).toContainText("25,00 €");
+      await expect(order).not.toContainText("0,00 €");
+    });
+  });
 });
 
 test("Medusa's Admin API shows each change with our operation id; staff's action page names the store", async ({

@@ -20,11 +20,12 @@
  *
  * Outside a test (beforeAll), call `newCustomer(baseURL, "anna")`. Staff only read, so the demo
  * staff account is shared; the demo customers themselves are left as seeded (read-only checks of
- * the one-click demo sign-in may use them).
+ * the one-click demo sign-in may use them). `seedTurns(baseURL, rows)` writes chat turns at the
+ * times given, for pages that read earlier hours (the drift charts' closed windows).
  */
 import { randomUUID } from "node:crypto";
 import { test as base, expect } from "@playwright/test";
-import { seedDemoLikeUser } from "@/db/seed";
+import { seedDemoLikeUser, seedTurns as seedTurnRows } from "@/db/seed";
 import { DEMO_PASSWORD } from "@/db/seed-data";
 import { resetEnv } from "@/lib/env";
 import { databaseOf } from "./servers";
@@ -49,14 +50,7 @@ export async function newCustomer(
   /** The store's id for the customer, for a chat embedded on a store (tests/e2e/embed.spec.ts). */
   { storeCustomerId }: { storeCustomerId?: string } = {},
 ): Promise<Customer> {
-  // The worker's one connection follows the server it seeds for (db/index.ts reopens when the
-  // configured database changes).
-  const target = databaseOf(baseURL);
-  const key = /^postgres(ql)?:\/\//.test(target) ? "DATABASE_URL" : "DATABASE_PATH";
-  if (process.env[key] !== target) {
-    process.env[key] = target;
-    resetEnv();
-  }
+  connectTo(baseURL);
   const email = `${like}-${randomUUID().slice(0, 8)}@e2e.example.com`;
   const { orderIds } = await seedDemoLikeUser({ like, email, storeCustomerId });
   return {
@@ -70,6 +64,28 @@ export async function newCustomer(
       return id;
     },
   };
+}
+
+/**
+ * Chat turns written into the database of the server at `baseURL` as the chat stores them, at
+ * the times in the rows (db/seed.ts `seedTurns`): for pages that read earlier hours' turns.
+ */
+export async function seedTurns(baseURL: string, rows: Parameters<typeof seedTurnRows>[0]) {
+  connectTo(baseURL);
+  await seedTurnRows(rows);
+}
+
+/**
+ * The worker's one connection follows the server it seeds for (db/index.ts reopens when the
+ * configured database changes).
+ */
+function connectTo(baseURL: string) {
+  const target = databaseOf(baseURL);
+  const key = /^postgres(ql)?:\/\//.test(target) ? "DATABASE_URL" : "DATABASE_PATH";
+  if (process.env[key] !== target) {
+    process.env[key] = target;
+    resetEnv();
+  }
 }
 
 export const test = base.extend<{ anna: Customer; boris: Customer }>({

@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { env } from "@/lib/env";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { expect, test } from "./fixtures";
+import { expect, seedTurns, test } from "./fixtures";
 import { ChatPage, SignInPage } from "./pages";
 import { strictServerURL } from "./servers";
 
@@ -9,8 +11,9 @@ import { strictServerURL } from "./servers";
  * cancelled order's return refused before any reason is asked, a return of items not carried over
  * to the order asked about before, the customer's own words in the return comment, the decided
  * card in Russian, the address question that names what is missing, the audit's Error column,
- * staff's landing page with what waits for them, the staff pages' widths at 1280 px, the
- * candidate page and its rollback, and axe on every staff page.
+ * staff's landing page with what waits for them, the staff pages' widths at 1280 px, the axis of
+ * a flat drift chart at 1280 and 375 px, the candidate page and its rollback, and axe on every
+ * staff page.
  */
 
 test("a refused return is not called 'prepared' above the refusal", async ({ page, anna }) => {
@@ -266,6 +269,66 @@ test("the metrics page: its header lines up with its content at 1280 px", async 
       .first()
       .evaluate((el) => Math.round(el.getBoundingClientRect().right));
   expect(await right("main section")).toBeLessThanOrEqual(1280);
+});
+
+test.describe("a flat drift chart", () => {
+  // A profile of its own whose last three closed windows had quiet turns: no error, no tool, so
+  // its error rate, payload and tool mix stay at 0. The windows are earlier hours' (the charts
+  // draw closed windows only), so the turns are written as the chat stores them, back-dated.
+  const fingerprint = `e2e-flat-${randomUUID().slice(0, 8)}`;
+  test.beforeAll(async ({ baseURL }) => {
+    const ms = env().DRIFT_WINDOW_SECONDS * 1000;
+    const current = Math.floor(Date.now() / ms);
+    await seedTurns(
+      baseURL!,
+      [3, 2, 1].flatMap((back) =>
+        [0, 1].map((i) => ({
+          at: new Date((current - back) * ms + ms / 2 + i * 1000),
+          kind: "turn" as const,
+          provider: "offline",
+          model: "returns-desk-offline-1",
+          promptVersion: "support-v2",
+          latencyMs: 900,
+          inputTokens: 1200,
+          outputTokens: 40,
+          steps: 1,
+          toolCalls: [],
+          payloadBytes: 0,
+          fingerprint,
+        })),
+      ),
+    );
+  });
+
+  for (const width of [1280, 375]) {
+    test(`at ${width} px its axis names each value once, not "0.0% 0.0% 0.0%"`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await new SignInPage(page).demo("staff");
+      await page.goto("/audit/metrics");
+      const profile = page
+        .getByTestId("drift-profiles")
+        .locator(":scope > div")
+        .filter({ has: page.getByRole("heading", { name: `profile ${fingerprint}: 3 windows` }) });
+      await expect(profile).toHaveCount(1);
+      // The axis labels as drawn, bottom to top, in each chart's own format.
+      const axis = async (signal: string) => {
+        const chart = profile.getByTestId(`drift-chart-${signal}`);
+        await expect(chart).toBeVisible();
+        return chart.locator("text").allTextContents();
+      };
+      // Flat at 0: one label, 0 in the chart's format.
+      expect(await axis("errorRate")).toEqual(["0.0%"]);
+      expect(await axis("payloadP95Bytes")).toEqual(["0 B"]);
+      expect(await axis("toolMixDivergence")).toEqual(["0"]);
+      // Flat above 0: the axis runs from 0 past the value, every label different.
+      const latency = await axis("latencyP95Ms");
+      expect(latency[0]).toBe("0 ms");
+      expect(latency.length).toBeGreaterThan(1);
+      expect(new Set(latency).size).toBe(latency.length);
+    });
+  }
 });
 
 for (const width of [1280, 375]) {
