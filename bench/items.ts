@@ -103,7 +103,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [v, performance.now() - t0];
 }
 
-async function oneConfirm(server: Server, c: HttpCustomer, who: Customer, kind: Kind, record: boolean) {
+async function oneConfirm(
+  server: Server,
+  c: HttpCustomer,
+  who: Customer,
+  kind: Kind,
+  record: boolean,
+) {
   const chat = await c.newChat();
   const chunks = await c.say(chat, ask[kind](who));
   const action = pendingActionOf(chunks);
@@ -160,8 +166,10 @@ const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const p = (xs: number[], q: number) => percentile(sorted(xs), q);
 const f = (n: number) => (Number.isNaN(n) ? "–" : n < 10 ? n.toFixed(2) : n.toFixed(1));
 const x = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "–");
-const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" })
-  .stdout.trim();
+const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+  cwd: root,
+  encoding: "utf8",
+}).stdout.trim();
 const whole50 = p(samples["whole order"], 50);
 const lines = [
   `Run ${new Date().toISOString()} on ${machine()}, build ${commit}.`,
