@@ -1,4 +1,5 @@
 import { getFormatter, getTranslations } from "next-intl/server";
+import { Fragment, type ReactNode } from "react";
 import type { OrderItem, OrderWithItems } from "@/db/queries/orders";
 import { addressLine, orderAddress } from "@/lib/orders/address";
 import { own } from "@/lib/own";
@@ -84,11 +85,7 @@ async function OrderLine({ order, item }: { order: OrderWithItems; item: OrderIt
   const t = await getTranslations("orders");
   const format = await getFormatter();
   const option = (name: string) => t("option", { option: name });
-  const variant = item.variant
-    ? Object.entries(item.variant.options)
-        .map(([name, value]) => `${option(name)} ${value}`)
-        .join(", ")
-    : null;
+  const variant = item.variant ? optionsOf(Object.entries(item.variant.options), option) : null;
   const price = format.number(item.unitPriceMinor / 100, {
     style: "currency",
     currency: order.currency,
@@ -112,10 +109,10 @@ async function OrderLine({ order, item }: { order: OrderWithItems; item: OrderIt
             // An exchange has no id of its own on the page; its place among the line's is stable.
             // biome-ignore lint/suspicious/noArrayIndexKey: the list is rendered once, on the server
             <li key={n}>
-              {t("lineExchanged", {
+              {t.rich("lineExchanged", {
                 quantity: x.quantity,
-                change: changeOf(x.from, x.to, option),
                 kind: x.kind,
+                change: () => changeOf(x.from, x.to, option),
               })}
             </li>
           ))}
@@ -125,14 +122,33 @@ async function OrderLine({ order, item }: { order: OrderWithItems; item: OrderIt
   );
 }
 
+/**
+ * Options as the page shows them: "size M, colour black". The option's name is ours and
+ * translated; its value is the store's data (a size code, a colour's name) and marked so that no
+ * browser translates it.
+ */
+function optionsOf(
+  options: [name: string, value: ReactNode][],
+  option: (name: string) => string,
+): ReactNode {
+  return options.map(([name, value], n) => (
+    <Fragment key={name}>
+      {n > 0 && ", "}
+      {option(name)} <span translate="no">{value}</span>
+    </Fragment>
+  ));
+}
+
 /** What an exchange changed, option by option: "size 42 → 43". */
 function changeOf(
   from: Record<string, string>,
   to: Record<string, string>,
   option: (name: string) => string,
-): string {
-  return Object.keys(to)
-    .filter((name) => from[name] !== to[name])
-    .map((name) => `${option(name)} ${from[name] ?? "?"} → ${to[name]}`)
-    .join(", ");
+): ReactNode {
+  return optionsOf(
+    Object.keys(to)
+      .filter((name) => from[name] !== to[name])
+      .map((name) => [name, `${from[name] ?? "?"} → ${to[name]}`]),
+    option,
+  );
 }
