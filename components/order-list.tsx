@@ -1,5 +1,6 @@
 import { getFormatter, getTranslations } from "next-intl/server";
-import type { OrderWithItems } from "@/db/queries/orders";
+import { Fragment, type ReactNode } from "react";
+import type { OrderItem, OrderWithItems } from "@/db/queries/orders";
 import { addressLine, orderAddress } from "@/lib/orders/address";
 import { own } from "@/lib/own";
 
@@ -43,9 +44,9 @@ export async function OrderList({ orders }: { orders: OrderWithItems[] }) {
               {format.number(o.totalMinor / 100, { style: "currency", currency: o.currency })}
             </span>
           </div>
-          <ul className="mt-2 text-sm text-slate-700">
+          <ul className="mt-2 grid gap-1 text-sm text-slate-700">
             {o.items.map((i) => (
-              <li key={i.name}>{t("item", { quantity: i.quantity, name: i.name })}</li>
+              <OrderLine key={i.lineId} order={o} item={i} />
             ))}
           </ul>
           <OrderAddress order={o} label={t("deliverTo")} />
@@ -72,5 +73,82 @@ function OrderAddress({ order, label }: { order: OrderWithItems; label: string }
       <span className="text-slate-600">{label}</span>{" "}
       <span translate="no">{addressLine(address)}</span>
     </p>
+  );
+}
+
+/**
+ * One line of an order: what was bought (its size or colour where it has a variant, how many, the
+ * price of one), then what became of some of its units: returned, with the return's state, or
+ * exchanged, from which variant to which, with the exchange's state.
+ */
+async function OrderLine({ order, item }: { order: OrderWithItems; item: OrderItem }) {
+  const t = await getTranslations("orders");
+  const format = await getFormatter();
+  const option = (name: string) => t("option", { option: name });
+  const variant = item.variant ? optionsOf(Object.entries(item.variant.options), option) : null;
+  const price = format.number(item.unitPriceMinor / 100, {
+    style: "currency",
+    currency: order.currency,
+  });
+  return (
+    <li data-testid="order-line">
+      <span>{t("item", { quantity: item.quantity, name: item.name })}</span>
+      {variant && <span>, {variant}</span>}
+      <span className="text-slate-600"> · {t("unitPrice", { price })}</span>
+      {(item.returnedQuantity > 0 || item.exchanges.length > 0) && (
+        <ul className="ml-4 text-violet-900">
+          {item.returnedQuantity > 0 && (
+            <li>
+              {t("lineReturned", {
+                quantity: item.returnedQuantity,
+                state: order.returnRequest?.receivedAt ? "received" : "requested",
+              })}
+            </li>
+          )}
+          {item.exchanges.map((x, n) => (
+            // An exchange has no id of its own on the page; its place among the line's is stable.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is rendered once, on the server
+            <li key={n}>
+              {t.rich("lineExchanged", {
+                quantity: x.quantity,
+                kind: x.kind,
+                change: () => changeOf(x.from, x.to, option),
+              })}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Options as the page shows them: "size M, colour black". The option's name is ours and
+ * translated; its value is the store's data (a size code, a colour's name) and marked so that no
+ * browser translates it.
+ */
+function optionsOf(
+  options: [name: string, value: ReactNode][],
+  option: (name: string) => string,
+): ReactNode {
+  return options.map(([name, value], n) => (
+    <Fragment key={name}>
+      {n > 0 && ", "}
+      {option(name)} <span translate="no">{value}</span>
+    </Fragment>
+  ));
+}
+
+/** What an exchange changed, option by option: "size 42 → 43". */
+function changeOf(
+  from: Record<string, string>,
+  to: Record<string, string>,
+  option: (name: string) => string,
+): ReactNode {
+  return optionsOf(
+    Object.keys(to)
+      .filter((name) => from[name] !== to[name])
+      .map((name) => [name, `${from[name] ?? "?"} → ${to[name]}`]),
+    option,
   );
 }

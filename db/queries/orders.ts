@@ -32,6 +32,19 @@ export type OrderItem = {
   finalSale: boolean;
   returnedQuantity: number;
   exchangedQuantity: number;
+  /** Each exchange of this line, oldest first: how many units, from which variant to which. */
+  exchanges: LineExchange[];
+};
+
+/**
+ * One exchange of a line as the orders page shows it: "swap" changed the variant before the order
+ * shipped; "exchange" sends the new variant after delivery, and the old one comes back.
+ */
+export type LineExchange = {
+  kind: (typeof itemExchanges.$inferSelect)["kind"];
+  quantity: number;
+  from: Record<string, string>;
+  to: Record<string, string>;
 };
 /**
  * An order as every store answers it. A guest order's e-mail is not part of it: the verification
@@ -76,10 +89,26 @@ async function withItems(rows: (typeof orders.$inferSelect)[]): Promise<OrderWit
     : [];
   const exchanged = itemIds.length
     ? await db
-        .select({ id: itemExchanges.orderItemId, quantity: itemExchanges.quantity })
+        .select({
+          id: itemExchanges.orderItemId,
+          kind: itemExchanges.kind,
+          quantity: itemExchanges.quantity,
+          fromVariantId: itemExchanges.fromVariantId,
+          toVariantId: itemExchanges.toVariantId,
+        })
         .from(itemExchanges)
         .where(inArray(itemExchanges.orderItemId, itemIds))
+        .orderBy(asc(itemExchanges.createdAt), asc(itemExchanges.id))
     : [];
+  // Both variants of each exchange, for the page's "size 42 → 43": one query, not one per row.
+  const variantIds = [...new Set(exchanged.flatMap((x) => [x.fromVariantId, x.toVariantId]))];
+  const variants = variantIds.length
+    ? await db
+        .select({ id: productVariants.id, options: productVariants.options })
+        .from(productVariants)
+        .where(inArray(productVariants.id, variantIds))
+    : [];
+  const optionsOf = (id: string) => variants.find((v) => v.id === id)?.options ?? {};
   const sum = (list: { id: number; quantity: number }[], id: number) =>
     list.filter((r) => r.id === id).reduce((n, r) => n + r.quantity, 0);
   return rows.map((o) => ({
@@ -98,6 +127,14 @@ async function withItems(rows: (typeof orders.$inferSelect)[]): Promise<OrderWit
         finalSale: i.finalSale ?? false,
         returnedQuantity: sum(returned, i.id),
         exchangedQuantity: sum(exchanged, i.id),
+        exchanges: exchanged
+          .filter((x) => x.id === i.id)
+          .map((x) => ({
+            kind: x.kind,
+            quantity: x.quantity,
+            from: optionsOf(x.fromVariantId),
+            to: optionsOf(x.toVariantId),
+          })),
       })),
     returnRequest: returns.find((r) => r.orderId === o.id) ?? null,
   }));

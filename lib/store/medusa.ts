@@ -292,6 +292,7 @@ export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
       finalSale: false,
       returnedQuantity: 0,
       exchangedQuantity: 0,
+      exchanges: [],
     })),
     // Our record of the return is joined on by lib/store/index.ts, from these operation ids.
     returnRequest: null,

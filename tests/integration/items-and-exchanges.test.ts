@@ -13,6 +13,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { listEffectsForAction } from "@/db/queries/effects";
 import { listExchangesForOrder } from "@/db/queries/item-exchanges";
+import { listOrdersForUser } from "@/db/queries/orders";
 import { listReturnLines, listReturnRequestsForOrder } from "@/db/queries/return-requests";
 import { itemExchanges, orderItems, productVariants, returnRequestLines } from "@/db/schema";
 import { seedDemoLikeUser } from "@/db/seed";
@@ -226,6 +227,58 @@ describe("a return names its lines: the policy per line", () => {
       (e) => e.kind === "payment.refund",
     );
     expect(refunds.map((e) => (e.payload as { amount: number }).amount)).toEqual([15500]);
+  });
+});
+
+describe("what the orders page reads of each line", () => {
+  /** Anna's order as the orders page gets it: per line, what was returned and exchanged. */
+  const linesOf = async (orderId: string) => {
+    const order = (await listOrdersForUser({ userId: core.anna })).find((o) => o.id === orderId)!;
+    return {
+      received: order.returnRequest?.receivedAt != null,
+      lines: order.items.map((i) => ({
+        name: i.name,
+        returned: i.returnedQuantity,
+        exchanges: i.exchanges,
+      })),
+    };
+  };
+  const confirmed = async (tool: string, args: Record<string, unknown>) => {
+    const action = await proposeWith(tool, core.anna, await newChat(core.db, core.anna), args);
+    return (await confirmAction({ actionId: action.id, userId: core.anna })).result as unknown as {
+      requestId?: string;
+    };
+  };
+
+  it("one T-shirt returned and the shoes a size up: each on its own line, from and to sizes", async () => {
+    const { requestId } = await confirmed("create_return_request", {
+      orderId: "4702",
+      items: [{ line: "t-shirt", quantity: 1 }],
+      reason: "damaged",
+      comment: null,
+    });
+    await confirmed("exchange_items", { orderId: "4702", line: "shoes", to: "bigger" });
+    expect(await linesOf("4702")).toEqual({
+      received: false,
+      lines: [
+        { name: "Merino T-shirt", returned: 1, exchanges: [] },
+        {
+          name: "Trail running shoes",
+          returned: 0,
+          exchanges: [{ kind: "exchange", quantity: 1, from: { size: "42" }, to: { size: "43" } }],
+        },
+        { name: "Hiking socks", returned: 0, exchanges: [] },
+      ],
+    });
+    await markReturnReceived({ requestId: requestId!, staffId: core.staff });
+    expect((await linesOf("4702")).received).toBe(true);
+  });
+
+  it("a size changed before shipping reads as a swap from M to S", async () => {
+    await confirmed("exchange_items", { orderId: "4704", to: "S" });
+    expect((await linesOf("4704")).lines[0]!.exchanges).toEqual([
+      { kind: "swap", quantity: 1, from: { size: "M" }, to: { size: "S" } },
+    ]);
   });
 });
 
