@@ -123,10 +123,17 @@ export const ALERT_PAYLOAD = z.strictObject({
 export type AlertPayload = z.output<typeof ALERT_PAYLOAD>;
 
 /**
- * Request a return of the whole order at the connected store; the return carries the operation
- * id in its metadata. Compared like the cancel: the order's updated_at from the plan.
+ * Request a return at the connected store of the lines and units the customer named (the store's
+ * own item ids); the return and its items carry the operation id in their metadata. Compared
+ * like the cancel: the order's updated_at from the plan. Without `items` (stored before returns
+ * named their lines), the whole order.
  */
-export const STORE_RETURN_PAYLOAD = STORE_CANCEL_PAYLOAD;
+export const STORE_RETURN_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({
+  items: z
+    .array(z.strictObject({ lineId: z.string().min(1), quantity: z.number().int().positive() }))
+    .min(1)
+    .optional(),
+});
 export type StoreReturnPayload = z.output<typeof STORE_RETURN_PAYLOAD>;
 
 /**

@@ -61,9 +61,21 @@ const FIELDS = [
   "items.title",
   "items.quantity",
   "items.unit_price",
+  // The line's variant (its product, options and rank among the product's variants), whether
+  // the product is final sale, and how many units are in the order's returns already.
+  "items.variant_id",
+  "items.variant.product_id",
+  "items.variant.variant_rank",
+  "items.variant.options.value",
+  "items.variant.options.option.title",
+  "items.variant.product.metadata",
+  "items.detail.return_requested_quantity",
+  "items.detail.return_received_quantity",
   "*shipping_address",
   "fulfillments.shipped_at",
   "fulfillments.delivered_at",
+  // Where the order left from: a return of stocked items goes back there.
+  "fulfillments.location_id",
   // The order's returns at the store, for "Return requested" on the orders page and in
   // get_order_status: read with the order itself, no second request.
   "returns.id",
@@ -94,6 +106,28 @@ const MEDUSA_ORDER = z.object({
         title: z.string(),
         quantity: z.number(),
         unit_price: z.number(),
+        variant_id: z.string().nullish(),
+        variant: z
+          .object({
+            product_id: z.string().nullish(),
+            variant_rank: z.number().nullish(),
+            options: z
+              .array(
+                z.object({
+                  value: z.string(),
+                  option: z.object({ title: z.string() }).nullish(),
+                }),
+              )
+              .nullish(),
+            product: z.object({ metadata: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+          })
+          .nullish(),
+        detail: z
+          .object({
+            return_requested_quantity: z.number().nullish(),
+            return_received_quantity: z.number().nullish(),
+          })
+          .nullish(),
       }),
     )
     .nullish(),
@@ -108,7 +142,9 @@ const MEDUSA_ORDER = z.object({
       country_code: z.string().nullish(),
     })
     .nullish(),
-  fulfillments: z.array(z.object({ shipped_at: when, delivered_at: when })).nullish(),
+  fulfillments: z
+    .array(z.object({ shipped_at: when, delivered_at: when, location_id: z.string().nullish() }))
+    .nullish(),
   returns: z
     .array(
       z.object({
@@ -251,6 +287,31 @@ function orderTotal(o: MedusaOrder): number {
   return (o.items ?? []).reduce((sum, i) => sum + i.unit_price * i.quantity, 0);
 }
 
+/** A product's metadata key that makes its items final sale (not returnable). */
+export const FINAL_SALE_METADATA_KEY = "final_sale";
+
+/**
+ * The option Medusa's admin gives a product that comes in one version (Medusa wants an option on
+ * every product): not an option in our terms.
+ */
+const DEFAULT_OPTION = "Default option";
+
+/** A line's variant in our terms: its options by their title, lower-cased ("size": "M"). */
+function lineVariant(i: NonNullable<MedusaOrder["items"]>[number]) {
+  const productId = i.variant?.product_id;
+  if (!i.variant_id || !productId) return null;
+  return {
+    id: i.variant_id,
+    productId,
+    options: Object.fromEntries(
+      (i.variant?.options ?? [])
+        .filter((o) => o.option?.title && o.option.title !== DEFAULT_OPTION)
+        .map((o) => [o.option!.title.toLowerCase(), o.value]),
+    ),
+    position: i.variant?.variant_rank ?? 0,
+  };
+}
+
 export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
   const currency = o.currency_code.toUpperCase();
   const a = o.shipping_address;
@@ -278,16 +339,18 @@ export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
     deliveryCity: hasAddress ? (a?.city ?? null) : null,
     version: o.version ?? 1,
     updatedAt: new Date(o.updated_at),
-    // Lines by the store's own item id. Variants, final sale and what was returned of each line
-    // are not read from the store yet: its returns are of whole orders (docs/stores.md).
+    // Lines by the store's own item id, with their variant of a catalogue product (none for a
+    // custom line), final sale from the product's metadata, and the units already in a return
+    // at the store (requested or received), so a second return cannot take them again.
     items: (o.items ?? []).map((i) => ({
       lineId: i.id,
       name: i.title,
       quantity: i.quantity,
       unitPriceMinor: minorUnits(i.unit_price, currency),
-      variant: null,
-      finalSale: false,
-      returnedQuantity: 0,
+      variant: lineVariant(i),
+      finalSale: i.variant?.product?.metadata?.[FINAL_SALE_METADATA_KEY] === true,
+      returnedQuantity:
+        (i.detail?.return_requested_quantity ?? 0) + (i.detail?.return_received_quantity ?? 0),
       exchangedQuantity: 0,
     })),
     // Our record of the return is joined on by lib/store/index.ts, from these operation ids.
@@ -540,16 +603,24 @@ export function medusaStore(config: MedusaConfig): Store {
           return { kind: "definite", code: "order_cancelled_at_store" };
         if (current.updated_at !== op.expectedUpdatedAt)
           return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+        const location = (current.fulfillments ?? []).find((f) => f.location_id)?.location_id;
         const created = z.object({ return: z.object({ id: z.string() }) }).parse(
           await post("/admin/returns", {
             order_id: current.id,
+            // Medusa receives items of a stocked variant only into a location: the one the
+            // order was fulfilled from (its custom items need none).
+            ...(location ? { location_id: location } : {}),
             metadata: { [RETURN_METADATA_KEY]: op.operationId },
           }),
         ).return;
+        // The lines and units the customer named (the plan's); a return stored before returns
+        // named their lines is of every item of the order.
+        const lines =
+          op.items ?? (current.items ?? []).map((i) => ({ lineId: i.id, quantity: i.quantity }));
         await post(returnPath(created.id, "/request-items"), {
-          items: (current.items ?? []).map((i) => ({
-            id: i.id,
-            quantity: i.quantity,
+          items: lines.map((l) => ({
+            id: l.lineId,
+            quantity: l.quantity,
             metadata: { [RETURN_METADATA_KEY]: op.operationId },
           })),
         });

@@ -46,8 +46,12 @@ export type StoreCancel = {
   expectedUpdatedAt: string;
 };
 
-/** Request a return of the whole order at the store, under our operation id. */
-export type StoreReturn = StoreCancel;
+/**
+ * Request a return at the store, under our operation id: of the lines and units named (by the
+ * store's own item id), or of the whole order when none are (a return stored before returns
+ * named their lines).
+ */
+export type StoreReturn = StoreCancel & { items?: { lineId: string; quantity: number }[] };
 
 /**
  * Staff received the parcel of a return made under `operationId`: receive it at the store, then
