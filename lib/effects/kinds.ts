@@ -157,6 +157,24 @@ export const STORE_ADDRESS_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({ to: ADDRESS }
 export type StoreAddressPayload = z.output<typeof STORE_ADDRESS_PAYLOAD>;
 
 /**
+ * Exchange units of an order's line for another variant of the same product at the connected
+ * store (Medusa's exchanges: the line back as inbound items, the new variant as outbound items,
+ * then the request), with the operation id in the exchange's metadata; then a cheaper variant's
+ * difference, `refund`, is refunded of the order's captured payment there (its note carries the
+ * operation id). Compared like the cancel: the order's updated_at from the plan.
+ */
+export const STORE_EXCHANGE_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({
+  /** The store's own ids of the line and of the variant it goes to. */
+  lineId: z.string().min(1),
+  quantity: z.number().int().positive(),
+  toVariantId: z.string().min(1),
+  /** Minor units; 0 when the new variant costs the same. */
+  refund: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+});
+export type StoreExchangePayload = z.output<typeof STORE_EXCHANGE_PAYLOAD>;
+
+/**
  * Propose the refused write again: the store refused a confirmed write because the order changed
  * there after the plan (`order_changed_at_store`), so the same tool plans the refused action's
  * stored arguments once more, on the order as the store has it now, and the chat gets the new
@@ -186,6 +204,7 @@ export const EFFECT_PAYLOADS = {
   "store.create_return": STORE_RETURN_PAYLOAD,
   "store.receive_return": STORE_RECEIVE_PAYLOAD,
   "store.change_address": STORE_ADDRESS_PAYLOAD,
+  "store.exchange_items": STORE_EXCHANGE_PAYLOAD,
   "action.replan": REPLAN_PAYLOAD,
 } as const;
 
@@ -209,6 +228,7 @@ export const STORE_WRITE_KINDS = [
   "store.cancel_order",
   "store.create_return",
   "store.change_address",
+  "store.exchange_items",
 ] as const satisfies readonly EffectKind[];
 export type StoreWriteKind = (typeof STORE_WRITE_KINDS)[number];
 

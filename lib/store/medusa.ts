@@ -27,6 +27,7 @@ import {
   type StoreAddressChange,
   type StoreCancel,
   type StoreCustomer,
+  type StoreExchange,
   type StoreLookupOutcome,
   type StoreOrder,
   type StoreReceipt,
@@ -39,6 +40,8 @@ import {
 export const OPERATION_METADATA_KEY = "returns_desk_cancel_operation_id";
 /** Where a return's operation id lives in the Medusa return's metadata. */
 export const RETURN_METADATA_KEY = "returns_desk_return_operation_id";
+/** Where an exchange's operation id lives in the Medusa exchange's metadata. */
+export const EXCHANGE_METADATA_KEY = "returns_desk_exchange_operation_id";
 /** Where an address change's operation id lives in the Medusa order's metadata. */
 export const ADDRESS_METADATA_KEY = "returns_desk_address_operation_id";
 /** A refund's note at Medusa (its refunds carry no metadata): the return's operation id. */
@@ -168,6 +171,77 @@ const MEDUSA_RETURN = z.object({
 });
 const RETURNS = z.object({ returns: z.array(MEDUSA_RETURN) });
 type MedusaReturn = z.output<typeof MEDUSA_RETURN>;
+
+/** A Medusa exchange, as far as the lookup needs it: our id, and whether it was requested. */
+const MEDUSA_EXCHANGE = z.object({
+  id: z.string(),
+  canceled_at: when,
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  return: z.object({ status: z.string() }).nullish(),
+});
+const EXCHANGES = z.object({ exchanges: z.array(MEDUSA_EXCHANGE) });
+type MedusaExchange = z.output<typeof MEDUSA_EXCHANGE>;
+
+/** A product with its variants: options, rank, prices and what is available of each. */
+const MEDUSA_PRODUCT = z.object({
+  product: z.object({
+    id: z.string(),
+    title: z.string(),
+    variants: z.array(
+      z.object({
+        id: z.string(),
+        variant_rank: z.number().nullish(),
+        manage_inventory: z.boolean().nullish(),
+        allow_backorder: z.boolean().nullish(),
+        options: z
+          .array(z.object({ value: z.string(), option: z.object({ title: z.string() }).nullish() }))
+          .nullish(),
+        prices: z.array(z.object({ amount: z.number(), currency_code: z.string() })).nullish(),
+        inventory_items: z
+          .array(
+            z.object({
+              required_quantity: z.number().nullish(),
+              inventory: z
+                .object({
+                  location_levels: z
+                    .array(z.object({ available_quantity: z.number().nullish() }))
+                    .nullish(),
+                })
+                .nullish(),
+            }),
+          )
+          .nullish(),
+      }),
+    ),
+  }),
+});
+const PRODUCT_FIELDS = [
+  "id",
+  "title",
+  "variants.id",
+  "variants.variant_rank",
+  "variants.manage_inventory",
+  "variants.allow_backorder",
+  "variants.options.value",
+  "variants.options.option.title",
+  "variants.prices.amount",
+  "variants.prices.currency_code",
+  "variants.inventory_items.required_quantity",
+  "variants.inventory_items.inventory.location_levels.available_quantity",
+].join(",");
+
+/** Units of a variant available at the store: its inventory's, per unit it needs of each. */
+function available(v: z.output<typeof MEDUSA_PRODUCT>["product"]["variants"][number]): number {
+  if (v.manage_inventory === false || v.allow_backorder) return Number.MAX_SAFE_INTEGER;
+  const per = (v.inventory_items ?? []).map((i) => {
+    const units = (i.inventory?.location_levels ?? []).reduce(
+      (sum, l) => sum + (l.available_quantity ?? 0),
+      0,
+    );
+    return Math.floor(units / Math.max(1, i.required_quantity ?? 1));
+  });
+  return per.length ? Math.max(0, Math.min(...per)) : 0;
+}
 
 /** The order's payments and their refunds (Medusa's amounts are major units). */
 const PAYMENTS = z.object({
@@ -531,6 +605,55 @@ export function medusaStore(config: MedusaConfig): Store {
   }
 
   const post = (path: string, body: unknown = {}) => call(path, { method: "POST", body });
+
+  /** The exchange this operation made at the store (its id is in the exchange's metadata). */
+  async function ourExchange(
+    orderRef: string,
+    operationId: string,
+  ): Promise<MedusaExchange | null> {
+    const body = await call("/admin/exchanges", {
+      query: {
+        order_id: orderRef,
+        fields: "id,canceled_at,metadata,return.status",
+        limit: 100,
+      },
+    });
+    return (
+      EXCHANGES.parse(body).exchanges.find(
+        (e) => e.metadata?.[EXCHANGE_METADATA_KEY] === operationId && !e.canceled_at,
+      ) ?? null
+    );
+  }
+  /** Requested: its return (the inbound items) is requested or received, not a draft. */
+  const requested = (e: MedusaExchange) => REQUESTED.has(e.return?.status ?? "");
+
+  /**
+   * Refunds `amountMinor` of a captured payment with our note, unless a refund with that note is
+   * there already; the refund's id, or an outcome that is not a success.
+   */
+  async function refundOnce(
+    orderRef: string,
+    operationId: string,
+    amountMinor: number,
+    currency: string,
+  ): Promise<StoreWriteOutcome> {
+    const { refund, payments } = await ourRefund(orderRef, operationId);
+    if (refund) return { kind: "succeeded", providerRef: refund.id };
+    const amount = majorUnits(amountMinor, currency);
+    const payment = payments.find(
+      (p) =>
+        p.captured_at && p.amount - (p.refunds ?? []).reduce((a, r) => a + r.amount, 0) >= amount,
+    );
+    if (!payment) return { kind: "definite", code: "no_captured_payment_at_store" };
+    await post(`/admin/payments/${encodeURIComponent(payment.id)}/refund`, {
+      amount,
+      note: refundNote(operationId),
+    });
+    const after = await ourRefund(orderRef, operationId);
+    return after.refund
+      ? { kind: "succeeded", providerRef: after.refund.id }
+      : { kind: "indeterminate", code: "refund_not_found_after_send" };
+  }
   const returnPath = (id: string, tail = "") => `/admin/returns/${encodeURIComponent(id)}${tail}`;
 
   return {
@@ -677,23 +800,117 @@ export function medusaStore(config: MedusaConfig): Store {
           });
           await post(returnPath(mine.id, "/receive/confirm"));
         }
-        const { refund, payments } = await ourRefund(op.storeOrderRef, op.operationId);
-        if (refund) return { kind: "succeeded", providerRef: refund.id };
-        const amount = majorUnits(op.amountMinor, op.currency);
-        const payment = payments.find(
-          (p) =>
-            p.captured_at &&
-            p.amount - (p.refunds ?? []).reduce((a, r) => a + r.amount, 0) >= amount,
-        );
-        if (!payment) return { kind: "definite", code: "no_captured_payment_at_store" };
-        await post(`/admin/payments/${encodeURIComponent(payment.id)}/refund`, {
-          amount,
-          note: refundNote(op.operationId),
-        });
-        const after = await ourRefund(op.storeOrderRef, op.operationId);
-        return after.refund
-          ? { kind: "succeeded", providerRef: after.refund.id }
-          : { kind: "indeterminate", code: "refund_not_found_after_send" };
+        // The return's amount (the returned lines' sum, from our record), never the payment's.
+        return await refundOnce(op.storeOrderRef, op.operationId, op.amountMinor, op.currency);
+      } catch (err) {
+        return failed(err);
+      }
+    },
+
+    async product(productId, currency) {
+      const body = await read(() =>
+        call(`/admin/products/${encodeURIComponent(productId)}`, {
+          query: { fields: PRODUCT_FIELDS },
+        }),
+      );
+      const p = MEDUSA_PRODUCT.parse(body).product;
+      const code = currency.toLowerCase();
+      const variants = p.variants
+        .map((v) => {
+          const price = (v.prices ?? []).find((x) => x.currency_code.toLowerCase() === code);
+          return {
+            id: v.id,
+            productId: p.id,
+            options: Object.fromEntries(
+              (v.options ?? [])
+                .filter((o) => o.option?.title && o.option.title !== DEFAULT_OPTION)
+                .map((o) => [o.option!.title.toLowerCase(), o.value]),
+            ),
+            position: v.variant_rank ?? 0,
+            // A variant without a price in the order's currency cannot be exchanged to.
+            priceMinor: price ? minorUnits(price.amount, currency) : Number.MAX_SAFE_INTEGER,
+            currency: currency.toUpperCase(),
+            stock: available(v),
+          };
+        })
+        .sort((a, b) => a.position - b.position);
+      return { id: p.id, name: p.title, variants };
+    },
+
+    async findExchange(op: StoreExchange): Promise<StoreLookupOutcome> {
+      try {
+        const mine = await ourExchange(op.storeOrderRef, op.operationId);
+        if (!mine || !requested(mine)) return { kind: "absent" };
+        if (op.refundMinor === 0) return { kind: "found", providerRef: mine.id };
+        const { refund } = await ourRefund(op.storeOrderRef, op.operationId);
+        return refund ? { kind: "found", providerRef: mine.id } : { kind: "absent" };
+      } catch (err) {
+        return lookupFailed(err);
+      }
+    },
+
+    /**
+     * Medusa's exchange is four requests (begin, inbound items, outbound items, request); it
+     * carries our id in its metadata from the first, so a later attempt finds it, and one of
+     * ours still a draft is dropped and begun again, as a return's. Then a cheaper variant's
+     * difference is refunded with our note (once: a refund with it already there is not sent).
+     */
+    async exchangeItems(op: StoreExchange): Promise<StoreWriteOutcome> {
+      try {
+        let mine = await ourExchange(op.storeOrderRef, op.operationId);
+        if (mine && !requested(mine)) {
+          await call(`/admin/exchanges/${encodeURIComponent(mine.id)}/request`, {
+            method: "DELETE",
+          });
+          mine = null;
+        }
+        if (!mine) {
+          const current = await order(op.storeOrderRef);
+          if (current.status === "canceled")
+            return { kind: "definite", code: "order_cancelled_at_store" };
+          if (current.updated_at !== op.expectedUpdatedAt)
+            return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+          const location = (current.fulfillments ?? []).find((f) => f.location_id)?.location_id;
+          const created = z.object({ exchange: z.object({ id: z.string() }) }).parse(
+            await post("/admin/exchanges", {
+              order_id: current.id,
+              metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+            }),
+          ).exchange;
+          const path = (tail: string) =>
+            `/admin/exchanges/${encodeURIComponent(created.id)}${tail}`;
+          await post(path("/inbound/items"), {
+            ...(location ? { location_id: location } : {}),
+            items: [
+              {
+                id: op.lineId,
+                quantity: op.quantity,
+                metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+              },
+            ],
+          });
+          await post(path("/outbound/items"), {
+            items: [
+              {
+                variant_id: op.toVariantId,
+                quantity: op.quantity,
+                metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+              },
+            ],
+          });
+          await post(path("/request"));
+          mine = { id: created.id, canceled_at: null, metadata: null, return: null };
+        }
+        if (op.refundMinor > 0) {
+          const refunded = await refundOnce(
+            op.storeOrderRef,
+            op.operationId,
+            op.refundMinor,
+            op.currency,
+          );
+          if (refunded.kind !== "succeeded") return refunded;
+        }
+        return { kind: "succeeded", providerRef: mine.id };
       } catch (err) {
         return failed(err);
       }

@@ -10,7 +10,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EffectRow } from "@/db/queries/effects";
 import { effects } from "@/db/schema";
@@ -21,7 +21,7 @@ import { getChatView } from "@/lib/chat/service";
 import { runDueEffects } from "@/lib/effects/relay";
 import { setReplanner } from "@/lib/effects/replan";
 import { markReturnReceived } from "@/lib/returns/receive";
-import { RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
+import { EXCHANGE_METADATA_KEY, RETURN_METADATA_KEY, refundNote } from "@/lib/store/medusa";
 import { workerEnv } from "../helpers/db";
 import { auditFor, newChat, proposeWith } from "../integration/action-core/fixtures";
 import {
@@ -355,5 +355,121 @@ describe("returns of named lines at the store", () => {
     expect(adminRefunds(await adminOrder(receiptId))).toEqual([
       expect.objectContaining({ amount: 35, note: refundNote(receipt.actionId) }),
     ]);
+  });
+});
+
+type AdminExchange = {
+  id: string;
+  metadata: Record<string, unknown> | null;
+  return: { status: string } | null;
+  additional_items: { quantity: number; item: { variant_id: string } }[];
+};
+
+/** The order's exchanges at Medusa that are not cancelled, with their new items. */
+async function adminExchanges(orderRef: string) {
+  return (
+    await admin<{ exchanges: (AdminExchange & { canceled_at: string | null })[] }>(
+      `/admin/exchanges?order_id=${orderRef}&fields=id,canceled_at,metadata,return.status,additional_items.quantity,additional_items.item.variant_id`,
+    )
+  ).exchanges.filter((e) => !e.canceled_at);
+}
+
+/** The effect as a relay that lost its record finds it: due again, from its first attempt. */
+async function forgetOutcome(effect: EffectRow) {
+  await suite.core.db
+    .update(effects)
+    .set({ status: "pending", settledAt: null, nextAttemptAt: new Date(0), attempts: 0 })
+    .where(eq(effects.id, effect.id));
+}
+
+describe("exchange_items at the store", () => {
+  it("a T-shirt M for an S: one exchange at Medusa with our id (the M back, the S out) and the €5.00 difference refunded there once, after a lost answer", async () => {
+    const id = await freshItemsOrder();
+    const ref = (await adminOrder(id)).id;
+
+    // Our policy on the store's sizes, prices and stock: L is dearer, shoes 44 has none.
+    const dearer = await executeToolCall(
+      "exchange_items",
+      { orderId: id, line: "T-shirt", quantity: 1, to: "L" },
+      await ctx(),
+    );
+    expect(dearer).toMatchObject({ kind: "error", code: "dearer_variant" });
+    const none = await executeToolCall(
+      "exchange_items",
+      { orderId: id, line: "shoes", to: "44" },
+      await ctx(),
+    );
+    expect(none).toMatchObject({ kind: "error", code: "out_of_stock" });
+
+    const args = { orderId: id, line: "T-shirt", quantity: 1, to: "S" };
+    const chatId = await newChat(suite.core.db, suite.core.anna);
+    const action = await proposeWith("exchange_items", suite.core.anna, chatId, args);
+    expect(action.plan).toMatchObject({
+      kind: "exchange",
+      line: { name: "Merino T-shirt", quantity: 1, from: { options: { size: "M" } } },
+      to: { options: { size: "S" }, unitPrice: 3000 },
+      refund: { amount: 500, currency: "EUR" },
+      store: { backend: "medusa", ref },
+    });
+    const done = await confirmAction({ actionId: action.id, userId: suite.core.anna });
+    expect(done.action.status).toBe("executed");
+    expect(done.action.result).toMatchObject({ kind: "exchange", refund: { amount: 500 } });
+    expect(await adminExchanges(ref)).toHaveLength(0);
+
+    // The request's answer is lost: the next attempt finds our exchange requested, sends no
+    // second one, and refunds the difference.
+    suite.proxy.fault(/^POST \/admin\/exchanges\/[^/]+\/request$/, "lose");
+    expect(await relayPass(action.id, "store.exchange_items")).toMatchObject({
+      status: "pending",
+      lastErrorCode: "connection_error",
+    });
+    const made = await relayPass(action.id, "store.exchange_items");
+    expect(made.status).toBe("succeeded");
+    const sVariant = (action.plan as { to: { variantId: string } }).to.variantId;
+    const exchanges = await adminExchanges(ref);
+    expect(exchanges).toEqual([
+      expect.objectContaining({
+        id: made.providerRef,
+        metadata: expect.objectContaining({ [EXCHANGE_METADATA_KEY]: action.id }),
+        return: expect.objectContaining({ status: "requested" }),
+        additional_items: [
+          expect.objectContaining({
+            quantity: 1,
+            item: expect.objectContaining({ variant_id: sVariant }),
+          }),
+        ],
+      }),
+    ]);
+    expect(suite.proxy.count(/^POST \/admin\/exchanges$/)).toBe(1);
+    expect(adminRefunds(await adminOrder(id))).toEqual([
+      expect.objectContaining({ amount: 5, note: refundNote(action.id) }),
+    ]);
+
+    // A relay that lost its record starts over: the store shows both, nothing is sent again.
+    await forgetOutcome(made);
+    expect((await relayPass(action.id, "store.exchange_items")).status).toBe("succeeded");
+    expect(adminRefunds(await adminOrder(id))).toHaveLength(1);
+    expect(await adminExchanges(ref)).toHaveLength(1);
+    expect(suite.proxy.count(/^POST \/admin\/exchanges$/)).toBe(1);
+  });
+
+  it("an order changed at the store between the plan and the confirm gets no exchange", async () => {
+    const id = await freshItemsOrder();
+    const chatId = await newChat(suite.core.db, suite.core.anna);
+    const action = await proposeWith("exchange_items", suite.core.anna, chatId, {
+      orderId: id,
+      line: "shoes",
+      to: "43",
+    });
+    expect(action.plan).toMatchObject({ refund: { amount: 0 }, to: { options: { size: "43" } } });
+    await touchAtStore(id);
+    expect(
+      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+    ).toBe("executed");
+    expect(await relayPass(action.id, "store.exchange_items")).toMatchObject({
+      status: "failed",
+      lastErrorCode: "order_changed_at_store",
+    });
+    expect(await adminExchanges((await adminOrder(id)).id)).toHaveLength(0);
   });
 });
