@@ -24,7 +24,7 @@
  * restart: starts the server again (killing it first if it runs) on the same URL and database,
  *   without seeding, and prints the same JSON line. The store tests use kill and restart to stop
  *   the real server while our effects are in flight at it.
- * order --customer anna|boris [--state processing|shipped|delivered_recent|delivered_old|cancelled|delivered_items]:
+ * order --customer anna|boris [--state processing|shipped|delivered_recent|delivered_old|cancelled|delivered_items|processing_items]:
  *   one more paid order on the running store, printed as {"displayId", "customerEmail", "state"}
  *   (delivered_items: the catalogue's T-shirts, shoes and socks, as Anna's seeded order).
  *
@@ -731,7 +731,7 @@ async function addOrder(argv) {
   const orderState = opt("state", "processing");
   if (!state.shop.customers[customer]) throw new Error(`no demo customer "${customer}"`);
   const days = { shipped: undefined, delivered_recent: 3, delivered_old: 45, delivered_items: 3 };
-  if (!["processing", "cancelled", ...Object.keys(days)].includes(orderState))
+  if (!["processing", "processing_items", "cancelled", ...Object.keys(days)].includes(orderState))
     throw new Error(`unknown state "${orderState}"`);
   const made = await createOrder(state.url, state.apiKey, state.shop, {
     customer,
@@ -739,14 +739,17 @@ async function addOrder(argv) {
     ...(orderState in days && days[orderState] !== undefined
       ? { deliveredDaysAgo: days[orderState] }
       : {}),
-    // delivered_items: the four lines of Anna's clothes order, of the catalogue's variants.
+    // delivered_items: the four lines of Anna's clothes order, of the catalogue's variants;
+    // processing_items: her T-shirt M, not shipped.
     ...(orderState === "delivered_items"
       ? { variants: ITEMS_ORDER }
-      : { items: [{ title: "Handlebar Tape", unit_price: 17, quantity: 1 }] }),
+      : orderState === "processing_items"
+        ? { variants: [{ sku: "merino-tshirt-m", quantity: 1 }] }
+        : { items: [{ title: "Handlebar Tape", unit_price: 17, quantity: 1 }] }),
   });
   // The catalogue's stock stays what the seed promised (shoes 43 one unit, 44 none), however
   // many such orders the tests take.
-  if (orderState === "delivered_items")
+  if (orderState === "delivered_items" || orderState === "processing_items")
     await levels(state.url, state.apiKey, state.shop.variants, state.shop.locationId);
   process.stdout.write(`${JSON.stringify(made)}\n`);
 }

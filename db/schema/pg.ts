@@ -328,6 +328,7 @@ export const orderCancellations = pgTable(
 /** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
 /** An exchange at the store, by the store's own ids of the line and the variants. */
 type StoredExchange = {
+  kind: "swap" | "exchange";
   lineId: string;
   quantity: number;
   fromVariantId: string;

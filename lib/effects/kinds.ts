@@ -164,6 +164,11 @@ export type StoreAddressPayload = z.output<typeof STORE_ADDRESS_PAYLOAD>;
  * operation id). Compared like the cancel: the order's updated_at from the plan.
  */
 export const STORE_EXCHANGE_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({
+  /**
+   * exchange: after delivery, Medusa's exchange; swap: before it ships, Medusa's order edit (the
+   * new variant added, the line's units taken off, confirmed).
+   */
+  kind: z.enum(["swap", "exchange"]),
   /** The store's own ids of the line and of the variant it goes to. */
   lineId: z.string().min(1),
   quantity: z.number().int().positive(),

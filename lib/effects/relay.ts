@@ -155,6 +155,7 @@ function handlerFor(kind: EffectKind): Handler {
         storeOrderRef: p.storeOrderRef,
         expectedUpdatedAt: p.expectedUpdatedAt,
         operationId,
+        kind: p.kind,
         lineId: p.lineId,
         quantity: p.quantity,
         toVariantId: p.toVariantId,

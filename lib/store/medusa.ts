@@ -624,6 +624,115 @@ export function medusaStore(config: MedusaConfig): Store {
       ) ?? null
     );
   }
+  /**
+   * The size change this operation made before the order shipped: a confirmed order edit leaves
+   * the new variant's line on the order with our id in its metadata (an edit's own metadata is
+   * not kept by Medusa), so that line is the change. Shaped as an exchange that is requested.
+   */
+  async function ourSwap(orderRef: string, operationId: string): Promise<MedusaExchange | null> {
+    const { order: o } = z
+      .object({
+        order: z.object({
+          items: z
+            .array(
+              z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).nullish() }),
+            )
+            .nullish(),
+        }),
+      })
+      .parse(
+        await call(`/admin/orders/${encodeURIComponent(orderRef)}`, {
+          query: { fields: "items.id,items.metadata" },
+        }),
+      );
+    const line = (o.items ?? []).find((i) => i.metadata?.[EXCHANGE_METADATA_KEY] === operationId);
+    return line
+      ? { id: line.id, canceled_at: null, metadata: null, return: { status: "requested" } }
+      : null;
+  }
+
+  /**
+   * Before it ships: Medusa's order edit. The new variant is added (our id in its line's
+   * metadata), the line's units taken off, then the edit is requested and confirmed. An edit an
+   * earlier attempt left unconfirmed is dropped first (an order has one edit at a time, and ours
+   * took no effect). Then a cheaper variant's difference is refunded with our note.
+   */
+  async function swap(op: StoreExchange): Promise<StoreWriteOutcome> {
+    let mine = await ourSwap(op.storeOrderRef, op.operationId);
+    if (!mine) {
+      const current = await order(op.storeOrderRef);
+      if (current.status === "canceled")
+        return { kind: "definite", code: "order_cancelled_at_store" };
+      const path = (tail = "") => `/admin/order-edits/${encodeURIComponent(current.id)}${tail}`;
+      // An unconfirmed edit is dropped only when it is ours (our id in its added item's
+      // details): a merchant's edit in progress is left alone, and Medusa then refuses ours.
+      const edits = z
+        .object({
+          order_changes: z.array(
+            z.object({
+              status: z.string(),
+              actions: z
+                .array(
+                  z.object({
+                    details: z
+                      .object({ metadata: z.record(z.string(), z.unknown()).nullish() })
+                      .nullish(),
+                  }),
+                )
+                .nullish(),
+            }),
+          ),
+        })
+        .parse(
+          await call(`/admin/orders/${encodeURIComponent(current.id)}/changes`, {
+            query: { change_type: "edit", fields: "status,actions.details" },
+          }),
+        ).order_changes;
+      const halfDone = edits.some(
+        (c) =>
+          (c.status === "pending" || c.status === "requested") &&
+          (c.actions ?? []).some(
+            (a) => a.details?.metadata?.[EXCHANGE_METADATA_KEY] === op.operationId,
+          ),
+      );
+      if (halfDone) await call(path(), { method: "DELETE" });
+      // After dropping our own unconfirmed edit the order is as it was: compare now.
+      const fresh = await order(op.storeOrderRef);
+      if (fresh.updated_at !== op.expectedUpdatedAt)
+        return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+      const line = (fresh.items ?? []).find((i) => i.id === op.lineId);
+      if (!line || line.quantity < op.quantity)
+        return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+      await post("/admin/order-edits", { order_id: fresh.id });
+      await post(path("/items"), {
+        items: [
+          {
+            variant_id: op.toVariantId,
+            quantity: op.quantity,
+            metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+          },
+        ],
+      });
+      await post(path(`/items/item/${encodeURIComponent(op.lineId)}`), {
+        quantity: line.quantity - op.quantity,
+      });
+      await post(path("/request"));
+      await post(path("/confirm"));
+      mine = await ourSwap(op.storeOrderRef, op.operationId);
+      if (!mine) return { kind: "indeterminate", code: "swap_not_found_after_send" };
+    }
+    if (op.refundMinor > 0) {
+      const refunded = await refundOnce(
+        op.storeOrderRef,
+        op.operationId,
+        op.refundMinor,
+        op.currency,
+      );
+      if (refunded.kind !== "succeeded") return refunded;
+    }
+    return { kind: "succeeded", providerRef: mine.id };
+  }
+
   /** Requested: its return (the inbound items) is requested or received, not a draft. */
   const requested = (e: MedusaExchange) => REQUESTED.has(e.return?.status ?? "");
 
@@ -839,7 +948,10 @@ export function medusaStore(config: MedusaConfig): Store {
 
     async findExchange(op: StoreExchange): Promise<StoreLookupOutcome> {
       try {
-        const mine = await ourExchange(op.storeOrderRef, op.operationId);
+        const mine =
+          op.kind === "swap"
+            ? await ourSwap(op.storeOrderRef, op.operationId)
+            : await ourExchange(op.storeOrderRef, op.operationId);
         if (!mine || !requested(mine)) return { kind: "absent" };
         if (op.refundMinor === 0) return { kind: "found", providerRef: mine.id };
         const { refund } = await ourRefund(op.storeOrderRef, op.operationId);
@@ -857,6 +969,7 @@ export function medusaStore(config: MedusaConfig): Store {
      */
     async exchangeItems(op: StoreExchange): Promise<StoreWriteOutcome> {
       try {
+        if (op.kind === "swap") return await swap(op);
         let mine = await ourExchange(op.storeOrderRef, op.operationId);
         if (mine && !requested(mine)) {
           await call(`/admin/exchanges/${encodeURIComponent(mine.id)}/request`, {

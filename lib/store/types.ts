@@ -69,6 +69,8 @@ export type StoreReceipt = {
  * operation id; then refund `refundMinor` (a cheaper variant's difference, 0: none) there.
  */
 export type StoreExchange = StoreCancel & {
+  /** exchange: after delivery (the line comes back); swap: before it ships (an order edit). */
+  kind: "swap" | "exchange";
   lineId: string;
   quantity: number;
   toVariantId: string;

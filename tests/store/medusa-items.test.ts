@@ -72,11 +72,14 @@ async function confirmed(args: Record<string, unknown>) {
   return { actionId: action.id, result: done.action.result as Record<string, unknown> };
 }
 
-/** Another of Anna's four-line orders, delivered 3 days ago, for a test of its own. */
-async function freshItemsOrder(): Promise<string> {
+/**
+ * Another of Anna's four-line orders, delivered 3 days ago, for a test of its own; or
+ * (processing_items) her T-shirt M, not shipped yet.
+ */
+async function freshItemsOrder(state = "delivered_items"): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [script, "order", "--customer", "anna", "--state", "delivered_items"],
+    [script, "order", "--customer", "anna", "--state", state],
     { timeout: 60_000 },
   );
   return (JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { displayId: string }).displayId;
@@ -471,5 +474,52 @@ describe("exchange_items at the store", () => {
       lastErrorCode: "order_changed_at_store",
     });
     expect(await adminExchanges((await adminOrder(id)).id)).toHaveLength(0);
+  });
+
+  it("before it ships, a T-shirt M for an S is Medusa's order edit: the S line with our id instead of the M, the €5.00 difference refunded once, after a lost answer", async () => {
+    const id = await freshItemsOrder("processing_items");
+    const ref = (await adminOrder(id)).id;
+    const chatId = await newChat(suite.core.db, suite.core.anna);
+    const action = await proposeWith("exchange_items", suite.core.anna, chatId, {
+      orderId: id,
+      to: "smaller",
+    });
+    expect(action.plan).toMatchObject({
+      kind: "swap",
+      to: { options: { size: "S" } },
+      refund: { amount: 500 },
+    });
+    expect(
+      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+    ).toBe("executed");
+    const confirm = new RegExp(`^POST /admin/order-edits/${ref}/confirm$`);
+    suite.proxy.fault(confirm, "lose");
+    expect(await relayPass(action.id, "store.exchange_items")).toMatchObject({
+      status: "pending",
+      lastErrorCode: "connection_error",
+    });
+    const made = await relayPass(action.id, "store.exchange_items");
+    expect(made.status).toBe("succeeded");
+    const sVariant = (action.plan as { to: { variantId: string } }).to.variantId;
+    const { order } = await admin<{
+      order: {
+        items: { variant_id: string; quantity: number; metadata: Record<string, unknown> }[];
+      };
+    }>(`/admin/orders/${ref}?fields=*items`);
+    expect(order.items).toEqual([
+      expect.objectContaining({
+        variant_id: sVariant,
+        quantity: 1,
+        metadata: expect.objectContaining({ [EXCHANGE_METADATA_KEY]: action.id }),
+      }),
+    ]);
+    expect(suite.proxy.count(/^POST \/admin\/order-edits$/)).toBe(1);
+    expect(suite.proxy.count(confirm)).toBe(1);
+    expect(adminRefunds(await adminOrder(id))).toEqual([
+      expect.objectContaining({ amount: 5, note: refundNote(action.id) }),
+    ]);
+    // Asked again, the line is an S already.
+    const again = await executeToolCall("exchange_items", { orderId: id, to: "S" }, await ctx());
+    expect(again).toMatchObject({ kind: "error", code: "same_variant" });
   });
 });

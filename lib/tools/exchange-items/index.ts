@@ -346,13 +346,6 @@ export const exchangeItems: WriteTool<"exchange_items", typeof args, typeof RESU
         `No order ${a.orderId} was found for this customer.`,
       );
     }
-    if (order.store && order.status === "processing") {
-      // Before it ships the store's change would be an order edit, which is not made yet.
-      throw new ToolBusinessError(
-        "exchange_unsupported_at_store",
-        `Order ${a.orderId} is at the connected store, where a size is not changed before it ships through the chat yet: a person can help.`,
-      );
-    }
     const d = await decide(
       order,
       a,
@@ -653,7 +646,7 @@ function storeResult(row: StoreOperationRow, createdNow: boolean): ExchangeResul
   return {
     exchangeId: row.id,
     orderId: row.orderId,
-    kind: "exchange",
+    kind: x.kind,
     createdNow,
     lineId: x.lineId,
     quantity: x.quantity,
@@ -669,7 +662,8 @@ function storeResult(row: StoreOperationRow, createdNow: boolean): ExchangeResul
 }
 
 /**
- * The commit for an order at the connected store (../store-write.ts): the plan's exchange,
+ * The commit for an order at the connected store (../store-write.ts): the plan's exchange (after
+ * delivery) or size change (before it ships),
  * recorded under the action, and made at the store by the outbox's `store.exchange_items`, which
  * refunds a cheaper variant's difference there too. The store's stock is the store's: it refuses
  * an outbound item it does not have, so nothing is reserved here.
@@ -694,6 +688,7 @@ function exchangeAtStore(
       refundCurrency: plan.refund.currency,
       refundDestination: plan.refund.destination,
       exchange: {
+        kind: plan.kind,
         lineId: plan.line.lineId,
         quantity: plan.line.quantity,
         fromVariantId: plan.line.from.variantId,
@@ -704,6 +699,7 @@ function exchangeAtStore(
     effect: {
       kind: "store.exchange_items",
       extra: {
+        kind: plan.kind,
         lineId: plan.line.lineId,
         quantity: plan.line.quantity,
         toVariantId: plan.to.variantId,
