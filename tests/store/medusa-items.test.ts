@@ -57,29 +57,30 @@ const suite = storeSuite(ENV);
 beforeAll(() => registerReplanner());
 afterAll(() => setReplanner(null));
 
-const ctx = async () => ({
-  userId: suite.core.anna,
-  chatId: await newChat(suite.core.db, suite.core.anna),
+const ctx = async (userId = suite.core.anna) => ({
+  userId,
+  chatId: await newChat(suite.core.db, userId),
   promptVersion: "test-prompt-1",
   model: "test-model",
 });
 
-async function confirmed(args: Record<string, unknown>) {
-  const chatId = await newChat(suite.core.db, suite.core.anna);
-  const action = await proposeWith("create_return_request", suite.core.anna, chatId, args);
-  const done = await confirmAction({ actionId: action.id, userId: suite.core.anna });
+async function confirmed(args: Record<string, unknown>, userId = suite.core.anna) {
+  const chatId = await newChat(suite.core.db, userId);
+  const action = await proposeWith("create_return_request", userId, chatId, args);
+  const done = await confirmAction({ actionId: action.id, userId });
   expect(done.action.status).toBe("executed");
   return { actionId: action.id, result: done.action.result as Record<string, unknown> };
 }
 
 /**
- * Another of Anna's four-line orders, delivered 3 days ago, for a test of its own; or
- * (processing_items) her T-shirt M, not shipped yet.
+ * An order of the clothes order's four lines, delivered 3 days ago, for a test of its own; or
+ * (processing_items) a T-shirt M, not shipped yet. Boris's: the read suites list Anna's orders
+ * and expect exactly the seeded ones.
  */
 async function freshItemsOrder(state = "delivered_items"): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [script, "order", "--customer", "anna", "--state", state],
+    [script, "order", "--customer", "boris", "--state", state],
     { timeout: 60_000 },
   );
   return (JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { displayId: string }).displayId;
@@ -244,8 +245,8 @@ describe("returns of named lines at the store", () => {
 
   it("an order changed at the store between the plan and the confirm gets no return; the fresh card has the same line", async () => {
     const id = await freshItemsOrder();
-    const chatId = await newChat(suite.core.db, suite.core.anna);
-    const action = await proposeWith("create_return_request", suite.core.anna, chatId, {
+    const chatId = await newChat(suite.core.db, suite.core.boris);
+    const action = await proposeWith("create_return_request", suite.core.boris, chatId, {
       orderId: id,
       items: [{ line: "T-shirt", quantity: 1 }],
       reason: "other",
@@ -253,7 +254,7 @@ describe("returns of named lines at the store", () => {
     });
     await touchAtStore(id);
     expect(
-      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+      (await confirmAction({ actionId: action.id, userId: suite.core.boris })).action.status,
     ).toBe("executed");
     expect(await relayPass(action.id, "store.create_return")).toMatchObject({
       status: "failed",
@@ -262,7 +263,7 @@ describe("returns of named lines at the store", () => {
     expect(await adminReturns((await adminOrder(id)).id)).toHaveLength(0);
     const replanned = await relayPass(action.id, "action.replan");
     expect(replanned.status).toBe("succeeded");
-    expect((await getChatView({ chatId, userId: suite.core.anna })).pendingAction).toMatchObject({
+    expect((await getChatView({ chatId, userId: suite.core.boris })).pendingAction).toMatchObject({
       id: replanned.providerRef,
       tool: "create_return_request",
       plan: {
@@ -281,14 +282,14 @@ describe("returns of named lines at the store", () => {
       comment: null,
     });
     // The receipt's return is at Medusa and its parcel has arrived: its refund is due.
-    const receipt = await confirmed(tshirt(receiptId));
+    const receipt = await confirmed(tshirt(receiptId), suite.core.boris);
     await runDueEffects();
     expect((await effectOf(receipt.actionId, "store.create_return")).status).toBe("succeeded");
     await markReturnReceived({
       requestId: String(receipt.result.requestId),
       staffId: suite.core.staff,
     });
-    const ret = await confirmed(tshirt(returnId));
+    const ret = await confirmed(tshirt(returnId), suite.core.boris);
     const routes = {
       request: /^POST \/admin\/returns\/[^/]+\/request$/,
       refund: /^POST \/admin\/payments\/[^/]+\/refund$/,
@@ -394,19 +395,19 @@ describe("exchange_items at the store", () => {
     const dearer = await executeToolCall(
       "exchange_items",
       { orderId: id, line: "T-shirt", quantity: 1, to: "L" },
-      await ctx(),
+      await ctx(suite.core.boris),
     );
     expect(dearer).toMatchObject({ kind: "error", code: "dearer_variant" });
     const none = await executeToolCall(
       "exchange_items",
       { orderId: id, line: "shoes", to: "44" },
-      await ctx(),
+      await ctx(suite.core.boris),
     );
     expect(none).toMatchObject({ kind: "error", code: "out_of_stock" });
 
     const args = { orderId: id, line: "T-shirt", quantity: 1, to: "S" };
-    const chatId = await newChat(suite.core.db, suite.core.anna);
-    const action = await proposeWith("exchange_items", suite.core.anna, chatId, args);
+    const chatId = await newChat(suite.core.db, suite.core.boris);
+    const action = await proposeWith("exchange_items", suite.core.boris, chatId, args);
     expect(action.plan).toMatchObject({
       kind: "exchange",
       line: { name: "Merino T-shirt", quantity: 1, from: { options: { size: "M" } } },
@@ -414,7 +415,7 @@ describe("exchange_items at the store", () => {
       refund: { amount: 500, currency: "EUR" },
       store: { backend: "medusa", ref },
     });
-    const done = await confirmAction({ actionId: action.id, userId: suite.core.anna });
+    const done = await confirmAction({ actionId: action.id, userId: suite.core.boris });
     expect(done.action.status).toBe("executed");
     expect(done.action.result).toMatchObject({ kind: "exchange", refund: { amount: 500 } });
     expect(await adminExchanges(ref)).toHaveLength(0);
@@ -458,8 +459,8 @@ describe("exchange_items at the store", () => {
 
   it("an order changed at the store between the plan and the confirm gets no exchange", async () => {
     const id = await freshItemsOrder();
-    const chatId = await newChat(suite.core.db, suite.core.anna);
-    const action = await proposeWith("exchange_items", suite.core.anna, chatId, {
+    const chatId = await newChat(suite.core.db, suite.core.boris);
+    const action = await proposeWith("exchange_items", suite.core.boris, chatId, {
       orderId: id,
       line: "shoes",
       to: "43",
@@ -467,7 +468,7 @@ describe("exchange_items at the store", () => {
     expect(action.plan).toMatchObject({ refund: { amount: 0 }, to: { options: { size: "43" } } });
     await touchAtStore(id);
     expect(
-      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+      (await confirmAction({ actionId: action.id, userId: suite.core.boris })).action.status,
     ).toBe("executed");
     expect(await relayPass(action.id, "store.exchange_items")).toMatchObject({
       status: "failed",
@@ -479,8 +480,8 @@ describe("exchange_items at the store", () => {
   it("before it ships, a T-shirt M for an S is Medusa's order edit: the S line with our id instead of the M, the €5.00 difference refunded once, after a lost answer", async () => {
     const id = await freshItemsOrder("processing_items");
     const ref = (await adminOrder(id)).id;
-    const chatId = await newChat(suite.core.db, suite.core.anna);
-    const action = await proposeWith("exchange_items", suite.core.anna, chatId, {
+    const chatId = await newChat(suite.core.db, suite.core.boris);
+    const action = await proposeWith("exchange_items", suite.core.boris, chatId, {
       orderId: id,
       to: "smaller",
     });
@@ -490,7 +491,7 @@ describe("exchange_items at the store", () => {
       refund: { amount: 500 },
     });
     expect(
-      (await confirmAction({ actionId: action.id, userId: suite.core.anna })).action.status,
+      (await confirmAction({ actionId: action.id, userId: suite.core.boris })).action.status,
     ).toBe("executed");
     const confirm = new RegExp(`^POST /admin/order-edits/${ref}/confirm$`);
     suite.proxy.fault(confirm, "lose");
@@ -519,7 +520,11 @@ describe("exchange_items at the store", () => {
       expect.objectContaining({ amount: 5, note: refundNote(action.id) }),
     ]);
     // Asked again, the line is an S already.
-    const again = await executeToolCall("exchange_items", { orderId: id, to: "S" }, await ctx());
+    const again = await executeToolCall(
+      "exchange_items",
+      { orderId: id, to: "S" },
+      await ctx(suite.core.boris),
+    );
     expect(again).toMatchObject({ kind: "error", code: "same_variant" });
   });
 });
