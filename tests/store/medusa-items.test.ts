@@ -273,8 +273,12 @@ describe("returns of named lines at the store", () => {
     });
   });
 
-  it("SIGKILL after Medusa applied a line's return and another's refund, before we recorded them: each found by lookup, one of each", async () => {
-    const [returnId, receiptId] = [await freshItemsOrder(), await freshItemsOrder()];
+  it("SIGKILL after Medusa applied a line's return, another's refund and an exchange, before we recorded them: each found by lookup, one of each", async () => {
+    const [returnId, receiptId, exchangeId] = [
+      await freshItemsOrder(),
+      await freshItemsOrder(),
+      await freshItemsOrder(),
+    ];
     const tshirt = (orderId: string) => ({
       orderId,
       items: [{ line: "T-shirt", quantity: 1 }],
@@ -290,18 +294,29 @@ describe("returns of named lines at the store", () => {
       staffId: suite.core.staff,
     });
     const ret = await confirmed(tshirt(returnId), suite.core.boris);
+    // The shoes 42 for a 41, the same price: the exchange is the whole write.
+    const exchangeChat = await newChat(suite.core.db, suite.core.boris);
+    const exchange = await proposeWith("exchange_items", suite.core.boris, exchangeChat, {
+      orderId: exchangeId,
+      line: "shoes",
+      to: "41",
+    });
+    expect(
+      (await confirmAction({ actionId: exchange.id, userId: suite.core.boris })).action.status,
+    ).toBe("executed");
     const routes = {
       request: /^POST \/admin\/returns\/[^/]+\/request$/,
       refund: /^POST \/admin\/payments\/[^/]+\/refund$/,
+      exchange: /^POST \/admin\/exchanges\/[^/]+\/request$/,
     };
     const before = Object.values(routes).map((r) => suite.proxy.count(r));
 
-    // Medusa applies both; their answers are held; once both are applied the relay dies.
+    // Medusa applies each; their answers are held; once all three are applied the relay dies.
     let child: ChildProcess | undefined;
     let applied = 0;
     const onApplied = () => {
       applied++;
-      if (applied === 2) child?.kill("SIGKILL");
+      if (applied === 3) child?.kill("SIGKILL");
     };
     for (const route of Object.values(routes)) suite.proxy.fault(route, "applied", onApplied);
     child = spawn(
@@ -322,11 +337,12 @@ describe("returns of named lines at the store", () => {
       child!.on("exit", (_code, s) => r(s)),
     );
     expect(signal).toBe("SIGKILL");
-    expect(applied).toBe(2);
+    expect(applied).toBe(3);
 
     const writes = [
       [ret.actionId, "store.create_return"],
       [receipt.actionId, "store.receive_return"],
+      [exchange.id, "store.exchange_items"],
     ] as const;
     const killed: EffectRow[] = await Promise.all(writes.map(([a, k]) => effectOf(a, k)));
     for (const e of killed) expect(e).toMatchObject({ status: "in_flight" });
@@ -349,7 +365,14 @@ describe("returns of named lines at the store", () => {
       expect(outcomes.at(-1)).toBe("reconciled");
     }
     // One of each reached Medusa; the return is the one T-shirt, the refund that T-shirt's €35.
-    expect(Object.values(routes).map((r, i) => suite.proxy.count(r) - before[i]!)).toEqual([1, 1]);
+    expect(Object.values(routes).map((r, i) => suite.proxy.count(r) - before[i]!)).toEqual([
+      1, 1, 1,
+    ]);
+    expect(await adminExchanges((await adminOrder(exchangeId)).id)).toEqual([
+      expect.objectContaining({
+        metadata: expect.objectContaining({ [EXCHANGE_METADATA_KEY]: exchange.id }),
+      }),
+    ]);
     const returns = await adminReturns((await adminOrder(returnId)).id);
     expect(returns).toHaveLength(1);
     const lines = await lineIds(returnId);
