@@ -24,8 +24,13 @@
  * restart: starts the server again (killing it first if it runs) on the same URL and database,
  *   without seeding, and prints the same JSON line. The store tests use kill and restart to stop
  *   the real server while our effects are in flight at it.
- * order --customer anna|boris [--state processing|shipped|delivered_recent|delivered_old|cancelled]:
- *   one more paid order on the running store, printed as {"displayId", "customerEmail", "state"}.
+ * order --customer anna|boris [--state processing|shipped|delivered_recent|delivered_old|cancelled|delivered_items|processing_items]:
+ *   one more paid order on the running store, printed as {"displayId", "customerEmail", "state"}
+ *   (delivered_items: the catalogue's T-shirts, shoes and socks, as Anna's seeded order).
+ *
+ * The catalogue (PRODUCTS) is the built-in store's: products, size options, variants and stock
+ * at the demo warehouse. Its orders (delivered_items, delivered_shoes, processing_items) come
+ * after every other, so the older orders keep their display ids.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -189,6 +194,73 @@ const ORDERS = [
     items: [{ title: "Bar Tape", unit_price: 19, quantity: 1 }],
   },
 ];
+
+/**
+ * The catalogue, the same as the built-in store's (db/seed-data.ts DEMO_PRODUCTS): products with
+ * a `size` option, one variant per size at its own price (major units), and stock at the demo
+ * warehouse. `stock` is what is available once the seed's orders are in (the seed sets each
+ * level so), so an exchange test can rely on it: shoes 43 has exactly one unit, 44 none. The
+ * socks are final sale (the product's metadata `final_sale`), and come in one version.
+ */
+const PRODUCTS = [
+  {
+    key: "tshirt",
+    title: "Merino T-shirt",
+    option: "size",
+    variants: [
+      { sku: "merino-tshirt-s", value: "S", price: 30, stock: 8 },
+      { sku: "merino-tshirt-m", value: "M", price: 35, stock: 8 },
+      { sku: "merino-tshirt-l", value: "L", price: 40, stock: 8 },
+    ],
+  },
+  {
+    key: "shoes",
+    title: "Trail running shoes",
+    option: "size",
+    variants: [
+      { sku: "trail-shoes-41", value: "41", price: 120, stock: 4 },
+      { sku: "trail-shoes-42", value: "42", price: 120, stock: 4 },
+      { sku: "trail-shoes-43", value: "43", price: 120, stock: 1 },
+      { sku: "trail-shoes-44", value: "44", price: 120, stock: 0 },
+    ],
+  },
+  {
+    key: "socks",
+    title: "Hiking socks",
+    finalSale: true,
+    variants: [{ sku: "hiking-socks-one", value: null, price: 12, stock: 30 }],
+  },
+];
+
+const DEFAULT_OPTION = "Default option";
+const DEFAULT_VALUE = "Default option value";
+
+/** The four lines of Anna's clothes order (`delivered_items`), by variant sku. */
+const ITEMS_ORDER = [
+  { sku: "merino-tshirt-m", quantity: 2 },
+  { sku: "trail-shoes-42", quantity: 1 },
+  { sku: "hiking-socks-one", quantity: 1 },
+];
+
+/*
+ * The orders of catalogue variants, after every order above so that those keep their display
+ * ids: Anna's four lines delivered 3 days ago, Boris's shoes delivered 2 days ago, and Anna's
+ * T-shirt still processing (its size can change before it ships).
+ */
+ORDERS.push(
+  { customer: "anna", state: "delivered_items", deliveredDaysAgo: 3, variants: ITEMS_ORDER },
+  {
+    customer: "boris",
+    state: "delivered_shoes",
+    deliveredDaysAgo: 2,
+    variants: [{ sku: "trail-shoes-42", quantity: 1 }],
+  },
+  {
+    customer: "anna",
+    state: "processing_items",
+    variants: [{ sku: "merino-tshirt-m", quantity: 1 }],
+  },
+);
 
 const DAY = 86_400_000;
 
@@ -423,7 +495,84 @@ async function shippingSetup(url, key, salesChannelId) {
       { attribute: "enabled_in_store", operator: "eq", value: "true" },
     ],
   });
-  return shipping_option.id;
+  return {
+    shippingOptionId: shipping_option.id,
+    shippingProfileId: profile.id,
+    locationId: stock_location.id,
+  };
+}
+
+/**
+ * The catalogue's products, published in the sales channel, each variant's inventory item
+ * stocked at the warehouse with enough for the seed's orders (levels() sets the final numbers
+ * afterwards). Returns the variants by sku: their ids and inventory items.
+ */
+async function catalogue(url, key, salesChannelId, shippingProfileId, locationId) {
+  const variants = {};
+  for (const p of PRODUCTS) {
+    const { product } = await api(url, key, "POST", "/admin/products", {
+      title: p.title,
+      status: "published",
+      shipping_profile_id: shippingProfileId,
+      ...(salesChannelId ? { sales_channels: [{ id: salesChannelId }] } : {}),
+      ...(p.finalSale ? { metadata: { final_sale: true } } : {}),
+      // Medusa wants an option on every product: one that comes in one version has its admin's
+      // "Default option", which the adapter does not show as an option (lib/store/medusa.ts).
+      options: [
+        p.option
+          ? { title: p.option, values: p.variants.map((v) => v.value) }
+          : { title: DEFAULT_OPTION, values: [DEFAULT_VALUE] },
+      ],
+      // In size order: "a size bigger" is the next rank.
+      variants: p.variants.map((v, rank) => ({
+        title: v.value ?? p.title,
+        variant_rank: rank,
+        sku: v.sku,
+        manage_inventory: true,
+        prices: [{ currency_code: "eur", amount: v.price }],
+        options: p.option ? { [p.option]: v.value } : { [DEFAULT_OPTION]: DEFAULT_VALUE },
+      })),
+    });
+    const { product: read } = await api(
+      url,
+      key,
+      "GET",
+      `/admin/products/${product.id}?fields=variants.id,variants.sku,variants.inventory_items.inventory_item_id`,
+    );
+    for (const v of read.variants) {
+      const inventoryItemId = v.inventory_items[0].inventory_item_id;
+      const want = p.variants.find((x) => x.sku === v.sku);
+      variants[v.sku] = { id: v.id, inventoryItemId, stock: want.stock };
+      await api(url, key, "POST", `/admin/inventory-items/${inventoryItemId}/location-levels`, {
+        location_id: locationId,
+        stocked_quantity: want.stock + 20,
+      });
+    }
+  }
+  return variants;
+}
+
+/**
+ * Each variant's level set so that what is available (stocked less reserved) is the catalogue's
+ * `stock`, whatever the seed's orders took or hold.
+ */
+async function levels(url, key, variants, locationId) {
+  for (const v of Object.values(variants)) {
+    const { inventory_levels } = await api(
+      url,
+      key,
+      "GET",
+      `/admin/inventory-items/${v.inventoryItemId}/location-levels?location_id=${locationId}`,
+    );
+    const reserved = inventory_levels[0]?.reserved_quantity ?? 0;
+    await api(
+      url,
+      key,
+      "POST",
+      `/admin/inventory-items/${v.inventoryItemId}/location-levels/${locationId}`,
+      { stocked_quantity: v.stock + reserved },
+    );
+  }
 }
 
 /** Paid: a payment collection for the order's total, marked paid (authorised and captured). */
@@ -497,7 +646,12 @@ async function seed(url) {
   });
   const { sales_channels } = await api(url, key, "GET", "/admin/sales-channels?limit=1");
   const salesChannelId = sales_channels[0]?.id;
-  const shippingOptionId = await shippingSetup(url, key, salesChannelId);
+  const { shippingOptionId, shippingProfileId, locationId } = await shippingSetup(
+    url,
+    key,
+    salesChannelId,
+  );
+  const variants = await catalogue(url, key, salesChannelId, shippingProfileId, locationId);
 
   // Our order numbers are four digits: the store's display ids start at 1001.
   await storeSql(`SELECT setval(pg_get_serial_sequence('"order"', 'display_id'), 1000, true)`);
@@ -512,9 +666,17 @@ async function seed(url) {
     customers[c.key] = { email: c.email, storeCustomerId: customer.id };
   }
 
-  const shop = { regionId: region.id, salesChannelId, shippingOptionId, customers };
+  const shop = {
+    regionId: region.id,
+    salesChannelId,
+    shippingOptionId,
+    locationId,
+    customers,
+    variants,
+  };
   const orders = [];
   for (const o of ORDERS) orders.push(await createOrder(url, key, shop, o));
+  await levels(url, key, variants, locationId);
   return { apiKey: key, customers: Object.values(customers), orders, shop };
 }
 
@@ -531,7 +693,10 @@ async function createOrder(url, key, shop, o) {
     customer_id: c.storeCustomerId,
     region_id: shop.regionId,
     ...(shop.salesChannelId ? { sales_channel_id: shop.salesChannelId } : {}),
-    items: o.items,
+    // Catalogue lines name their variant (Medusa takes its price and reserves its stock).
+    items:
+      o.items ??
+      o.variants.map((v) => ({ variant_id: shop.variants[v.sku].id, quantity: v.quantity })),
     shipping_address: address,
     billing_address: address,
     shipping_methods: [{ shipping_option_id: shop.shippingOptionId, name: "Standard", amount: 0 }],
@@ -565,8 +730,8 @@ async function addOrder(argv) {
   const customer = opt("customer", "boris");
   const orderState = opt("state", "processing");
   if (!state.shop.customers[customer]) throw new Error(`no demo customer "${customer}"`);
-  const days = { shipped: undefined, delivered_recent: 3, delivered_old: 45 };
-  if (!["processing", "cancelled", ...Object.keys(days)].includes(orderState))
+  const days = { shipped: undefined, delivered_recent: 3, delivered_old: 45, delivered_items: 3 };
+  if (!["processing", "processing_items", "cancelled", ...Object.keys(days)].includes(orderState))
     throw new Error(`unknown state "${orderState}"`);
   const made = await createOrder(state.url, state.apiKey, state.shop, {
     customer,
@@ -574,8 +739,18 @@ async function addOrder(argv) {
     ...(orderState in days && days[orderState] !== undefined
       ? { deliveredDaysAgo: days[orderState] }
       : {}),
-    items: [{ title: "Handlebar Tape", unit_price: 17, quantity: 1 }],
+    // delivered_items: the four lines of Anna's clothes order, of the catalogue's variants;
+    // processing_items: her T-shirt M, not shipped.
+    ...(orderState === "delivered_items"
+      ? { variants: ITEMS_ORDER }
+      : orderState === "processing_items"
+        ? { variants: [{ sku: "merino-tshirt-m", quantity: 1 }] }
+        : { items: [{ title: "Handlebar Tape", unit_price: 17, quantity: 1 }] }),
   });
+  // The catalogue's stock stays what the seed promised (shoes 43 one unit, 44 none), however
+  // many such orders the tests take.
+  if (orderState === "delivered_items" || orderState === "processing_items")
+    await levels(state.url, state.apiKey, state.shop.variants, state.shop.locationId);
   process.stdout.write(`${JSON.stringify(made)}\n`);
 }
 

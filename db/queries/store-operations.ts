@@ -13,13 +13,14 @@ export type NewStoreOperation = typeof storeOperations.$inferInsert;
 
 export type StoreOperationKind = StoreOperationRow["kind"];
 
-/** One cancellation and one return per order at the store; one address change per action. */
+/** One cancellation and one return per order at the store; one address change or exchange per action. */
 export const storeOperationKey = (
   backend: string,
   storeOrderRef: string,
   kind: StoreOperationKind,
   actionId?: string,
-) => `${backend}:${storeOrderRef}:${kind}${kind === "address" ? `:${actionId}` : ""}`;
+) =>
+  `${backend}:${storeOrderRef}:${kind}${kind === "address" || kind === "exchange" ? `:${actionId}` : ""}`;
 
 /**
  * A released operation's business key starts with this: the store refused it (the order changed

@@ -369,6 +369,15 @@ export const orderCancellations = pgTable(
 );
 
 /** What delivery_address_changes stores of an address (lib/orders/address.ts's shape). */
+/** An exchange at the store, by the store's own ids of the line and the variants. */
+type StoredExchange = {
+  kind: "swap" | "exchange";
+  lineId: string;
+  quantity: number;
+  fromVariantId: string;
+  toVariantId: string;
+};
+
 type StoredAddress = {
   name: string;
   line1: string;
@@ -394,7 +403,7 @@ export const storeOperations = pgTable(
      */
     businessKey: text("business_key").notNull().unique(),
     backend: text("backend").notNull(),
-    kind: text("kind", { enum: ["cancel", "return", "address"] }).notNull(),
+    kind: text("kind", { enum: ["cancel", "return", "address", "exchange"] }).notNull(),
     /** The store's own id of the order (Medusa's `order_…`). */
     storeOrderRef: text("store_order_ref").notNull(),
     /** The number the customer names the order by (Medusa's display id). */
@@ -410,6 +419,8 @@ export const storeOperations = pgTable(
     refundDestination: text("refund_destination").notNull(),
     /** An address change's new address (null for the other kinds). */
     toAddress: json("to_address").$type<StoredAddress>(),
+    /** An exchange's line, units and the variants it goes from and to (null for the others). */
+    exchange: json("exchange").$type<StoredExchange>(),
     /** A return: when staff marked its parcel received, and who (null until then). */
     receivedAt: ms("received_at"),
     receivedBy: text("received_by"),

@@ -227,7 +227,7 @@ export const EffectView = z
     id: z.string(),
     kind: z.enum(EFFECT_KINDS).meta({
       description:
-        "payment.refund, a customer mail (mail.*), warehouse.address_changed, warehouse.event (a signed webhook a write tool composed, e.g. warehouse.items_exchanged), a write at the connected store (STORE_BACKEND=medusa, docs/stores.md): store.cancel_order, store.create_return, store.receive_return (staff's Mark received: received and refunded at the store), store.change_address; action.replan (the fresh plan after a store write failed with order_changed_at_store: a new proposal or the reason in the same chat); or alert.raised (an operational alert for ALERT_WEBHOOK_URL; its actionId is the alert's id: docs/operations.md).",
+        "payment.refund, a customer mail (mail.*), warehouse.address_changed, warehouse.event (a signed webhook a write tool composed, e.g. warehouse.items_exchanged), a write at the connected store (STORE_BACKEND=medusa, docs/stores.md): store.cancel_order, store.create_return, store.receive_return (staff's Mark received: received and refunded at the store), store.change_address, store.exchange_items (a store order's exchange after delivery or order edit before it ships, and a cheaper variant's difference refunded there); action.replan (the fresh plan after a store write failed with order_changed_at_store: a new proposal or the reason in the same chat); or alert.raised (an operational alert for ALERT_WEBHOOK_URL; its actionId is the alert's id: docs/operations.md).",
     }),
     status: z.enum(EFFECT_STATUSES).meta({
       description:
@@ -237,7 +237,7 @@ export const EffectView = z
     lastErrorCode: z.string().nullable(),
     providerRef: z.string().nullable().meta({
       description:
-        "The provider's id: re_… (a Stripe refund), rl_… (the ledger's), msg_AC-… (a webhook), order_… (the store's order a store.cancel_order cancelled or a store.change_address changed), return_… (the store's return), ref_… (the store's refund), for action.replan the new action's id (or replan-…, its chat message, when nothing was proposed).",
+        "The provider's id: re_… (a Stripe refund), rl_… (the ledger's), msg_AC-… (a webhook), order_… (the store's order a store.cancel_order cancelled or a store.change_address changed), return_… (the store's return), ref_… (the store's refund), oexc_… (the store's exchange), ordli_… (the new line of a store's order edit), for action.replan the new action's id (or replan-…, its chat message, when nothing was proposed).",
     }),
     updatedAt: isoDateTime,
   })

@@ -123,10 +123,17 @@ export const ALERT_PAYLOAD = z.strictObject({
 export type AlertPayload = z.output<typeof ALERT_PAYLOAD>;
 
 /**
- * Request a return of the whole order at the connected store; the return carries the operation
- * id in its metadata. Compared like the cancel: the order's updated_at from the plan.
+ * Request a return at the connected store of the lines and units the customer named (the store's
+ * own item ids); the return and its items carry the operation id in their metadata. Compared
+ * like the cancel: the order's updated_at from the plan. Without `items` (stored before returns
+ * named their lines), the whole order.
  */
-export const STORE_RETURN_PAYLOAD = STORE_CANCEL_PAYLOAD;
+export const STORE_RETURN_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({
+  items: z
+    .array(z.strictObject({ lineId: z.string().min(1), quantity: z.number().int().positive() }))
+    .min(1)
+    .optional(),
+});
 export type StoreReturnPayload = z.output<typeof STORE_RETURN_PAYLOAD>;
 
 /**
@@ -148,6 +155,29 @@ export type StoreReceivePayload = z.output<typeof STORE_RECEIVE_PAYLOAD>;
 /** Change the store order's shipping address; the operation id goes into its metadata with it. */
 export const STORE_ADDRESS_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({ to: ADDRESS });
 export type StoreAddressPayload = z.output<typeof STORE_ADDRESS_PAYLOAD>;
+
+/**
+ * Exchange units of an order's line for another variant of the same product at the connected
+ * store (Medusa's exchanges: the line back as inbound items, the new variant as outbound items,
+ * then the request), with the operation id in the exchange's metadata; then a cheaper variant's
+ * difference, `refund`, is refunded of the order's captured payment there (its note carries the
+ * operation id). Compared like the cancel: the order's updated_at from the plan.
+ */
+export const STORE_EXCHANGE_PAYLOAD = STORE_CANCEL_PAYLOAD.extend({
+  /**
+   * exchange: after delivery, Medusa's exchange; swap: before it ships, Medusa's order edit (the
+   * new variant added, the line's units taken off, confirmed).
+   */
+  kind: z.enum(["swap", "exchange"]),
+  /** The store's own ids of the line and of the variant it goes to. */
+  lineId: z.string().min(1),
+  quantity: z.number().int().positive(),
+  toVariantId: z.string().min(1),
+  /** Minor units; 0 when the new variant costs the same. */
+  refund: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+});
+export type StoreExchangePayload = z.output<typeof STORE_EXCHANGE_PAYLOAD>;
 
 /**
  * Propose the refused write again: the store refused a confirmed write because the order changed
@@ -179,6 +209,7 @@ export const EFFECT_PAYLOADS = {
   "store.create_return": STORE_RETURN_PAYLOAD,
   "store.receive_return": STORE_RECEIVE_PAYLOAD,
   "store.change_address": STORE_ADDRESS_PAYLOAD,
+  "store.exchange_items": STORE_EXCHANGE_PAYLOAD,
   "action.replan": REPLAN_PAYLOAD,
 } as const;
 
@@ -202,6 +233,7 @@ export const STORE_WRITE_KINDS = [
   "store.cancel_order",
   "store.create_return",
   "store.change_address",
+  "store.exchange_items",
 ] as const satisfies readonly EffectKind[];
 export type StoreWriteKind = (typeof STORE_WRITE_KINDS)[number];
 

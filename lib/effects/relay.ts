@@ -149,6 +149,20 @@ function handlerFor(kind: EffectKind): Handler {
         address: p.to,
       }));
     }
+    case "store.exchange_items": {
+      const { exchangeItems, findExchange } = store();
+      return storeHandler(kind, exchangeItems, findExchange, (p, operationId) => ({
+        storeOrderRef: p.storeOrderRef,
+        expectedUpdatedAt: p.expectedUpdatedAt,
+        operationId,
+        kind: p.kind,
+        lineId: p.lineId,
+        quantity: p.quantity,
+        toVariantId: p.toVariantId,
+        refundMinor: p.refund,
+        currency: p.currency,
+      }));
+    }
     case "warehouse.address_changed": {
       const hook = warehouseHook();
       const parse = (p: unknown) => EFFECT_PAYLOADS["warehouse.address_changed"].parse(p);

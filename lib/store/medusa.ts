@@ -27,6 +27,7 @@ import {
   type StoreAddressChange,
   type StoreCancel,
   type StoreCustomer,
+  type StoreExchange,
   type StoreLookupOutcome,
   type StoreOrder,
   type StoreReceipt,
@@ -39,6 +40,8 @@ import {
 export const OPERATION_METADATA_KEY = "returns_desk_cancel_operation_id";
 /** Where a return's operation id lives in the Medusa return's metadata. */
 export const RETURN_METADATA_KEY = "returns_desk_return_operation_id";
+/** Where an exchange's operation id lives in the Medusa exchange's metadata. */
+export const EXCHANGE_METADATA_KEY = "returns_desk_exchange_operation_id";
 /** Where an address change's operation id lives in the Medusa order's metadata. */
 export const ADDRESS_METADATA_KEY = "returns_desk_address_operation_id";
 /** A refund's note at Medusa (its refunds carry no metadata): the return's operation id. */
@@ -63,15 +66,37 @@ const FIELDS = [
   "items.title",
   "items.quantity",
   "items.unit_price",
+  // How many units of each line are in the order's returns already.
+  "items.detail.return_requested_quantity",
+  "items.detail.return_received_quantity",
   "*shipping_address",
   "fulfillments.shipped_at",
   "fulfillments.delivered_at",
+  // Where the order left from: a return of stocked items goes back there.
+  "fulfillments.location_id",
   // The order's returns at the store, for "Return requested" on the orders page and in
   // get_order_status: read with the order itself, no second request.
   "returns.id",
   "returns.status",
   "returns.metadata",
-].join(",");
+];
+
+/**
+ * One order's lines with their variant: its product, options and rank among the product's
+ * variants, and whether the product is final sale. Read for the one order a tool acts on, not for
+ * the customer's list: joined for every order of a list, they make its read about half as slow
+ * again, and the list's time is bounded by MEDUSA_TIMEOUT_MS.
+ */
+const LINE_FIELDS = [
+  "items.variant_id",
+  "items.variant.product_id",
+  "items.variant.variant_rank",
+  "items.variant.options.value",
+  "items.variant.options.option.title",
+  "items.variant.product.metadata",
+];
+const ORDER_FIELDS = [...FIELDS, ...LINE_FIELDS].join(",");
+const LIST_FIELDS = FIELDS.join(",");
 
 const when = z.string().nullish();
 
@@ -97,6 +122,28 @@ const MEDUSA_ORDER = z.object({
         title: z.string(),
         quantity: z.number(),
         unit_price: z.number(),
+        variant_id: z.string().nullish(),
+        variant: z
+          .object({
+            product_id: z.string().nullish(),
+            variant_rank: z.number().nullish(),
+            options: z
+              .array(
+                z.object({
+                  value: z.string(),
+                  option: z.object({ title: z.string() }).nullish(),
+                }),
+              )
+              .nullish(),
+            product: z.object({ metadata: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+          })
+          .nullish(),
+        detail: z
+          .object({
+            return_requested_quantity: z.number().nullish(),
+            return_received_quantity: z.number().nullish(),
+          })
+          .nullish(),
       }),
     )
     .nullish(),
@@ -111,7 +158,9 @@ const MEDUSA_ORDER = z.object({
       country_code: z.string().nullish(),
     })
     .nullish(),
-  fulfillments: z.array(z.object({ shipped_at: when, delivered_at: when })).nullish(),
+  fulfillments: z
+    .array(z.object({ shipped_at: when, delivered_at: when, location_id: z.string().nullish() }))
+    .nullish(),
   returns: z
     .array(
       z.object({
@@ -135,6 +184,77 @@ const MEDUSA_RETURN = z.object({
 });
 const RETURNS = z.object({ returns: z.array(MEDUSA_RETURN) });
 type MedusaReturn = z.output<typeof MEDUSA_RETURN>;
+
+/** A Medusa exchange, as far as the lookup needs it: our id, and whether it was requested. */
+const MEDUSA_EXCHANGE = z.object({
+  id: z.string(),
+  canceled_at: when,
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  return: z.object({ status: z.string() }).nullish(),
+});
+const EXCHANGES = z.object({ exchanges: z.array(MEDUSA_EXCHANGE) });
+type MedusaExchange = z.output<typeof MEDUSA_EXCHANGE>;
+
+/** A product with its variants: options, rank, prices and what is available of each. */
+const MEDUSA_PRODUCT = z.object({
+  product: z.object({
+    id: z.string(),
+    title: z.string(),
+    variants: z.array(
+      z.object({
+        id: z.string(),
+        variant_rank: z.number().nullish(),
+        manage_inventory: z.boolean().nullish(),
+        allow_backorder: z.boolean().nullish(),
+        options: z
+          .array(z.object({ value: z.string(), option: z.object({ title: z.string() }).nullish() }))
+          .nullish(),
+        prices: z.array(z.object({ amount: z.number(), currency_code: z.string() })).nullish(),
+        inventory_items: z
+          .array(
+            z.object({
+              required_quantity: z.number().nullish(),
+              inventory: z
+                .object({
+                  location_levels: z
+                    .array(z.object({ available_quantity: z.number().nullish() }))
+                    .nullish(),
+                })
+                .nullish(),
+            }),
+          )
+          .nullish(),
+      }),
+    ),
+  }),
+});
+const PRODUCT_FIELDS = [
+  "id",
+  "title",
+  "variants.id",
+  "variants.variant_rank",
+  "variants.manage_inventory",
+  "variants.allow_backorder",
+  "variants.options.value",
+  "variants.options.option.title",
+  "variants.prices.amount",
+  "variants.prices.currency_code",
+  "variants.inventory_items.required_quantity",
+  "variants.inventory_items.inventory.location_levels.available_quantity",
+].join(",");
+
+/** Units of a variant available at the store: its inventory's, per unit it needs of each. */
+function available(v: z.output<typeof MEDUSA_PRODUCT>["product"]["variants"][number]): number {
+  if (v.manage_inventory === false || v.allow_backorder) return Number.MAX_SAFE_INTEGER;
+  const per = (v.inventory_items ?? []).map((i) => {
+    const units = (i.inventory?.location_levels ?? []).reduce(
+      (sum, l) => sum + (l.available_quantity ?? 0),
+      0,
+    );
+    return Math.floor(units / Math.max(1, i.required_quantity ?? 1));
+  });
+  return per.length ? Math.max(0, Math.min(...per)) : 0;
+}
 
 /** The order's payments and their refunds (Medusa's amounts are major units). */
 const PAYMENTS = z.object({
@@ -254,6 +374,31 @@ function orderTotal(o: MedusaOrder): number {
   return (o.items ?? []).reduce((sum, i) => sum + i.unit_price * i.quantity, 0);
 }
 
+/** A product's metadata key that makes its items final sale (not returnable). */
+export const FINAL_SALE_METADATA_KEY = "final_sale";
+
+/**
+ * The option Medusa's admin gives a product that comes in one version (Medusa wants an option on
+ * every product): not an option in our terms.
+ */
+const DEFAULT_OPTION = "Default option";
+
+/** A line's variant in our terms: its options by their title, lower-cased ("size": "M"). */
+function lineVariant(i: NonNullable<MedusaOrder["items"]>[number]) {
+  const productId = i.variant?.product_id;
+  if (!i.variant_id || !productId) return null;
+  return {
+    id: i.variant_id,
+    productId,
+    options: Object.fromEntries(
+      (i.variant?.options ?? [])
+        .filter((o) => o.option?.title && o.option.title !== DEFAULT_OPTION)
+        .map((o) => [o.option!.title.toLowerCase(), o.value]),
+    ),
+    position: i.variant?.variant_rank ?? 0,
+  };
+}
+
 export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
   const currency = o.currency_code.toUpperCase();
   const a = o.shipping_address;
@@ -281,16 +426,19 @@ export function toStoreOrder(o: MedusaOrder, userId: string): StoreOrder {
     deliveryCity: hasAddress ? (a?.city ?? null) : null,
     version: o.version ?? 1,
     updatedAt: new Date(o.updated_at),
-    // Lines by the store's own item id. Variants, final sale and what was returned of each line
-    // are not read from the store yet: its returns are of whole orders (docs/stores.md).
+    // Lines by the store's own item id, with their variant of a catalogue product (none for a
+    // custom line, and none in a list: LINE_FIELDS), final sale from the product's metadata, and
+    // the units already in a return at the store (requested or received), so a second return
+    // cannot take them again.
     items: (o.items ?? []).map((i) => ({
       lineId: i.id,
       name: i.title,
       quantity: i.quantity,
       unitPriceMinor: minorUnits(i.unit_price, currency),
-      variant: null,
-      finalSale: false,
-      returnedQuantity: 0,
+      variant: lineVariant(i),
+      finalSale: i.variant?.product?.metadata?.[FINAL_SALE_METADATA_KEY] === true,
+      returnedQuantity:
+        (i.detail?.return_requested_quantity ?? 0) + (i.detail?.return_received_quantity ?? 0),
       exchangedQuantity: 0,
       exchanges: [],
     })),
@@ -369,7 +517,7 @@ export function medusaStore(config: MedusaConfig): Store {
     const id = customer.storeCustomerId;
     const body = await read(() =>
       call("/admin/orders", {
-        query: { customer_id: id, fields: FIELDS, limit: 100, order: "-created_at" },
+        query: { customer_id: id, fields: LIST_FIELDS, limit: 100, order: "-created_at" },
       }),
     );
     // The filter is the store's; the check is ours as well.
@@ -378,7 +526,7 @@ export function medusaStore(config: MedusaConfig): Store {
 
   async function order(ref: string): Promise<MedusaOrder> {
     return ONE.parse(
-      await call(`/admin/orders/${encodeURIComponent(ref)}`, { query: { fields: FIELDS } }),
+      await call(`/admin/orders/${encodeURIComponent(ref)}`, { query: { fields: ORDER_FIELDS } }),
     ).order;
   }
 
@@ -480,26 +628,192 @@ export function medusaStore(config: MedusaConfig): Store {
     // orders of that e-mail: an older one is not found (docs/stores.md).
     const body = await read(() =>
       call("/admin/orders", {
-        query: { q: email, fields: FIELDS, limit: 100, order: "-created_at" },
+        query: { q: email, fields: LIST_FIELDS, limit: 100, order: "-created_at" },
       }),
     );
+    // Compared as accounts' e-mails are (trim, NFKC, lower case); `email` comes so.
+    const sameEmail = (o: MedusaOrder) => o.email?.normalize("NFKC").trim().toLowerCase() === email;
     const found = LIST.parse(body).orders.find(
-      (o) =>
-        String(o.display_id) === orderId &&
-        // Compared as accounts' e-mails are (trim, NFKC, lower case); `email` comes so.
-        o.email?.normalize("NFKC").trim().toLowerCase() === email,
+      (o) => String(o.display_id) === orderId && sameEmail(o),
     );
-    return found ? toStoreOrder(found, customer.userId) : null;
+    if (!found) return null;
+    // The one order again with its lines' variants (LINE_FIELDS), its e-mail checked again.
+    const full = await read(() => order(found.id));
+    return sameEmail(full) ? toStoreOrder(full, customer.userId) : null;
   }
 
   const post = (path: string, body: unknown = {}) => call(path, { method: "POST", body });
+
+  /** The exchange this operation made at the store (its id is in the exchange's metadata). */
+  async function ourExchange(
+    orderRef: string,
+    operationId: string,
+  ): Promise<MedusaExchange | null> {
+    const body = await call("/admin/exchanges", {
+      query: {
+        order_id: orderRef,
+        fields: "id,canceled_at,metadata,return.status",
+        limit: 100,
+      },
+    });
+    return (
+      EXCHANGES.parse(body).exchanges.find(
+        (e) => e.metadata?.[EXCHANGE_METADATA_KEY] === operationId && !e.canceled_at,
+      ) ?? null
+    );
+  }
+  /**
+   * The size change this operation made before the order shipped: a confirmed order edit leaves
+   * the new variant's line on the order with our id in its metadata (an edit's own metadata is
+   * not kept by Medusa), so that line is the change. Shaped as an exchange that is requested.
+   */
+  async function ourSwap(orderRef: string, operationId: string): Promise<MedusaExchange | null> {
+    const { order: o } = z
+      .object({
+        order: z.object({
+          items: z
+            .array(
+              z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).nullish() }),
+            )
+            .nullish(),
+        }),
+      })
+      .parse(
+        await call(`/admin/orders/${encodeURIComponent(orderRef)}`, {
+          query: { fields: "items.id,items.metadata" },
+        }),
+      );
+    const line = (o.items ?? []).find((i) => i.metadata?.[EXCHANGE_METADATA_KEY] === operationId);
+    return line
+      ? { id: line.id, canceled_at: null, metadata: null, return: { status: "requested" } }
+      : null;
+  }
+
+  /**
+   * Before it ships: Medusa's order edit. The new variant is added (our id in its line's
+   * metadata), the line's units taken off, then the edit is requested and confirmed. An edit an
+   * earlier attempt left unconfirmed is dropped first (an order has one edit at a time, and ours
+   * took no effect). Then a cheaper variant's difference is refunded with our note.
+   */
+  async function swap(op: StoreExchange): Promise<StoreWriteOutcome> {
+    let mine = await ourSwap(op.storeOrderRef, op.operationId);
+    if (!mine) {
+      const current = await order(op.storeOrderRef);
+      if (current.status === "canceled")
+        return { kind: "definite", code: "order_cancelled_at_store" };
+      const path = (tail = "") => `/admin/order-edits/${encodeURIComponent(current.id)}${tail}`;
+      // An unconfirmed edit is dropped only when it is ours (our id in its added item's
+      // details): a merchant's edit in progress is left alone, and Medusa then refuses ours.
+      const edits = z
+        .object({
+          order_changes: z.array(
+            z.object({
+              status: z.string(),
+              actions: z
+                .array(
+                  z.object({
+                    details: z
+                      .object({ metadata: z.record(z.string(), z.unknown()).nullish() })
+                      .nullish(),
+                  }),
+                )
+                .nullish(),
+            }),
+          ),
+        })
+        .parse(
+          await call(`/admin/orders/${encodeURIComponent(current.id)}/changes`, {
+            query: { change_type: "edit", fields: "status,actions.details" },
+          }),
+        ).order_changes;
+      const halfDone = edits.some(
+        (c) =>
+          (c.status === "pending" || c.status === "requested") &&
+          (c.actions ?? []).some(
+            (a) => a.details?.metadata?.[EXCHANGE_METADATA_KEY] === op.operationId,
+          ),
+      );
+      if (halfDone) await call(path(), { method: "DELETE" });
+      // After dropping our own unconfirmed edit the order is as it was: compare now.
+      const fresh = await order(op.storeOrderRef);
+      if (fresh.updated_at !== op.expectedUpdatedAt)
+        return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+      const line = (fresh.items ?? []).find((i) => i.id === op.lineId);
+      if (!line || line.quantity < op.quantity)
+        return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+      await post("/admin/order-edits", { order_id: fresh.id });
+      await post(path("/items"), {
+        items: [
+          {
+            variant_id: op.toVariantId,
+            quantity: op.quantity,
+            metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+          },
+        ],
+      });
+      await post(path(`/items/item/${encodeURIComponent(op.lineId)}`), {
+        quantity: line.quantity - op.quantity,
+      });
+      await post(path("/request"));
+      await post(path("/confirm"));
+      mine = await ourSwap(op.storeOrderRef, op.operationId);
+      if (!mine) return { kind: "indeterminate", code: "swap_not_found_after_send" };
+    }
+    if (op.refundMinor > 0) {
+      const refunded = await refundOnce(
+        op.storeOrderRef,
+        op.operationId,
+        op.refundMinor,
+        op.currency,
+      );
+      if (refunded.kind !== "succeeded") return refunded;
+    }
+    return { kind: "succeeded", providerRef: mine.id };
+  }
+
+  /** Requested: its return (the inbound items) is requested or received, not a draft. */
+  const requested = (e: MedusaExchange) => REQUESTED.has(e.return?.status ?? "");
+
+  /**
+   * Refunds `amountMinor` of a captured payment with our note, unless a refund with that note is
+   * there already; the refund's id, or an outcome that is not a success.
+   */
+  async function refundOnce(
+    orderRef: string,
+    operationId: string,
+    amountMinor: number,
+    currency: string,
+  ): Promise<StoreWriteOutcome> {
+    const { refund, payments } = await ourRefund(orderRef, operationId);
+    if (refund) return { kind: "succeeded", providerRef: refund.id };
+    const amount = majorUnits(amountMinor, currency);
+    const payment = payments.find(
+      (p) =>
+        p.captured_at && p.amount - (p.refunds ?? []).reduce((a, r) => a + r.amount, 0) >= amount,
+    );
+    if (!payment) return { kind: "definite", code: "no_captured_payment_at_store" };
+    await post(`/admin/payments/${encodeURIComponent(payment.id)}/refund`, {
+      amount,
+      note: refundNote(operationId),
+    });
+    const after = await ourRefund(orderRef, operationId);
+    return after.refund
+      ? { kind: "succeeded", providerRef: after.refund.id }
+      : { kind: "indeterminate", code: "refund_not_found_after_send" };
+  }
   const returnPath = (id: string, tail = "") => `/admin/returns/${encodeURIComponent(id)}${tail}`;
 
   return {
     backend: "medusa",
     async findOrder(customer, orderId) {
       const found = (await customerOrders(customer)).find((o) => String(o.display_id) === orderId);
-      if (found) return toStoreOrder(found, customer.userId);
+      if (found) {
+        // The one order again with its lines' variants (LINE_FIELDS), and the customer checked again.
+        const full = await read(() => order(found.id));
+        return full.customer_id === customer.storeCustomerId
+          ? toStoreOrder(full, customer.userId)
+          : null;
+      }
       // A guest's verified order: read again with its e-mail, so a changed address closes it.
       const verified = customer.guestOrders?.find((g) => g.orderId === orderId);
       return verified ? orderByEmail(customer, orderId, verified.email) : null;
@@ -569,16 +883,24 @@ export function medusaStore(config: MedusaConfig): Store {
           return { kind: "definite", code: "order_cancelled_at_store" };
         if (current.updated_at !== op.expectedUpdatedAt)
           return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+        const location = (current.fulfillments ?? []).find((f) => f.location_id)?.location_id;
         const created = z.object({ return: z.object({ id: z.string() }) }).parse(
           await post("/admin/returns", {
             order_id: current.id,
+            // Medusa receives items of a stocked variant only into a location: the one the
+            // order was fulfilled from (its custom items need none).
+            ...(location ? { location_id: location } : {}),
             metadata: { [RETURN_METADATA_KEY]: op.operationId },
           }),
         ).return;
+        // The lines and units the customer named (the plan's); a return stored before returns
+        // named their lines is of every item of the order.
+        const lines =
+          op.items ?? (current.items ?? []).map((i) => ({ lineId: i.id, quantity: i.quantity }));
         await post(returnPath(created.id, "/request-items"), {
-          items: (current.items ?? []).map((i) => ({
-            id: i.id,
-            quantity: i.quantity,
+          items: lines.map((l) => ({
+            id: l.lineId,
+            quantity: l.quantity,
             metadata: { [RETURN_METADATA_KEY]: op.operationId },
           })),
         });
@@ -635,23 +957,121 @@ export function medusaStore(config: MedusaConfig): Store {
           });
           await post(returnPath(mine.id, "/receive/confirm"));
         }
-        const { refund, payments } = await ourRefund(op.storeOrderRef, op.operationId);
-        if (refund) return { kind: "succeeded", providerRef: refund.id };
-        const amount = majorUnits(op.amountMinor, op.currency);
-        const payment = payments.find(
-          (p) =>
-            p.captured_at &&
-            p.amount - (p.refunds ?? []).reduce((a, r) => a + r.amount, 0) >= amount,
-        );
-        if (!payment) return { kind: "definite", code: "no_captured_payment_at_store" };
-        await post(`/admin/payments/${encodeURIComponent(payment.id)}/refund`, {
-          amount,
-          note: refundNote(op.operationId),
-        });
-        const after = await ourRefund(op.storeOrderRef, op.operationId);
-        return after.refund
-          ? { kind: "succeeded", providerRef: after.refund.id }
-          : { kind: "indeterminate", code: "refund_not_found_after_send" };
+        // The return's amount (the returned lines' sum, from our record), never the payment's.
+        return await refundOnce(op.storeOrderRef, op.operationId, op.amountMinor, op.currency);
+      } catch (err) {
+        return failed(err);
+      }
+    },
+
+    async product(productId, currency) {
+      const body = await read(() =>
+        call(`/admin/products/${encodeURIComponent(productId)}`, {
+          query: { fields: PRODUCT_FIELDS },
+        }),
+      );
+      const p = MEDUSA_PRODUCT.parse(body).product;
+      const code = currency.toLowerCase();
+      const variants = p.variants
+        .map((v) => {
+          const price = (v.prices ?? []).find((x) => x.currency_code.toLowerCase() === code);
+          return {
+            id: v.id,
+            productId: p.id,
+            options: Object.fromEntries(
+              (v.options ?? [])
+                .filter((o) => o.option?.title && o.option.title !== DEFAULT_OPTION)
+                .map((o) => [o.option!.title.toLowerCase(), o.value]),
+            ),
+            position: v.variant_rank ?? 0,
+            // A variant without a price in the order's currency cannot be exchanged to.
+            priceMinor: price ? minorUnits(price.amount, currency) : Number.MAX_SAFE_INTEGER,
+            currency: currency.toUpperCase(),
+            stock: available(v),
+          };
+        })
+        .sort((a, b) => a.position - b.position);
+      return { id: p.id, name: p.title, variants };
+    },
+
+    async findExchange(op: StoreExchange): Promise<StoreLookupOutcome> {
+      try {
+        const mine =
+          op.kind === "swap"
+            ? await ourSwap(op.storeOrderRef, op.operationId)
+            : await ourExchange(op.storeOrderRef, op.operationId);
+        if (!mine || !requested(mine)) return { kind: "absent" };
+        if (op.refundMinor === 0) return { kind: "found", providerRef: mine.id };
+        const { refund } = await ourRefund(op.storeOrderRef, op.operationId);
+        return refund ? { kind: "found", providerRef: mine.id } : { kind: "absent" };
+      } catch (err) {
+        return lookupFailed(err);
+      }
+    },
+
+    /**
+     * Medusa's exchange is four requests (begin, inbound items, outbound items, request); it
+     * carries our id in its metadata from the first, so a later attempt finds it, and one of
+     * ours still a draft is dropped and begun again, as a return's. Then a cheaper variant's
+     * difference is refunded with our note (once: a refund with it already there is not sent).
+     */
+    async exchangeItems(op: StoreExchange): Promise<StoreWriteOutcome> {
+      try {
+        if (op.kind === "swap") return await swap(op);
+        let mine = await ourExchange(op.storeOrderRef, op.operationId);
+        if (mine && !requested(mine)) {
+          await call(`/admin/exchanges/${encodeURIComponent(mine.id)}/request`, {
+            method: "DELETE",
+          });
+          mine = null;
+        }
+        if (!mine) {
+          const current = await order(op.storeOrderRef);
+          if (current.status === "canceled")
+            return { kind: "definite", code: "order_cancelled_at_store" };
+          if (current.updated_at !== op.expectedUpdatedAt)
+            return { kind: "definite", code: ORDER_CHANGED_AT_STORE };
+          const location = (current.fulfillments ?? []).find((f) => f.location_id)?.location_id;
+          const created = z.object({ exchange: z.object({ id: z.string() }) }).parse(
+            await post("/admin/exchanges", {
+              order_id: current.id,
+              metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+            }),
+          ).exchange;
+          const path = (tail: string) =>
+            `/admin/exchanges/${encodeURIComponent(created.id)}${tail}`;
+          await post(path("/inbound/items"), {
+            ...(location ? { location_id: location } : {}),
+            items: [
+              {
+                id: op.lineId,
+                quantity: op.quantity,
+                metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+              },
+            ],
+          });
+          await post(path("/outbound/items"), {
+            items: [
+              {
+                variant_id: op.toVariantId,
+                quantity: op.quantity,
+                metadata: { [EXCHANGE_METADATA_KEY]: op.operationId },
+              },
+            ],
+          });
+          await post(path("/request"));
+          mine = { id: created.id, canceled_at: null, metadata: null, return: null };
+        }
+        if (op.refundMinor > 0) {
+          const refunded = await refundOnce(
+            op.storeOrderRef,
+            op.operationId,
+            op.refundMinor,
+            op.currency,
+          );
+          if (refunded.kind !== "succeeded") return refunded;
+        }
+        return { kind: "succeeded", providerRef: mine.id };
       } catch (err) {
         return failed(err);
       }

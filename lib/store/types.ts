@@ -54,8 +54,12 @@ export type StoreCancel = {
   expectedUpdatedAt: string;
 };
 
-/** Request a return of the whole order at the store, under our operation id. */
-export type StoreReturn = StoreCancel;
+/**
+ * Request a return at the store, under our operation id: of the lines and units named (by the
+ * store's own item id), or of the whole order when none are (a return stored before returns
+ * named their lines).
+ */
+export type StoreReturn = StoreCancel & { items?: { lineId: string; quantity: number }[] };
 
 /**
  * Staff received the parcel of a return made under `operationId`: receive it at the store, then
@@ -66,6 +70,32 @@ export type StoreReceipt = {
   operationId: string;
   amountMinor: number;
   currency: string;
+};
+
+/**
+ * Exchange `quantity` units of a line for another variant of its product at the store, under our
+ * operation id; then refund `refundMinor` (a cheaper variant's difference, 0: none) there.
+ */
+export type StoreExchange = StoreCancel & {
+  /** exchange: after delivery (the line comes back); swap: before it ships (an order edit). */
+  kind: "swap" | "exchange";
+  lineId: string;
+  quantity: number;
+  toVariantId: string;
+  refundMinor: number;
+  currency: string;
+};
+
+/** A product's variant at the store, as an exchange chooses among them. */
+export type StoreVariant = {
+  id: string;
+  productId: string;
+  options: Record<string, string>;
+  position: number;
+  priceMinor: number;
+  currency: string;
+  /** Units available (the store's stock less what its orders hold). */
+  stock: number;
 };
 
 /** Change the order's shipping address at the store, under our operation id. */
@@ -125,6 +155,14 @@ export type Store = {
   /** Receive the return and refund its amount at the store; `providerRef` is the refund's id. */
   receiveReturn?(op: StoreReceipt): Promise<StoreWriteOutcome>;
   findReceipt?(op: StoreReceipt): Promise<StoreLookupOutcome>;
+  /** A product's name and its variants in size order, with their price and stock; null: none. */
+  product?(
+    productId: string,
+    currency: string,
+  ): Promise<{ id: string; name: string; variants: StoreVariant[] } | null>;
+  /** Exchange a line for another variant; `providerRef` is the store's exchange id. */
+  exchangeItems?(op: StoreExchange): Promise<StoreWriteOutcome>;
+  findExchange?(op: StoreExchange): Promise<StoreLookupOutcome>;
   /** Change the shipping address; `providerRef` is the store's order id. */
   changeAddress?(op: StoreAddressChange): Promise<StoreWriteOutcome>;
   findAddressChange?(op: StoreAddressChange): Promise<StoreLookupOutcome>;

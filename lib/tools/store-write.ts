@@ -52,9 +52,9 @@ export async function commitAtStore<Result>({
         actionId,
         operationId: actionId,
       }),
-    // An address change's key is its action's; the others' are the order's.
+    // An address change's and an exchange's key is its action's; the others' are the order's.
     winner: () =>
-      row.kind === "address"
+      row.kind === "address" || row.kind === "exchange"
         ? getStoreOperationByOperationId({ operationId: actionId })
         : getStoreOperationByKey({ businessKey }),
     // The order's state is the store's: the relay's send checks it (updated_at), not our tables.

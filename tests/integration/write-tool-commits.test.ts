@@ -303,6 +303,11 @@ describe("create_return_request", () => {
             storeOrderRef: "order_01STORE",
             orderId: "7718",
             expectedUpdatedAt: AT_STORE.updatedAt,
+            // The plan's lines and units: the store returns those and nothing else.
+            items: (p.plan.lines as { lineId: string; quantity: number }[]).map((l) => ({
+              lineId: l.lineId,
+              quantity: l.quantity,
+            })),
           },
         },
       ],

@@ -122,14 +122,6 @@ export const createReturnRequest: WriteTool<
     const rule = returnEligibility(order, ctx.now);
     if (!rule.eligible) throw new ToolBusinessError(rule.code, rule.message);
     const chosen = chooseLines(order, items, "return");
-    if (order.store && !wholeOrder(order.items, chosen)) {
-      // The connected store's return is of the whole order (docs/stores.md): a part of it is
-      // refused rather than returned and refunded as something else than asked.
-      throw new ToolBusinessError(
-        "partial_return_unsupported",
-        `Order ${orderId} is at the connected store, where a return can only be of the whole order for now; a person can return some of its items.`,
-      );
-    }
     return {
       target: { type: "order", id: order.id, version: order.version },
       plan: {
@@ -389,9 +381,6 @@ const refundOf = (chosen: readonly ChosenLine[]) =>
 const wholeOrderLines = (items: readonly OrderItem[]): ChosenLine[] =>
   items.map((item) => ({ item, quantity: item.quantity }));
 
-const wholeOrder = (items: readonly OrderItem[], chosen: readonly ChosenLine[]) =>
-  items.every((i) => chosen.some((c) => c.item.lineId === i.lineId && c.quantity === i.quantity));
-
 /** A return recorded for an order at the store, as the tool's result. */
 function storeResult(row: StoreOperationRow, createdNow: boolean) {
   return toReturnRequestResult(
@@ -403,7 +392,8 @@ function storeResult(row: StoreOperationRow, createdNow: boolean) {
 
 /**
  * The commit for an order at the connected store (../store-write.ts): one return per order
- * there, requested by the outbox's `store.create_return`.
+ * there, requested by the outbox's `store.create_return` with the plan's lines and units (the
+ * store's own item ids), and refunded at the receipt by the plan's amount: those lines' sum.
  */
 function returnAtStore(
   { orderId, reason, comment }: CreateReturnArgs,
@@ -425,7 +415,13 @@ function returnAtStore(
       refundDestination: ctx.plan.refund.destination,
       createdAt: ctx.now,
     },
-    effect: { kind: "store.create_return" },
+    effect: {
+      kind: "store.create_return",
+      // A plan stored before returns named their lines has none: the store returns the order.
+      extra: ctx.plan.lines
+        ? { items: ctx.plan.lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity })) }
+        : {},
+    },
     toResult: storeResult,
   });
 }

@@ -105,8 +105,6 @@ const en: OfflineWriteReplies = {
       `That item of ${order} was already exchanged, so it can't be returned as well.`,
     final_sale: () =>
       "That item was sold as final sale, so it can't be returned. The other items can be.",
-    partial_return_unsupported: (order) =>
-      `At this store I can only return the whole of ${order} for now; a person from our team can return some of its items.`,
   },
 };
 
@@ -154,8 +152,6 @@ const ru: OfflineWriteReplies = {
       `Этот товар (${order}) уже обменян, поэтому вернуть его тоже нельзя.`,
     final_sale: () =>
       "Этот товар продан как финальная распродажа, поэтому вернуть его нельзя. Остальные товары — можно.",
-    partial_return_unsupported: (order) =>
-      `В этом магазине я пока могу вернуть только весь заказ (${order}) целиком; часть товаров вернёт сотрудник.`,
   },
 };
 

@@ -22,14 +22,20 @@ import {
   listExchangesForOrder,
 } from "@/db/queries/item-exchanges";
 import { getOrderForUser, type OrderItem, type OrderWithItems } from "@/db/queries/orders";
+import {
+  getStoreOperationByOperationId,
+  type StoreOperationRow,
+} from "@/db/queries/store-operations";
 import { env } from "@/lib/env";
 import { orderAddress } from "@/lib/orders/address";
+import { store } from "@/lib/store";
 import { ORDER_ID } from "../normalize";
 import { chooseLines, namedLine, remaining } from "../order-lines";
 import { returnEligibility } from "../return-policy";
 import { ISO_DATE, REFUND } from "../shapes";
 import { shortId } from "../short-id";
 import { findCustomerOrder } from "../store-order";
+import { atStoreNote, changedAtStore, commitAtStore } from "../store-write";
 import { ToolBusinessError, type Translate, type WriteTool } from "../types";
 import { type EffectPhase, type EffectState, effectPhase, type OutcomeNote } from "../view";
 import { writeEffectOnce } from "../write-effect";
@@ -71,8 +77,18 @@ const PLAN = z.strictObject({
   /** The price difference of a cheaper variant, to the original payment method (0: none). */
   refund: REFUND,
   eligible: z.literal(true),
-  /** 1 when the warehouse will be told by webhook after the confirm, 0 when none is configured. */
+  /**
+   * 1 when the warehouse will be told by webhook after the confirm, 0 when none is configured
+   * (and for an order at the connected store, whose exchange is the store's own).
+   */
   externalRequests: z.union([z.literal(0), z.literal(1)]),
+  /**
+   * The order at the connected store (STORE_BACKEND=medusa): the exchange is made there, through
+   * the outbox, only if the order still has this updated_at. Absent for the built-in store.
+   */
+  store: z
+    .strictObject({ backend: z.literal("medusa"), ref: z.string(), updatedAt: z.string() })
+    .optional(),
 });
 type Plan = z.output<typeof PLAN>;
 
@@ -126,7 +142,36 @@ const optionWords = (o: Record<string, string>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(", ") || "one size";
 
-type Variant = Awaited<ReturnType<typeof getVariant>> & {};
+/** A variant as the exchange chooses it: the built-in catalogue's row, or the store's. */
+type Variant = {
+  id: string;
+  productId: string;
+  options: Record<string, string>;
+  priceMinor: number;
+  currency: string;
+  stock: number;
+};
+
+/**
+ * Where the exchange finds the line's product and its variants: our catalogue for our orders, the
+ * store's products for an order at the connected store.
+ */
+type Catalogue = {
+  product(productId: string): Promise<{ id: string; name: string; variants: Variant[] } | null>;
+  /** A variant by its id wherever it is (to tell "another product's" from "no such"). */
+  variant(id: string): Promise<{ productId: string } | null>;
+};
+
+const builtinCatalogue: Catalogue = {
+  product: (productId) => getProductWithVariants({ productId }),
+  variant: (id) => getVariant({ id }),
+};
+
+/** The store's products, in the order's currency; a variant id of another product is unknown. */
+const storeCatalogue = (currency: string): Catalogue => ({
+  product: async (productId) => (await store().product?.(productId, currency)) ?? null,
+  variant: async () => null,
+});
 
 const UP =
   /^(bigger|larger|up|\+1|next|a size (bigger|up|larger)|one size (bigger|up|larger)|size up|больше|на размер больше)$/;
@@ -138,8 +183,9 @@ async function targetVariant(
   item: OrderItem & { variant: NonNullable<OrderItem["variant"]> },
   to: string,
   quantity: number,
+  catalogue: Catalogue,
 ): Promise<Variant> {
-  const product = await getProductWithVariants({ productId: item.variant.productId });
+  const product = await catalogue.product(item.variant.productId);
   if (!product) throw new Error(`the catalogue has no product ${item.variant.productId}`);
   const inStock = product.variants
     .filter((v) => v.stock >= quantity && v.id !== item.variant.id)
@@ -171,7 +217,7 @@ async function targetVariant(
       );
   }
   if (!found) {
-    const elsewhere = await getVariant({ id: to });
+    const elsewhere = await catalogue.variant(to);
     if (elsewhere && elsewhere.productId !== product.id) {
       throw new ToolBusinessError(
         "other_product",
@@ -208,7 +254,12 @@ async function targetVariant(
  * The policy, the same at the plan and at the confirm: what the exchange would be, or a business
  * error. Reads only.
  */
-async function decide(order: OrderWithItems, a: ExchangeArgs, now: Date) {
+async function decide(
+  order: OrderWithItems,
+  a: ExchangeArgs,
+  now: Date,
+  catalogue: Catalogue = builtinCatalogue,
+) {
   let kind: Plan["kind"];
   let windowEndsAt: Date | null = null;
   if (order.status === "processing") kind = "swap";
@@ -234,7 +285,7 @@ async function decide(order: OrderWithItems, a: ExchangeArgs, now: Date) {
       `The ${item.name} of order ${order.id} comes in one version only: it can be returned, not exchanged.`,
     );
   }
-  const to = await targetVariant({ ...item, variant }, a.to, chosen!.quantity);
+  const to = await targetVariant({ ...item, variant }, a.to, chosen!.quantity, catalogue);
   const refund = (item.unitPriceMinor - to.priceMinor) * chosen!.quantity;
   return { kind, windowEndsAt, item: { ...item, variant }, quantity: chosen!.quantity, to, refund };
 }
@@ -295,13 +346,12 @@ export const exchangeItems: WriteTool<"exchange_items", typeof args, typeof RESU
         `No order ${a.orderId} was found for this customer.`,
       );
     }
-    if (order.store) {
-      throw new ToolBusinessError(
-        "exchange_unsupported_at_store",
-        `Order ${a.orderId} is at the connected store, where exchanges are not made through the chat yet: a person can help.`,
-      );
-    }
-    const d = await decide(order, a, ctx.now);
+    const d = await decide(
+      order,
+      a,
+      ctx.now,
+      order.store ? storeCatalogue(order.currency) : builtinCatalogue,
+    );
     const refund = Math.max(0, d.refund);
     return {
       target: { type: "order", id: order.id, version: order.version },
@@ -320,12 +370,22 @@ export const exchangeItems: WriteTool<"exchange_items", typeof args, typeof RESU
         windowEndsAt: d.windowEndsAt?.toISOString() ?? null,
         refund: { amount: refund, currency: order.currency, destination: order.paymentMethod },
         eligible: true,
-        externalRequests: webhookConfigured() ? 1 : 0,
+        externalRequests: !order.store && webhookConfigured() ? 1 : 0,
+        ...(order.store
+          ? {
+              store: {
+                backend: "medusa" as const,
+                ref: order.store.ref,
+                updatedAt: order.store.updatedAt,
+              },
+            }
+          : {}),
       },
     };
   },
 
   async commit(a, ctx) {
+    if (ctx.plan.store) return exchangeAtStore(a, ctx, ctx.plan.store);
     const order = await getOrderForUser({ id: a.orderId, userId: ctx.userId });
     if (!order)
       return { kind: "stale", code: "order_not_found", message: "The order no longer exists." };
@@ -422,7 +482,9 @@ export const exchangeItems: WriteTool<"exchange_items", typeof args, typeof RESU
 
   async findEffect(operationId) {
     const row = await getExchangeByOperationId({ operationId });
-    return row ? toResult(row, true) : null;
+    if (row) return toResult(row, true);
+    const atStore = await getStoreOperationByOperationId({ operationId });
+    return atStore?.kind === "exchange" ? storeResult(atStore, true) : null;
   },
 
   offline,
@@ -535,7 +597,8 @@ export const exchangeItems: WriteTool<"exchange_items", typeof args, typeof RESU
       confirmation: t("confirmation", values),
       outcome: result ? outcomeNote(result.createdNow, effects, { ...values, ...notes }, t) : null,
       notes: {
-        executed: t("notes.executed", notes),
+        // At the store the confirm only queued the exchange: the chat must not say it is made.
+        executed: t(plan.store ? "notes.executedAtStore" : "notes.executed", notes),
         existed: t("notes.existed", notes),
         cancelled: t("notes.cancelled", notes),
         expired: t("notes.expired", notes),
@@ -563,8 +626,87 @@ function outcomeNote(
   t: Translate,
 ): OutcomeNote {
   if (!createdNow) return { tone: "neutral", text: t("outcome.existed", values) };
+  // At the store: refused because the order changed there (nothing was done), or not there yet.
+  if (changedAtStore(effects, "store.exchange_items"))
+    return { tone: "warning", text: t("outcome.storeChanged", values) };
+  const atStore = atStoreNote(effects, "store.exchange_items", (phase) =>
+    t("outcome.atStore", { ...values, phase }),
+  );
+  if (atStore) return atStore;
   const refund = effects.find((e) => e.kind === "payment.refund");
   if (!refund) return { tone: "success", text: t("outcome.created", values) };
   const phase = effectPhase(refund.status);
   return { tone: REFUND_TONE[phase], text: t("outcome.refund", { ...values, phase }) };
+}
+
+/** An exchange recorded for an order at the store, as the tool's result. */
+function storeResult(row: StoreOperationRow, createdNow: boolean): ExchangeResult {
+  // A store operation of kind "exchange" is written with its exchange (exchangeAtStore).
+  const x = row.exchange!;
+  return {
+    exchangeId: row.id,
+    orderId: row.orderId,
+    kind: x.kind,
+    createdNow,
+    lineId: x.lineId,
+    quantity: x.quantity,
+    fromVariantId: x.fromVariantId,
+    toVariantId: x.toVariantId,
+    refund: {
+      amount: row.refundAmountMinor,
+      currency: row.refundCurrency,
+      destination: row.refundDestination,
+    },
+    exchangedAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The commit for an order at the connected store (../store-write.ts): the plan's exchange (after
+ * delivery) or size change (before it ships),
+ * recorded under the action, and made at the store by the outbox's `store.exchange_items`, which
+ * refunds a cheaper variant's difference there too. The store's stock is the store's: it refuses
+ * an outbound item it does not have, so nothing is reserved here.
+ */
+function exchangeAtStore(
+  a: ExchangeArgs,
+  ctx: { actionId: string; userId: string; plan: Plan; now: Date },
+  at: NonNullable<Plan["store"]>,
+) {
+  const { plan } = ctx;
+  return commitAtStore({
+    at,
+    actionId: ctx.actionId,
+    row: {
+      id: shortId("EX"),
+      kind: "exchange",
+      orderId: a.orderId,
+      userId: ctx.userId,
+      reason: null,
+      comment: null,
+      refundAmountMinor: plan.refund.amount,
+      refundCurrency: plan.refund.currency,
+      refundDestination: plan.refund.destination,
+      exchange: {
+        kind: plan.kind,
+        lineId: plan.line.lineId,
+        quantity: plan.line.quantity,
+        fromVariantId: plan.line.from.variantId,
+        toVariantId: plan.to.variantId,
+      },
+      createdAt: ctx.now,
+    },
+    effect: {
+      kind: "store.exchange_items",
+      extra: {
+        kind: plan.kind,
+        lineId: plan.line.lineId,
+        quantity: plan.line.quantity,
+        toVariantId: plan.to.variantId,
+        refund: plan.refund.amount,
+        currency: plan.refund.currency,
+      },
+    },
+    toResult: storeResult,
+  });
 }

@@ -92,8 +92,6 @@ const en: OfflineWriteReplies = {
     dearer_variant: () =>
       "That size costs more than you paid, and I can never charge you in the chat, so I can't exchange it here. A same-price or cheaper size I can.",
     sold_out: () => "Sorry, that size has just sold out. Nothing was changed.",
-    exchange_unsupported_at_store: (order) =>
-      `I can't exchange items of ${order} here yet: a person from our team can help.`,
   },
 };
 
@@ -139,8 +137,6 @@ const ru: OfflineWriteReplies = {
     dearer_variant: () =>
       "Этот размер стоит дороже, чем вы заплатили, а в чате я никогда не списываю деньги, поэтому обменять на него здесь нельзя. На размер той же цены или дешевле — можно.",
     sold_out: () => "К сожалению, этот размер только что закончился. Ничего не изменилось.",
-    exchange_unsupported_at_store: (order) =>
-      `Обменять товары (${order}) здесь пока нельзя: вам поможет сотрудник.`,
   },
 };
 

@@ -1,0 +1,1 @@
+ALTER TABLE "store_operations" ADD COLUMN "exchange" json;
