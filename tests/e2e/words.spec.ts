@@ -40,6 +40,9 @@ test("a return of a cancelled order is refused at once, before any reason is ask
   await chat.ask(`Cancel order ${order}, I ordered it by mistake`);
   await chat.card.getByRole("button", { name: "Confirm" }).click();
   await expect(chat.card.getByRole("heading")).toHaveText(`Cancellation of order ${order}`);
+  // The confirm's own line in the chat comes as a message of its own: wait for it, so that the
+  // next question's answer is counted after it.
+  await expect(chat.assistantMessages).toHaveCount(2);
 
   const answer = await chat.ask(`I want to return order ${order}`);
   await expect(answer).toContainText(
@@ -99,6 +102,9 @@ test.describe("in Russian", () => {
     await chat.ask(`Отмените заказ ${order}, заказал по ошибке`);
     await chat.card.getByRole("button", { name: "Подтвердить" }).click();
     await expect(chat.card.getByRole("heading")).toHaveText(`Отмена заказа ${order}`);
+    // The confirm's own line in the chat comes as a message of its own: wait for it, so that the
+    // next question's answer is counted after it.
+    await expect(chat.assistantMessages).toHaveCount(2);
 
     const answer = await chat.ask(`Хочу вернуть заказ ${order}`);
     await expect(answer).toContainText(`Заказ ${order} отменён, поэтому возвращать нечего.`);
