@@ -211,7 +211,11 @@ test.describe("the chat embedded on a store's site", () => {
     await p.getByRole("button", { name: "Chat with support" }).click();
     const chat = p.frameLocator('iframe[title="Support chat"]');
     const form = chat.getByTestId("guest-verify");
-    await form.getByTestId("guest-verify-open").click();
+    // A click before React has hydrated the frame opens nothing (seen once): click until it does.
+    await expect(async () => {
+      await form.getByTestId("guest-verify-open").click();
+      await expect(form.getByTestId("guest-order-id")).toBeVisible({ timeout: 1000 });
+    }).toPass();
     await form.getByTestId("guest-order-id").fill("5502");
     await form.getByTestId("guest-email").fill("  Lena@Example.org ");
     const since = Date.now() - 1000;
