@@ -26,6 +26,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { HttpCustomer, pendingActionOf } from "./lib/client";
 import { machine } from "./lib/machine";
+import { writeBetweenMarkers } from "./lib/report";
 import { ensureBuild, type Server, startFlags, startServer } from "./lib/server";
 import { percentile } from "./lib/stats";
 import { type StripeServer, startStripeServer } from "./lib/stripe-server";
@@ -266,14 +267,8 @@ if (failures.length) lines.push("", "Failures:", ...failures.slice(0, 5));
 const markdown = lines.join("\n");
 console.log(`\n${markdown}\n`);
 
-const MARKS = ["<!-- bench:effects:results:start -->", "<!-- bench:effects:results:end -->"];
 if (!args.includes("--no-write")) {
-  const file = path.join(root, "docs/benchmarks.md");
-  const doc = fs.readFileSync(file, "utf8");
-  const a = doc.indexOf(MARKS[0]!);
-  const b = doc.indexOf(MARKS[1]!);
-  if (a < 0 || b < a) throw new Error(`docs/benchmarks.md has no ${MARKS[0]} … ${MARKS[1]} block`);
-  fs.writeFileSync(file, `${doc.slice(0, a + MARKS[0]!.length)}\n${markdown}\n${doc.slice(b)}`);
+  writeBetweenMarkers(path.join(root, "docs/benchmarks.md"), "effects", markdown);
   log("results written to docs/benchmarks.md");
 }
 if (failures.length) process.exitCode = 1;

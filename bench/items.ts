@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { HttpCustomer, pendingActionOf } from "./lib/client";
 import { machine } from "./lib/machine";
+import { writeBetweenMarkers } from "./lib/report";
 import { ensureBuild, type Server, startFlags, startServer } from "./lib/server";
 import { percentile } from "./lib/stats";
 
@@ -188,14 +189,8 @@ if (failures.length) lines.push("", "Failures:", ...failures.slice(0, 5).map((m)
 const markdown = lines.join("\n");
 console.log(`\n${markdown}\n`);
 
-const MARKS = ["<!-- bench:items:results:start -->", "<!-- bench:items:results:end -->"];
 if (!args.includes("--no-write")) {
-  const file = path.join(root, "docs/benchmarks.md");
-  const doc = fs.readFileSync(file, "utf8");
-  const a = doc.indexOf(MARKS[0]!);
-  const b = doc.indexOf(MARKS[1]!);
-  if (a < 0 || b < a) throw new Error(`docs/benchmarks.md has no ${MARKS[0]} … ${MARKS[1]} block`);
-  fs.writeFileSync(file, `${doc.slice(0, a + MARKS[0]!.length)}\n${markdown}\n${doc.slice(b)}`);
+  writeBetweenMarkers(path.join(root, "docs/benchmarks.md"), "items", markdown);
   log("results written to docs/benchmarks.md");
 }
 if (failures.length) process.exitCode = 1;

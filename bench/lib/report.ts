@@ -164,3 +164,19 @@ export function writeResults(
   }
   fs.writeFileSync(file, next);
 }
+
+/**
+ * Replaces what stands between `<!-- bench:NAME:results:start -->` and its end marker in
+ * docs/benchmarks.md with `markdown`; the section around the markers is written by hand.
+ */
+export function writeBetweenMarkers(file: string, name: string, markdown: string): void {
+  const [open, close] = [
+    `<!-- bench:${name}:results:start -->`,
+    `<!-- bench:${name}:results:end -->`,
+  ];
+  const doc = fs.readFileSync(file, "utf8");
+  const a = doc.indexOf(open);
+  const b = doc.indexOf(close);
+  if (a < 0 || b < a) throw new Error(`${file} has no ${open} … ${close} block`);
+  fs.writeFileSync(file, `${doc.slice(0, a + open.length)}\n${markdown}\n${doc.slice(b)}`);
+}
